@@ -1,0 +1,53 @@
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+export default [
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  { ignores: ['**/dist', '**/node_modules', '**/.data', '**/tmp', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parser: tseslint.parser,
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:contracts'] },
+            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib', 'type:contracts'] },
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read the environment only in the config module of an app or lib.' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.object.name=/^(it|describe|test)$/][callee.property.name='only']", message: 'No focused tests.' },
+        { selector: "ThrowStatement > NewExpression[callee.name='Error']", message: 'Throw a domain error (ApiError) or a typed error class, not a bare Error.' },
+      ],
+    },
+  },
+  {
+    // Config modules, test setup and operator tools are where the environment is read.
+    files: ['**/config/**/*.ts', '**/*.config.ts', '**/config.ts', 'libs/testing/src/**/*.ts', 'tools/**/*.ts', '**/*.spec.ts', '**/*.int-spec.ts'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', 'tools/**/*.ts', '**/cli/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', { selector: "CallExpression[callee.object.name=/^(it|describe|test)$/][callee.property.name='only']", message: 'No focused tests.' }] },
+  },
+];

@@ -1,0 +1,2 @@
+export * from './errors/error-code';
+export * from './errors/api-error';
