@@ -1,2 +1,58 @@
 export * from './errors/error-code';
 export * from './errors/api-error';
+export * from './errors/error-response.dto';
+
+export * from './enums';
+export * from './common/validators';
+export * from './common/transforms';
+
+export * from './tasks/create-task.dto';
+export * from './tasks/task.dto';
+export * from './tasks/task-state-update.dto';
+
+export * from './claims/create-task-claim.dto';
+export * from './claims/create-work-item-claim.dto';
+export * from './claims/claim.dto';
+export * from './claims/claim-query.dto';
+
+export * from './work-items/work-item.dto';
+export * from './work-items/work-item-query.dto';
+
+export * from './submissions/create-submission.dto';
+export * from './submissions/submission.dto';
+export * from './submissions/submission-query.dto';
+export * from './submissions/submission-detail.dto';
+export * from './submissions/artifact-descriptor.dto';
+
+export * from './validation/verify.dto';
+export * from './validation/validator-job-result.dto';
+export * from './validation/validator-job-claim.dto';
+export * from './validation/scan-request.dto';
+export * from './validation/replay-spec.dto';
+export * from './validation/validator-job.dto';
+export * from './validation/scan-response.dto';
+export * from './validation/verification-summary.dto';
+export * from './validation/verification-query.dto';
+
+export * from './peer-evaluation/peer-evaluate.dto';
+export * from './peer-evaluation/peer-evaluation.dto';
+export * from './peer-evaluation/peer-evaluation-query.dto';
+export * from './peer-evaluation/peer-consensus.dto';
+
+export * from './best-results/best-result.dto';
+export * from './idea-rewards/idea-reward.dto';
+export * from './idea-rewards/idea-reward-query.dto';
+export * from './planner/planner-run-response.dto';
+
+export * from './rewards/pool-policy.dto';
+export * from './rewards/competition-policy.dto';
+export * from './rewards/validator-weights-policy.dto';
+export * from './rewards/reward-policy.dto';
+export * from './rewards/reward-snapshot.dto';
+
+export * from './status/participation-disclaimer';
+export * from './status/disclaimer.dto';
+export * from './status/onchain-status.dto';
+export * from './status/health.dto';
+
+export * from './queues/queues';

@@ -1,0 +1,21 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsObject, IsOptional, IsString } from 'class-validator';
+import { MaxProperties } from '../common/validators';
+import { VERDICT_STATUSES, VerificationStatus } from '../enums';
+
+/** Body of `POST /api/v1/submissions/{id}/peer-evaluate` (signed, peer_evaluation tasks). */
+export class PeerEvaluateDto {
+  @ApiProperty({ description: "The evaluator's verdict.", enum: [...VERDICT_STATUSES], enumName: 'VerdictStatus' })
+  @IsIn(VERDICT_STATUSES)
+  status!: VerificationStatus;
+
+  @ApiPropertyOptional({ description: 'Metrics the evaluator observed; `accepted` needs the task metric.', type: 'object', additionalProperties: true, maxProperties: 64, default: {} })
+  @IsObject()
+  @MaxProperties(64)
+  observed_metrics: Record<string, unknown> = {};
+
+  @ApiPropertyOptional({ description: 'Free-form notes.', type: String, nullable: true, default: null })
+  @IsOptional()
+  @IsString()
+  notes: string | null = null;
+}

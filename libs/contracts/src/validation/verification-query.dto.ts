@@ -1,0 +1,16 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsEnum, IsOptional, IsString } from 'class-validator';
+import { VerificationStatus } from '../enums';
+
+/** Query of `GET /api/v1/verifications`. */
+export class VerificationQueryDto {
+  @ApiPropertyOptional({ type: String, description: 'Only verifications of this submission.' })
+  @IsOptional()
+  @IsString()
+  submission_id?: string;
+
+  @ApiPropertyOptional({ description: 'Only verifications with this verdict.', enum: VerificationStatus, enumName: 'VerificationStatus' })
+  @IsOptional()
+  @IsEnum(VerificationStatus)
+  status?: VerificationStatus;
+}
