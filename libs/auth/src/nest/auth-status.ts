@@ -1,0 +1,4 @@
+/** What `/readyz` reports about authentication. */
+export class AuthStatus {
+  constructor(readonly stakeCheck: 'on' | 'off') {}
+}

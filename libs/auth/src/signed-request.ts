@@ -1,0 +1,81 @@
+import { ApiError, ErrorCode } from '@rcs/contracts';
+import { CanonicalBodyError, canonicalBody } from './canonical-body';
+import {
+  HOTKEY_HEADER,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  freshTimestamp,
+  headerValue,
+  type RequestHeaders,
+} from './headers';
+import { buildMessage, splitUrl } from './message';
+import type { ReplayGuardStore } from './replay-guard.store';
+import { cryptoReady, decodePublicKey, decodeSignature, verifyDecoded } from './signature';
+
+// Methods that change state accept a signature once; PATCH joins the three DECISIONS names.
+const REPLAY_GUARDED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export interface SignedRequest {
+  method: string;
+  /** Raw request URL as the client sent it (Fastify `request.originalUrl`): path and query. */
+  url: string;
+  headers: RequestHeaders;
+  /** Raw body text; undefined or `''` when the request has none. */
+  rawBody: string | Buffer | undefined;
+  /** Current unix time in seconds. */
+  now: number;
+  maxSkewSeconds: number;
+  replayGuard: ReplayGuardStore;
+}
+
+/** Verifies a BT-AUTH-V1 request (DECISIONS.md §2) and returns its signer, or throws ApiError. */
+export async function verifySignedRequest(req: SignedRequest): Promise<{ hotkey: string }> {
+  const hotkey = headerValue(req.headers, HOTKEY_HEADER);
+  const timestamp = headerValue(req.headers, TIMESTAMP_HEADER);
+  const signature = headerValue(req.headers, SIGNATURE_HEADER);
+  if (hotkey === undefined || timestamp === undefined || signature === undefined) {
+    throw ApiError.unauthorized(
+      ErrorCode.MissingSignature,
+      'Signed route: send X-Hotkey, X-Timestamp and X-Signature (BT-AUTH-V1).',
+    );
+  }
+  if (freshTimestamp(timestamp, req.now, req.maxSkewSeconds) === null) {
+    throw ApiError.unauthorized(
+      ErrorCode.StaleTimestamp,
+      `X-Timestamp must be unix seconds within ${req.maxSkewSeconds} s of the server clock.`,
+    );
+  }
+  const method = req.method.toUpperCase();
+  const { path, query } = splitUrl(req.url);
+  const message = buildMessage({ method, path, query, timestamp, canonicalBody: bodyOf(req.rawBody) });
+
+  const sig = decodeSignature(signature);
+  const publicKey = decodePublicKey(hotkey);
+  await cryptoReady();
+  if (sig === null || publicKey === null || !verifyDecoded(message, sig, publicKey)) {
+    throw ApiError.unauthorized(ErrorCode.InvalidSignature, 'X-Signature does not sign this request for X-Hotkey.');
+  }
+  // One key has many SS58 spellings and one signature many hex spellings: remember the bytes.
+  if (
+    REPLAY_GUARDED_METHODS.has(method) &&
+    !(await req.replayGuard.rememberOnce(
+      Buffer.from(publicKey).toString('hex'),
+      Buffer.from(sig).toString('hex'),
+      2 * req.maxSkewSeconds,
+    ))
+  ) {
+    throw ApiError.unauthorized(ErrorCode.ReplayedSignature, 'This signature was already used; sign the request again.');
+  }
+  return { hotkey };
+}
+
+function bodyOf(rawBody: string | Buffer | undefined): string {
+  try {
+    return canonicalBody(rawBody);
+  } catch (error) {
+    if (error instanceof CanonicalBodyError) {
+      throw new ApiError(400, ErrorCode.MalformedBody, `Request body is not valid JSON: ${error.message}.`);
+    }
+    throw error;
+  }
+}
