@@ -27,7 +27,11 @@ module.exports = {
         sourceMaps: 'inline',
       },
     ],
+    // ESM-only dependencies (loaded by Node 20 through require(esm), which Jest lacks) are compiled to CJS.
+    '^.+\\.js$': ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },
+  transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
   moduleNameMapper,
   testTimeout: 30000,
+  reporters: ['default', path.join(__dirname, 'tools/jest/summary-reporter.js')],
 };

@@ -1,0 +1,75 @@
+import { HttpException } from '@nestjs/common';
+import { ApiError, ApiValidationError, ErrorCode } from '@rcs/contracts';
+
+export interface ErrorResponse {
+  status: number;
+  body: { detail: unknown };
+  headers: Record<string, string>;
+  /** True when the failure is ours, not the client's: log it with its stack. */
+  internal: boolean;
+}
+
+/** 4xx raised by Nest or Fastify themselves (unknown route, body limit, content type), else null. */
+function clientErrorStatus(exception: unknown): number | null {
+  const status =
+    exception instanceof HttpException ? exception.getStatus() : (exception as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : null;
+}
+
+function codeForStatus(status: number): ErrorCode {
+  switch (status) {
+    case 400:
+      return ErrorCode.MalformedBody;
+    case 401:
+      return ErrorCode.MissingSignature;
+    case 404:
+      return ErrorCode.NotFound;
+    case 405:
+      return ErrorCode.MethodNotAllowed;
+    case 413:
+      return ErrorCode.BodyTooLarge;
+    case 429:
+      return ErrorCode.RateLimited;
+    default:
+      return ErrorCode.InternalError;
+  }
+}
+
+function detail(code: string, message: string, context: Record<string, unknown> = {}): { detail: unknown } {
+  return { detail: { error: code, message, ...context } };
+}
+
+/** Maps anything thrown while serving a request to the shapes of DECISIONS.md §1. */
+export function toErrorResponse(exception: unknown, requestId: string): ErrorResponse {
+  if (exception instanceof ApiValidationError) {
+    return { status: 422, body: { detail: exception.items }, headers: {}, internal: false };
+  }
+  if (exception instanceof ApiError) {
+    return {
+      status: exception.status,
+      body: detail(exception.code, exception.message, exception.context),
+      headers: exception.headers,
+      internal: exception.status >= 500 && exception.code === ErrorCode.InternalError,
+    };
+  }
+  const clientStatus = clientErrorStatus(exception);
+  if (clientStatus !== null) {
+    // DECISIONS.md §1: a body in another content type is malformed (400), like broken JSON.
+    const status = clientStatus === 415 ? 400 : clientStatus;
+    const message = (exception as { message?: unknown }).message;
+    return {
+      status,
+      body: detail(codeForStatus(status), typeof message === 'string' && message ? message : 'Bad request.'),
+      headers: {},
+      internal: false,
+    };
+  }
+  return {
+    status: 500,
+    body: detail(ErrorCode.InternalError, 'The server failed to handle this request; quote the request id when reporting it.', {
+      request_id: requestId,
+    }),
+    headers: {},
+    internal: true,
+  };
+}

@@ -1,0 +1,153 @@
+import { Body, Controller, Get, HttpCode, Module, Post, Req } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { IsString, Length } from 'class-validator';
+import { Writable } from 'node:stream';
+import { ApiError, ErrorCode } from '@rcs/contracts';
+import { createHttpApp, listen } from './http-app';
+import { RequestWithRawBody } from './json-body';
+import { createLogger } from './logger';
+
+class EchoDto {
+  @IsString()
+  @Length(3, 10)
+  name!: string;
+}
+
+@Controller()
+class TestController {
+  @Get('ok')
+  ok(): { ok: true } {
+    return { ok: true };
+  }
+
+  @Post('echo')
+  @HttpCode(201)
+  echo(@Body() body: EchoDto, @Req() request: RequestWithRawBody): { name: string; raw: string | undefined } {
+    return { name: body.name, raw: request.rawBody };
+  }
+
+  @Post('conflict')
+  conflict(): never {
+    throw ApiError.conflict(ErrorCode.TaskNotLive, 'Task is paused.', { task_id: 't-1' });
+  }
+
+  @Get('boom')
+  boom(): never {
+    throw new TypeError('secret internal detail');
+  }
+}
+
+@Module({ controllers: [TestController] })
+class TestModule {}
+
+describe('createHttpApp', () => {
+  let app: NestFastifyApplication;
+  let base: string;
+  const logLines: string[] = [];
+
+  beforeAll(async () => {
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        logLines.push(chunk.toString());
+        callback();
+      },
+    });
+    app = await createHttpApp(TestModule, {
+      logger: createLogger({ level: 'info', name: 'test', destination }),
+      bodyLimit: 1024,
+      openApi: { title: 'Test', description: 'test app', version: '0.1.0' },
+    });
+    base = await listen(app, 0, '127.0.0.1');
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const post = (path: string, body: string, contentType = 'application/json') =>
+    fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body });
+
+  it('answers with a request id, echoing a well-formed one the client sent', async () => {
+    const generated = await fetch(`${base}/ok`);
+    expect(generated.status).toBe(200);
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const given = await fetch(`${base}/ok`, { headers: { 'x-request-id': 'abc-123' } });
+    expect(given.headers.get('x-request-id')).toBe('abc-123');
+    const hostile = await fetch(`${base}/ok`, { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(hostile.headers.get('x-request-id')).not.toBe('bad id with spaces');
+  });
+
+  it('keeps the raw JSON text next to the parsed body', async () => {
+    const raw = '{ "name" : "abcd" }';
+    const response = await post('/echo', raw);
+    expect(response.status).toBe(201);
+    expect(await response.json()).toEqual({ name: 'abcd', raw });
+  });
+
+  it('answers 422 with one FastAPI-shaped item per violation', async () => {
+    const response = await post('/echo', '{"name": "ab", "extra": 1}');
+    expect(response.status).toBe(422);
+    const body = (await response.json()) as { detail: { type: string; loc: unknown[] }[] };
+    expect(body.detail).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'extra_forbidden', loc: ['body', 'extra'] }),
+        expect.objectContaining({ type: 'string_too_short', loc: ['body', 'name'] }),
+      ]),
+    );
+    expect(body.detail).toHaveLength(2);
+  });
+
+  it('answers 400 malformed_body for broken JSON and for a non-JSON content type', async () => {
+    for (const response of [await post('/echo', '{"name": '), await post('/echo', 'name=abc', 'text/plain')]) {
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { detail: { error: string } }).detail.error).toBe('malformed_body');
+    }
+  });
+
+  it('answers 413 body_too_large past the body limit', async () => {
+    const response = await post('/echo', JSON.stringify({ name: 'x'.repeat(2048) }));
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { detail: { error: string } }).detail.error).toBe('body_too_large');
+  });
+
+  it('answers 404 not_found for unknown routes', async () => {
+    const response = await fetch(`${base}/nope`);
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { detail: { error: string } }).detail.error).toBe('not_found');
+  });
+
+  it('turns ApiError into detail.error, message and context', async () => {
+    const response = await post('/conflict', '');
+    expect(response.status).toBe(409);
+    expect(await response.json()).toEqual({
+      detail: { error: 'task_not_live', message: 'Task is paused.', task_id: 't-1' },
+    });
+  });
+
+  it('hides internal failures behind internal_error and logs them with the same request id', async () => {
+    const response = await fetch(`${base}/boom`);
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text).not.toContain('secret internal detail');
+    expect(text).not.toContain('at ');
+    const body = JSON.parse(text) as { detail: { error: string; request_id: string } };
+    expect(body.detail.error).toBe('internal_error');
+    expect(body.detail.request_id).toBe(response.headers.get('x-request-id'));
+    const logged = logLines.map((line) => JSON.parse(line) as { reqId?: string; err?: { message: string } });
+    expect(logged.some((l) => l.reqId === body.detail.request_id && l.err?.message === 'secret internal detail')).toBe(true);
+  });
+
+  it('serves /openapi.json (version 0.1.0), /docs and /redoc without the network', async () => {
+    const document = (await (await fetch(`${base}/openapi.json`)).json()) as { info: { version: string }; paths: object };
+    expect(document.info.version).toBe('0.1.0');
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/ok', '/echo']));
+    const docs = await fetch(`${base}/docs`);
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain('swagger');
+    const redoc = await fetch(`${base}/redoc`);
+    expect(await redoc.text()).toContain('/redoc/redoc.standalone.js');
+    const bundle = await fetch(`${base}/redoc/redoc.standalone.js`);
+    expect(bundle.status).toBe(200);
+    expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+  });
+});

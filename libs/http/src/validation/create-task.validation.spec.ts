@@ -1,0 +1,215 @@
+import { CompetitionMode, CreateTaskDto, MetricResolutionMode, RankingMode } from '@rcs/contracts';
+import { accept, expectBounds, reject, text } from './pipe.test-helpers';
+
+const valid = {
+  slug: 'tiny-lm',
+  title: 'Tiny LM',
+  repository: 'https://example.org/org/repo.git',
+  base_ref: 'main',
+  benchmark_command: 'python bench.py',
+  metric_name: 'heldout_ppl',
+  metric_direction: 'minimize',
+  time_budget_seconds: 21600,
+};
+
+const tooShort = (min: number) => ({ type: 'string_too_short', ctx: { min_length: min } });
+const tooLong = (max: number) => ({ type: 'string_too_long', ctx: { max_length: max } });
+const ge = (bound: number) => ({ type: 'greater_than_equal', ctx: { ge: bound } });
+const le = (bound: number) => ({ type: 'less_than_equal', ctx: { le: bound } });
+
+describe('CreateTaskDto', () => {
+  it('fills every default of the spec and DECISIONS §3', async () => {
+    const task = await accept(CreateTaskDto, valid);
+    expect(task).toEqual({
+      ...valid,
+      brief: null,
+      onboard_md: null,
+      setup_command: null,
+      result_path: null,
+      allowed_patch_paths: [],
+      max_patch_bytes: 262144,
+      ranking_mode: RankingMode.Scalar,
+      secondary_metric_name: null,
+      secondary_metric_direction: null,
+      validator_benchmark_env: {},
+      competition_mode: CompetitionMode.Centerless,
+      min_peer_evaluations: 2,
+      metric_resolution: 0,
+      metric_resolution_mode: MetricResolutionMode.Absolute,
+      reference_model_id: null,
+      reference_parameter_count: null,
+      model_family: null,
+      slug_compatibility_note: null,
+    });
+  });
+
+  it('bounds slug to 3..120 characters', () =>
+    expectBounds(CreateTaskDto, valid, 'slug', [
+      { value: text(2), error: tooShort(3) },
+      { value: text(3) },
+      { value: text(120) },
+      { value: text(121), error: tooLong(120) },
+      { value: 7, error: { type: 'string_type' } },
+      { value: null, error: { type: 'string_type' } },
+    ]));
+
+  it('bounds title to 3..255 characters', () =>
+    expectBounds(CreateTaskDto, valid, 'title', [
+      { value: text(2), error: tooShort(3) },
+      { value: text(3) },
+      { value: text(255) },
+      { value: text(256), error: tooLong(255) },
+    ]));
+
+  it('bounds brief to 20000 characters and allows null', () =>
+    expectBounds(CreateTaskDto, valid, 'brief', [{ value: null }, { value: text(20000) }, { value: text(20001), error: tooLong(20000) }]));
+
+  it('bounds onboard_md to 40000 characters', () =>
+    expectBounds(CreateTaskDto, valid, 'onboard_md', [{ value: null }, { value: text(40000) }, { value: text(40001), error: tooLong(40000) }]));
+
+  it('requires a non-empty repository and benchmark_command', async () => {
+    await expectBounds(CreateTaskDto, valid, 'repository', [{ value: '', error: tooShort(1) }, { value: 'r' }]);
+    await expectBounds(CreateTaskDto, valid, 'benchmark_command', [{ value: '', error: tooShort(1) }, { value: 'b' }]);
+  });
+
+  it('bounds base_ref to 1..255 characters', () =>
+    expectBounds(CreateTaskDto, valid, 'base_ref', [
+      { value: '', error: tooShort(1) },
+      { value: 'a' },
+      { value: text(255) },
+      { value: text(256), error: tooLong(255) },
+    ]));
+
+  it('accepts a null or string setup_command only', () =>
+    expectBounds(CreateTaskDto, valid, 'setup_command', [{ value: null }, { value: 'pip install -e .' }, { value: 3, error: { type: 'string_type' } }]));
+
+  it('bounds result_path to 1000 characters', () =>
+    expectBounds(CreateTaskDto, valid, 'result_path', [{ value: text(1000) }, { value: text(1001), error: tooLong(1000) }]));
+
+  it('bounds allowed_patch_paths to 64 repository-relative globs', () =>
+    expectBounds(CreateTaskDto, valid, 'allowed_patch_paths', [
+      { value: ['pack/train.py', 'src/**/*.py', 'a?c/*'] },
+      { value: Array.from({ length: 64 }, (_, i) => `p${i}/*`) },
+      {
+        value: Array.from({ length: 65 }, (_, i) => `p${i}/*`),
+        error: { type: 'too_long', ctx: { field_type: 'List', max_length: 64, actual_length: 65 } },
+      },
+      { value: 'src/*', error: { type: 'list_type' } },
+      { value: ['ok/*', ''], error: { type: 'string_too_short', loc: ['body', 'allowed_patch_paths', 1], ctx: { min_length: 1 } } },
+      { value: ['/etc/passwd'], error: { type: 'repo_glob_invalid', loc: ['body', 'allowed_patch_paths', 0], ctx: { reason: 'absolute' } } },
+      { value: ['a/../b'], error: { type: 'repo_glob_invalid', loc: ['body', 'allowed_patch_paths', 0], ctx: { reason: 'parent_segment' } } },
+      { value: ['..'], error: { type: 'repo_glob_invalid', loc: ['body', 'allowed_patch_paths', 0], ctx: { reason: 'parent_segment' } } },
+      { value: ['a\\b'], error: { type: 'repo_glob_invalid', loc: ['body', 'allowed_patch_paths', 0], ctx: { reason: 'backslash' } } },
+      { value: [text(1000)] },
+      { value: [text(1001)], error: { type: 'string_too_long', loc: ['body', 'allowed_patch_paths', 0], ctx: { max_length: 1000 } } },
+      { value: [5], error: { type: 'string_type', loc: ['body', 'allowed_patch_paths', 0] } },
+    ]));
+
+  it('reports every bad glob at its own index', async () => {
+    const items = await reject(CreateTaskDto, { ...valid, allowed_patch_paths: ['ok/*', '/abs', 'fine', '../up'] });
+    expect(items.map((item) => item.loc)).toEqual([
+      ['body', 'allowed_patch_paths', 1],
+      ['body', 'allowed_patch_paths', 3],
+    ]);
+    expect(items[0]).toEqual({
+      type: 'repo_glob_invalid',
+      loc: ['body', 'allowed_patch_paths', 1],
+      msg: "Path pattern should be repository-relative: it must not start with '/'",
+      input: '/abs',
+      ctx: { reason: 'absolute' },
+    });
+  });
+
+  it('bounds max_patch_bytes to 1..1048576 integers', () =>
+    expectBounds(CreateTaskDto, valid, 'max_patch_bytes', [
+      { value: 0, error: ge(1) },
+      { value: 1 },
+      { value: 1048576 },
+      { value: 1048577, error: le(1048576) },
+      { value: 1.5, error: { type: 'int_type' } },
+      { value: '10', error: { type: 'int_type' } },
+    ]));
+
+  it('bounds metric_name to 1..120 and secondary_metric_name to 120 characters', async () => {
+    await expectBounds(CreateTaskDto, valid, 'metric_name', [
+      { value: '', error: tooShort(1) },
+      { value: 'a' },
+      { value: text(120) },
+      { value: text(121), error: tooLong(120) },
+    ]);
+    await expectBounds(CreateTaskDto, valid, 'secondary_metric_name', [{ value: null }, { value: text(120) }, { value: text(121), error: tooLong(120) }]);
+  });
+
+  it('restricts directions and modes to their enums', async () => {
+    const expected = "'maximize' or 'minimize'";
+    await expectBounds(CreateTaskDto, valid, 'metric_direction', [{ value: 'maximize' }, { value: 'up', error: { type: 'enum', ctx: { expected } } }]);
+    await expectBounds(CreateTaskDto, valid, 'secondary_metric_direction', [{ value: null }, { value: 'down', error: { type: 'enum', ctx: { expected } } }]);
+    await expectBounds(CreateTaskDto, valid, 'ranking_mode', [{ value: 'pareto' }, { value: 'best', error: { type: 'enum', ctx: { expected: "'scalar' or 'pareto'" } } }]);
+    await expectBounds(CreateTaskDto, valid, 'competition_mode', [
+      { value: 'peer_evaluation' },
+      { value: 'solo', error: { type: 'enum', ctx: { expected: "'standard', 'centerless' or 'peer_evaluation'" } } },
+    ]);
+    await expectBounds(CreateTaskDto, valid, 'metric_resolution_mode', [{ value: 'log' }, { value: 'ln', error: { type: 'enum' } }]);
+  });
+
+  it('gives the enum item a pydantic message', async () => {
+    expect(await reject(CreateTaskDto, { ...valid, metric_direction: 'up' })).toEqual([
+      {
+        type: 'enum',
+        loc: ['body', 'metric_direction'],
+        msg: "Input should be 'maximize' or 'minimize'",
+        input: 'up',
+        ctx: { expected: "'maximize' or 'minimize'" },
+      },
+    ]);
+  });
+
+  it('bounds validator_benchmark_env to 64 string values', () =>
+    expectBounds(CreateTaskDto, valid, 'validator_benchmark_env', [
+      { value: { HELDOUT_SHARD: 'shard-7' } },
+      { value: Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`K${i}`, 'v'])) },
+      {
+        value: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`K${i}`, 'v'])),
+        error: { type: 'too_long', ctx: { field_type: 'Dictionary', max_length: 64, actual_length: 65 } },
+      },
+      { value: { SEED: 7 }, error: { type: 'string_type', loc: ['body', 'validator_benchmark_env', 'SEED'] } },
+      { value: ['a'], error: { type: 'dict_type' } },
+      { value: 'A=1', error: { type: 'dict_type' } },
+    ]));
+
+  it('bounds min_peer_evaluations to 1..20', () =>
+    expectBounds(CreateTaskDto, valid, 'min_peer_evaluations', [
+      { value: 0, error: ge(1) },
+      { value: 1 },
+      { value: 20 },
+      { value: 21, error: le(20) },
+    ]));
+
+  it('bounds time_budget_seconds to 1..86400', () =>
+    expectBounds(CreateTaskDto, valid, 'time_budget_seconds', [
+      { value: 0, error: ge(1) },
+      { value: 1 },
+      { value: 86400 },
+      { value: 86401, error: le(86400) },
+      { value: undefined, error: { type: 'missing' } },
+    ]));
+
+  it('requires metric_resolution to be a number >= 0', () =>
+    expectBounds(CreateTaskDto, valid, 'metric_resolution', [
+      { value: -0.01, error: ge(0) },
+      { value: 0 },
+      { value: 0.02 },
+      { value: '0.02', error: { type: 'float_type' } },
+    ]));
+
+  it('bounds the optional model fields', async () => {
+    await expectBounds(CreateTaskDto, valid, 'reference_parameter_count', [{ value: null }, { value: -1, error: ge(0) }, { value: 0 }, { value: 1_100_000_000 }]);
+    await expectBounds(CreateTaskDto, valid, 'reference_model_id', [{ value: text(255) }, { value: text(256), error: tooLong(255) }]);
+    await expectBounds(CreateTaskDto, valid, 'model_family', [{ value: text(120) }, { value: text(121), error: tooLong(120) }]);
+    await expectBounds(CreateTaskDto, valid, 'slug_compatibility_note', [{ value: null }, { value: text(2000) }, { value: text(2001), error: tooLong(2000) }]);
+  });
+
+  it('rejects unknown properties, validator-private or not', async () => {
+    expect(await reject(CreateTaskDto, { ...valid, task_state: 'live' })).toMatchObject([{ type: 'extra_forbidden', loc: ['body', 'task_state'], input: 'live' }]);
+  });
+});

@@ -1,0 +1,3 @@
+export * from './validation-item';
+export * from './validation-errors';
+export * from './validation.pipe';

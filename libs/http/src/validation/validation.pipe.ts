@@ -1,0 +1,61 @@
+import { ArgumentMetadata, Paramtype, ValidationPipe } from '@nestjs/common';
+import { ApiValidationError } from '@rcs/contracts';
+import type { ValidationError } from 'class-validator';
+import { validationErrorsToItems } from './validation-errors';
+import { modelAttributesTypeItem, ValidationLoc } from './validation-item';
+
+/** The part of the request a DTO comes from, as FastAPI names it in `loc`. */
+export type RequestLocation = 'body' | 'query' | 'path';
+
+const LOCATIONS: Partial<Record<Paramtype, RequestLocation>> = { body: 'body', query: 'query', param: 'path' };
+
+/** Carries class-validator's errors from the exception factory back to `transform`, which knows the request part. */
+class ValidationFailed extends Error {
+  constructor(readonly errors: ValidationError[]) {
+    super('validation failed');
+  }
+}
+
+/**
+ * Nest's ValidationPipe with the 422 contract of DECISIONS §1: unknown properties are refused at every
+ * level, defaults and query coercion are applied, and failures throw `ApiValidationError` with one
+ * pydantic-shaped item per violation, `loc` starting with `body`, `query` or `path`.
+ */
+export class ApiValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+      transform: true,
+      validationError: { target: false, value: true },
+      exceptionFactory: (errors) => new ValidationFailed(errors),
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const location = LOCATIONS[metadata.type];
+    if (!location || !this.toValidate(metadata)) return super.transform(value, metadata);
+    const root: ValidationLoc = metadata.data ? [location, metadata.data] : [location];
+    // null/undefined become {} in Nest's pipe, so absent required fields are reported one by one.
+    if (value !== null && value !== undefined && !isJsonObject(value)) {
+      throw new ApiValidationError([modelAttributesTypeItem(root, value)]);
+    }
+    try {
+      return await super.transform(value, metadata);
+    } catch (error) {
+      if (error instanceof ValidationFailed) {
+        throw new ApiValidationError(validationErrorsToItems(error.errors, metadata.metatype, root));
+      }
+      throw error;
+    }
+  }
+}
+
+export function createValidationPipe(): ApiValidationPipe {
+  return new ApiValidationPipe();
+}
+
+function isJsonObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value) && !(value instanceof ArrayBuffer);
+}
