@@ -1,0 +1,8 @@
+export * from './errors';
+export { redisOptionsFromUrl, createRedis, redisReady, type CreateRedisOptions, type RedisReadiness } from './redis/redis';
+export * from './jobs/job-catalog';
+export { JobQueue } from './jobs/job-queue.service';
+export { OnJob, type JobRef } from './registry/on-job.decorator';
+export { buildJobRegistry, type DiscoveredHandler, type JobHandler, type JobRegistry } from './registry/job-registry';
+export { QueueModule } from './queue.module';
+export { QUEUE_MODULE_OPTIONS, type QueueModuleAsyncOptions, type QueueModuleOptions, type QueueSettings } from './queue.options';

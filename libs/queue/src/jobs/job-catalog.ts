@@ -1,0 +1,16 @@
+/** The payload a job carries and the value its handler returns. */
+export interface JobSpec<TData = unknown, TResult = unknown> {
+  data: TData;
+  result: TResult;
+}
+
+/**
+ * queue name → job name → spec. Declare an app's catalog as a `type` (not an `interface`) keyed by
+ * its queue and job enums, and inject `JobQueue<ThatCatalog>`.
+ */
+export type JobCatalog = Record<string, Record<string, JobSpec>>;
+
+export type QueueOf<C extends JobCatalog> = keyof C & string;
+export type JobNameOf<C extends JobCatalog, Q extends QueueOf<C>> = keyof C[Q] & string;
+export type JobDataOf<C extends JobCatalog, Q extends QueueOf<C>, N extends JobNameOf<C, Q>> = C[Q][N]['data'];
+export type JobResultOf<C extends JobCatalog, Q extends QueueOf<C>, N extends JobNameOf<C, Q>> = C[Q][N]['result'];

@@ -1,0 +1,107 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Job, JobSchedulerTemplateOptions, JobsOptions, Queue, QueueEvents, RepeatOptions } from 'bullmq';
+import { JobFailedError, JobTimeoutError, UndeclaredJobError } from '../errors';
+import { QUEUE_MODULE_OPTIONS, QueueModuleOptions, RETENTION } from '../queue.options';
+import { redisOptionsFromUrl } from '../redis/redis';
+import type { JobCatalog, JobDataOf, JobNameOf, JobResultOf, QueueOf } from './job-catalog';
+
+/**
+ * Produces jobs onto the configured queues. Inject it typed by the app's catalog,
+ * `JobQueue<CoordinatorJobs>`, to have queue names, job names, payloads and results checked.
+ */
+@Injectable()
+export class JobQueue<C extends JobCatalog = JobCatalog> implements OnApplicationShutdown {
+  private readonly queues = new Map<string, Queue>();
+  private readonly events = new Map<string, Promise<QueueEvents>>();
+
+  constructor(@Inject(QUEUE_MODULE_OPTIONS) private readonly options: QueueModuleOptions) {}
+
+  /** Adds a job; a `jobId` already present (waiting, running or retained) adds nothing and returns that job. */
+  async add<Q extends QueueOf<C>, N extends JobNameOf<C, Q>>(
+    queue: Q,
+    name: N,
+    data: JobDataOf<C, Q, N>,
+    opts?: JobsOptions,
+  ): Promise<Job<JobDataOf<C, Q, N>, JobResultOf<C, Q, N>, N>> {
+    return (await this.queue(queue, name).add(name, data, opts)) as Job<JobDataOf<C, Q, N>, JobResultOf<C, Q, N>, N>;
+  }
+
+  /**
+   * Adds a job and waits for its handler's result. Throws `JobFailedError` with the handler's
+   * message, or `JobTimeoutError` (the job itself is not cancelled and may still run).
+   */
+  async runAndWait<Q extends QueueOf<C>, N extends JobNameOf<C, Q>>(
+    queue: Q,
+    name: N,
+    data: JobDataOf<C, Q, N>,
+    timeoutMs: number,
+    opts?: JobsOptions,
+  ): Promise<JobResultOf<C, Q, N>> {
+    const events = await this.queueEvents(queue);
+    const job = await this.add(queue, name, data, opts);
+    try {
+      return await job.waitUntilFinished(events, timeoutMs);
+    } catch (error) {
+      const finished = job.id === undefined ? undefined : await this.queue(queue, name).getJob(job.id);
+      if (finished && (await finished.isFailed())) {
+        throw new JobFailedError(queue, name, job.id, finished.failedReason || (error as Error).message);
+      }
+      throw new JobTimeoutError(queue, name, job.id, timeoutMs);
+    }
+  }
+
+  /** Creates or updates a repeatable job (BullMQ job scheduler) identified by `schedulerId`. */
+  async upsertScheduler<Q extends QueueOf<C>, N extends JobNameOf<C, Q>>(
+    queue: Q,
+    schedulerId: string,
+    repeat: Omit<RepeatOptions, 'key'>,
+    job: { name: N; data: JobDataOf<C, Q, N>; opts?: JobSchedulerTemplateOptions },
+  ): Promise<void> {
+    await this.queue(queue, job.name).upsertJobScheduler(schedulerId, repeat, job);
+  }
+
+  async removeScheduler(queue: QueueOf<C>, schedulerId: string): Promise<boolean> {
+    return this.queue(queue).removeJobScheduler(schedulerId);
+  }
+
+  /** The underlying BullMQ queue, for inspection (counts, jobs) in operator tools and tests. */
+  queue(queue: string, jobName?: string): Queue {
+    const settings = this.options.queues[queue];
+    if (!settings || (jobName !== undefined && !settings.jobNames.includes(jobName))) {
+      throw new UndeclaredJobError(queue, jobName ?? '*');
+    }
+    let created = this.queues.get(queue);
+    if (!created) {
+      created = new Queue(queue, {
+        connection: redisOptionsFromUrl(this.options.redisUrl),
+        prefix: this.options.prefix,
+        defaultJobOptions: { ...RETENTION, ...settings.defaultJobOptions },
+      });
+      // Every pending runAndWait holds one 'closing' listener on the queue.
+      created.setMaxListeners(0);
+      this.queues.set(queue, created);
+    }
+    return created;
+  }
+
+  // One listener connection per queue, opened on the first wait and ready before any job is added.
+  private queueEvents(queue: string): Promise<QueueEvents> {
+    let events = this.events.get(queue);
+    if (!events) {
+      const created = new QueueEvents(queue, {
+        connection: redisOptionsFromUrl(this.options.redisUrl),
+        prefix: this.options.prefix,
+      });
+      events = created.waitUntilReady().then(() => created);
+      this.events.set(queue, events);
+    }
+    return events;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const events = await Promise.all(this.events.values());
+    await Promise.all([...events.map((e) => e.close()), ...[...this.queues.values()].map((q) => q.close())]);
+    this.events.clear();
+    this.queues.clear();
+  }
+}

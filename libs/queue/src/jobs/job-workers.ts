@@ -1,0 +1,66 @@
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleInit,
+} from '@nestjs/common';
+import { Job, Worker } from 'bullmq';
+import { UndeclaredJobError } from '../errors';
+import { QUEUE_MODULE_OPTIONS, QueueModuleOptions } from '../queue.options';
+import { redisOptionsFromUrl } from '../redis/redis';
+import { JobHandlerExplorer } from '../registry/job-handler.explorer';
+import { buildJobRegistry, JobRegistry } from '../registry/job-registry';
+
+/** One BullMQ worker per configured queue, dispatching each job by name to its `@OnJob` handler. */
+@Injectable()
+export class JobWorkers implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Queue');
+  private registry: JobRegistry = new Map();
+  private workers: Worker[] = [];
+
+  constructor(
+    @Inject(QUEUE_MODULE_OPTIONS) private readonly options: QueueModuleOptions,
+    private readonly explorer: JobHandlerExplorer,
+  ) {}
+
+  // Checked at init, before any Redis connection: a bad registry fails the boot cleanly.
+  onModuleInit(): void {
+    this.registry = buildJobRegistry(this.options.queues, this.explorer.explore());
+  }
+
+  // Started only once every module is initialised, so handlers never see half-built services.
+  onApplicationBootstrap(): void {
+    for (const [queue, handlers] of this.registry) {
+      const worker = new Worker(
+        queue,
+        async (job: Job) => {
+          const handle = handlers.get(job.name);
+          // A producer running other code (e.g. mid-deploy) may add a job this build does not know.
+          if (!handle) throw new UndeclaredJobError(queue, job.name);
+          return handle(job.data, job);
+        },
+        {
+          connection: redisOptionsFromUrl(this.options.redisUrl),
+          prefix: this.options.prefix,
+          concurrency: this.options.queues[queue].concurrency ?? 1,
+        },
+      );
+      worker.on('failed', (job, error) =>
+        this.logger.warn(`Job ${queue}/${job?.name ?? '?'} (${job?.id ?? 'no id'}) failed: ${error.message}`),
+      );
+      worker.on('error', (error) => this.logger.error(`Worker ${queue}: ${error.message}`));
+      this.workers.push(worker);
+    }
+    this.logger.log(`Workers started for ${[...this.registry.keys()].join(', ') || 'no queues'}`);
+  }
+
+  /** Graceful: each worker stops taking jobs and waits for the ones it is running. */
+  async beforeApplicationShutdown(): Promise<void> {
+    const workers = this.workers;
+    this.workers = [];
+    if (workers.length > 0) this.logger.log(`Closing ${workers.length} worker(s); waiting for running jobs`);
+    await Promise.all(workers.map((w) => w.close()));
+  }
+}

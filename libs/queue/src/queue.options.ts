@@ -1,0 +1,32 @@
+import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
+import type { DefaultJobOptions } from 'bullmq';
+
+export interface QueueSettings {
+  /** Every job name this queue carries; each needs exactly one `@OnJob` handler. */
+  jobNames: readonly string[];
+  /** Jobs one worker runs at once (default 1). */
+  concurrency?: number;
+  /** Merged over the module defaults (retention of finished jobs). */
+  defaultJobOptions?: DefaultJobOptions;
+}
+
+export interface QueueModuleOptions {
+  redisUrl: string;
+  /** Redis key prefix of every queue (default `bull`); tests pass a unique one. */
+  prefix?: string;
+  queues: Record<string, QueueSettings>;
+}
+
+export interface QueueModuleAsyncOptions {
+  imports?: ModuleMetadata['imports'];
+  inject?: FactoryProvider['inject'];
+  useFactory: (...deps: never[]) => QueueModuleOptions | Promise<QueueModuleOptions>;
+}
+
+export const QUEUE_MODULE_OPTIONS = Symbol('QUEUE_MODULE_OPTIONS');
+
+/** Finished jobs stay long enough to answer duplicate adds and waiting callers, then go. */
+export const RETENTION: DefaultJobOptions = {
+  removeOnComplete: { age: 24 * 3600, count: 1000 },
+  removeOnFail: { age: 7 * 24 * 3600, count: 5000 },
+};

@@ -1,0 +1,67 @@
+import { Logger } from '@nestjs/common';
+import { Redis, RedisOptions } from 'ioredis';
+import { InvalidRedisUrlError } from '../errors';
+
+/** `redis://[user:password@]host[:port][/db]` (or `rediss://` for TLS) as ioredis options. */
+export function redisOptionsFromUrl(url: string): RedisOptions {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InvalidRedisUrlError(url);
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new InvalidRedisUrlError(url);
+  const db = parsed.pathname.replace(/^\//, '');
+  if (db !== '' && !/^\d+$/.test(db)) throw new InvalidRedisUrlError(url);
+  const options: RedisOptions = {
+    host: parsed.hostname.replace(/^\[(.*)\]$/, '$1') || '127.0.0.1',
+    port: parsed.port ? Number(parsed.port) : 6379,
+  };
+  if (parsed.username) options.username = decodeURIComponent(parsed.username);
+  if (parsed.password) options.password = decodeURIComponent(parsed.password);
+  if (db !== '') options.db = Number(db);
+  if (parsed.protocol === 'rediss:') options.tls = { servername: parsed.hostname };
+  return options;
+}
+
+export interface CreateRedisOptions {
+  /** BullMQ workers block on Redis and require `maxRetriesPerRequest: null`. */
+  forBullmq?: boolean;
+  /** Shows in `CLIENT LIST`. */
+  connectionName?: string;
+}
+
+const logger = new Logger('Redis');
+
+/** An ioredis client whose connection errors go to the app log (ioredis reconnects by itself). */
+export function createRedis(url: string, options: CreateRedisOptions = {}): Redis {
+  const redis = new Redis({
+    ...redisOptionsFromUrl(url),
+    connectionName: options.connectionName,
+    ...(options.forBullmq ? { maxRetriesPerRequest: null } : {}),
+  });
+  redis.on('error', (error: Error) => logger.warn(`${options.connectionName ?? 'redis'}: ${error.message}`));
+  return redis;
+}
+
+export interface RedisReadiness {
+  ok: boolean;
+  error?: string;
+}
+
+/** PING with a deadline, for /readyz. */
+export async function redisReady(redis: Redis, timeoutMs = 1000): Promise<RedisReadiness> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<RedisReadiness>((resolve) => {
+    timer = setTimeout(() => resolve({ ok: false, error: `no answer within ${timeoutMs} ms` }), timeoutMs);
+  });
+  const ping = redis.ping().then(
+    (reply): RedisReadiness => (reply === 'PONG' ? { ok: true } : { ok: false, error: `unexpected reply ${reply}` }),
+    (error: unknown): RedisReadiness => ({ ok: false, error: error instanceof Error ? error.message : String(error) }),
+  );
+  try {
+    return await Promise.race([ping, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,16 @@
+export { testDatabaseUrlBase, testRedisUrl } from './config';
+export { InvalidDatabaseNameError, WaitForHttpTimeoutError } from './errors';
+export { createScratchDatabase, type ScratchDatabase } from './database/scratch-database';
+export {
+  createTemplateDatabase,
+  migrationFingerprint,
+  type TemplateDatabase,
+  type TemplateSpec,
+  type TestDataSourceOptions,
+  type TestEntities,
+  type TestMigrationClass,
+} from './database/template-database';
+export { createTestDatabase, type TestDatabase, type TestDatabaseSpec } from './database/test-database';
+export { createTestRedis, deleteKeysWithPrefix, type TestRedis } from './redis/test-redis';
+export { freePort } from './net/free-port';
+export { waitForHttp, type WaitForHttpOptions, type WaitForHttpResult } from './net/wait-for-http';
