@@ -44,11 +44,11 @@ export default [
   },
   {
     // Config modules, test setup and operator tools are where the environment is read.
-    files: ['**/config/**/*.ts', '**/*.config.ts', '**/config.ts', 'libs/testing/src/**/*.ts', 'tools/**/*.ts', '**/*.spec.ts', '**/*.int-spec.ts'],
+    files: ['**/config/**/*.ts', '**/*.config.ts', '**/config.ts', '**/*.spec.ts', '**/*.int-spec.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {
-    files: ['**/*.spec.ts', '**/*.int-spec.ts', 'tools/**/*.ts', '**/cli/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/cli/**/*.ts', '**/bench/**/*.ts', '**/stack/**/*.ts'],
     rules: { 'no-restricted-syntax': ['error', { selector: "CallExpression[callee.object.name=/^(it|describe|test)$/][callee.property.name='only']", message: 'No focused tests.' }] },
   },
 ];

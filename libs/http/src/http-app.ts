@@ -49,7 +49,6 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
   // Nest routes errors raised before a handler (body parsing, limits) through the same global filter.
   app.useGlobalFilters(new HttpErrorFilter());
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
   if (options.openApi) {
     setupOpenApi(app, options.openApi);
   }

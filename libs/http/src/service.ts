@@ -1,5 +1,6 @@
 import { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Logger } from 'pino';
 import { ConfigError, EnvReader, LOG_LEVELS } from './config/env-reader';
 import { createHttpApp, listen } from './http-app';
 import { createLogger } from './logger';
@@ -50,9 +51,29 @@ export async function runService<C extends ServiceBaseConfig>(options: RunServic
     const app = await createHttpApp(options.module(config), { logger, openApi: options.openApi });
     const url = await listen(app, config.port, config.host);
     logger.info({ url, docs: `${url}/docs`, openapi: `${url}/openapi.json` }, `${options.name} listening`);
+    exitOnSignals(app, logger);
     return app;
   } catch (err) {
     logger.fatal({ err }, `${options.name} failed to start`);
     process.exit(1);
   }
+}
+
+/** SIGINT/SIGTERM close the app (shutdown hooks: workers finish, connections close), then exit 0. */
+function exitOnSignals(app: NestFastifyApplication, logger: Logger): void {
+  let closing = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
 }

@@ -1,5 +1,13 @@
 export * from './errors';
-export { redisOptionsFromUrl, createRedis, redisReady, type CreateRedisOptions, type RedisReadiness } from './redis/redis';
+export {
+  closeRedis,
+  createRedis,
+  redisOptionsFromUrl,
+  redisReady,
+  type CreateRedisOptions,
+  type RedisReadiness,
+} from './redis/redis';
+export { REDIS, RedisModule, type RedisModuleAsyncOptions } from './redis/redis.module';
 export * from './jobs/job-catalog';
 export { JobQueue } from './jobs/job-queue.service';
 export { OnJob, type JobRef } from './registry/on-job.decorator';

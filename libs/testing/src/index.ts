@@ -14,3 +14,4 @@ export { createTestDatabase, type TestDatabase, type TestDatabaseSpec } from './
 export { createTestRedis, deleteKeysWithPrefix, type TestRedis } from './redis/test-redis';
 export { freePort } from './net/free-port';
 export { waitForHttp, type WaitForHttpOptions, type WaitForHttpResult } from './net/wait-for-http';
+export { spawnService, ServiceExitedError, type SpawnedService, type SpawnServiceOptions } from './process/spawn-service';

@@ -65,3 +65,12 @@ export async function redisReady(redis: Redis, timeoutMs = 1000): Promise<RedisR
     clearTimeout(timer);
   }
 }
+
+/** Quits politely when connected; otherwise stops reconnecting at once, so shutdown never waits on a dead Redis. */
+export async function closeRedis(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') {
+    await redis.quit().catch(() => redis.disconnect());
+  } else {
+    redis.disconnect();
+  }
+}

@@ -8,6 +8,8 @@ export interface WaitForHttpOptions {
   intervalMs?: number;
   /** Which status means ready (default 2xx). */
   ready?: (status: number) => boolean;
+  /** Stops polling (e.g. when the server process died); the call then rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface WaitForHttpResult {
@@ -39,6 +41,7 @@ export async function waitForHttp(url: string, timeoutMs: number, options: WaitF
   let lastOutcome = 'no attempt';
   let attempts = 0;
   while (attempts < maxAttempts) {
+    options.signal?.throwIfAborted();
     const remaining = deadline - Date.now();
     if (remaining <= 0) break;
     attempts += 1;
@@ -49,7 +52,7 @@ export async function waitForHttp(url: string, timeoutMs: number, options: WaitF
     } catch (error) {
       lastOutcome = error instanceof Error ? error.message : String(error);
     }
-    await delay(Math.max(0, Math.min(intervalMs, deadline - Date.now())));
+    await delay(Math.max(0, Math.min(intervalMs, deadline - Date.now())), undefined, { signal: options.signal });
   }
   throw new WaitForHttpTimeoutError(url, timeoutMs, attempts, lastOutcome);
 }

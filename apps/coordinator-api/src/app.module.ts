@@ -1,0 +1,56 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AuthModule } from '@rcs/auth';
+import { ChainModule, SUBTENSOR_PORT, SubtensorPort } from '@rcs/chain';
+import { PersistenceModule } from '@rcs/persistence';
+import { REDIS, RedisModule } from '@rcs/queue';
+import type { Redis } from 'ioredis';
+import { CoordinatorConfig } from './config/config';
+import { ConfigModule } from './config/config.module';
+import { COORDINATOR_ENTITIES, COORDINATOR_MIGRATIONS } from './database';
+import { DisclaimerController } from './disclaimer/disclaimer.controller';
+import { HealthController } from './health/health.controller';
+import { OnchainController } from './onchain/onchain.controller';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: CoordinatorConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        RedisModule.forRootAsync({ useFactory: () => ({ url: config.redisUrl, connectionName: 'coordinator-api' }) }),
+        PersistenceModule.forRootAsync({
+          useFactory: () => ({
+            url: config.databaseUrl,
+            embeddedDir: config.embeddedDataDir,
+            entities: COORDINATOR_ENTITIES,
+            migrations: COORDINATOR_MIGRATIONS,
+            applicationName: 'coordinator-api',
+          }),
+        }),
+        ChainModule.forRoot(config.chain),
+        AuthModule.forRootAsync({
+          inject: [REDIS, SUBTENSOR_PORT],
+          useFactory: (redis: Redis, subtensor: SubtensorPort) => ({
+            redis,
+            maxSkewSeconds: config.authMaxSkewSeconds,
+            replayKeyPrefix: `${config.redisKeyPrefix}:auth:replay:`,
+            stakeCacheKeyPrefix: `${config.redisKeyPrefix}:auth:stake:`,
+            adminTokens: config.adminTokens,
+            adminTokenSha256: config.adminTokenSha256,
+            validatorHotkeys: () => config.validatorHotkeys,
+            stake: config.stakeCheck
+              ? {
+                  source: subtensor,
+                  netuid: config.chain.netuid,
+                  minStakeRao: config.minerMinStakeRao,
+                  cacheSeconds: config.stakeCacheSeconds,
+                }
+              : null,
+          }),
+        }),
+      ],
+      controllers: [HealthController, DisclaimerController, OnchainController],
+    };
+  }
+}

@@ -1,0 +1,74 @@
+import { join, resolve } from 'node:path';
+import { ChainConfig, ChainConfigError, chainConfigFromEnv } from '@rcs/chain';
+import { ConfigError, EnvReader, readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
+
+/** Typed, validated once at boot (DECISIONS.md §10 names). */
+export interface CoordinatorConfig extends ServiceBaseConfig {
+  databaseUrl: string | null;
+  /** Where the embedded Postgres keeps its files when no database URL is set. */
+  embeddedDataDir: string;
+  redisUrl: string;
+  /** Prefix of every Redis key and BullMQ queue of this service, so several stacks can share one Redis. */
+  redisKeyPrefix: string;
+  adminTokens: string[];
+  adminTokenSha256: string[];
+  validatorHotkeys: string[];
+  stakeCheck: boolean;
+  minerMinStakeRao: bigint;
+  stakeCacheSeconds: number;
+  authMaxSkewSeconds: number;
+  claimTtlSeconds: number;
+  leaseGraceSeconds: number;
+  maxJobAttempts: number;
+  allowInsecureArtifactUris: boolean;
+  chain: ChainConfig;
+  plannerLlm: { baseUrl: string; model: string; apiKey: string | null } | null;
+}
+
+export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): CoordinatorConfig {
+  const read = new EnvReader(env);
+  const plannerBaseUrl = read.optional('PLANNER_LLM_BASE_URL');
+  const plannerModel = read.optional('PLANNER_LLM_MODEL');
+  if ((plannerBaseUrl === null) !== (plannerModel === null)) {
+    read.problems.push('PLANNER_LLM_BASE_URL and PLANNER_LLM_MODEL must be set together');
+  }
+  let chain: ChainConfig | null = null;
+  try {
+    chain = chainConfigFromEnv(env);
+  } catch (err) {
+    if (!(err instanceof ChainConfigError)) throw err;
+    read.problems.push(...err.problems);
+  }
+  const config: Omit<CoordinatorConfig, 'chain'> = {
+    ...readServiceBaseConfig(read, 'COORDINATOR_PORT', 8000),
+    databaseUrl: read.optional('COORDINATOR_DATABASE_URL'),
+    embeddedDataDir: join(resolve(cwd, read.string('DATA_DIR', '.data')), 'coordinator'),
+    redisUrl: read.string('REDIS_URL', 'redis://127.0.0.1:6379'),
+    redisKeyPrefix: read.string('REDIS_KEY_PREFIX', 'rcs'),
+    adminTokens: read.list('ADMIN_TOKENS'),
+    adminTokenSha256: read.list('ADMIN_TOKEN_SHA256').map((digest) => digest.toLowerCase()),
+    validatorHotkeys: read.list('VALIDATOR_HOTKEYS'),
+    stakeCheck: read.bool('STAKE_CHECK', true),
+    minerMinStakeRao: read.bigint('MINER_MIN_STAKE_RAO', 1n),
+    stakeCacheSeconds: read.int('STAKE_CACHE_SECONDS', 60, 0, 86400),
+    authMaxSkewSeconds: read.int('AUTH_MAX_SKEW_SECONDS', 300, 1, 3600),
+    claimTtlSeconds: read.int('CLAIM_TTL_SECONDS', 2700, 1, 7 * 86400),
+    leaseGraceSeconds: read.int('LEASE_GRACE_SECONDS', 900, 0, 86400),
+    maxJobAttempts: read.int('MAX_JOB_ATTEMPTS', 3, 1, 100),
+    allowInsecureArtifactUris: read.bool('ALLOW_INSECURE_ARTIFACT_URIS', false),
+    plannerLlm:
+      plannerBaseUrl && plannerModel
+        ? { baseUrl: plannerBaseUrl, model: plannerModel, apiKey: read.optional('PLANNER_LLM_API_KEY') }
+        : null,
+  };
+  for (const digest of config.adminTokenSha256) {
+    if (!/^[0-9a-f]{64}$/.test(digest)) read.problems.push('ADMIN_TOKEN_SHA256 entries must be 64 hex characters');
+  }
+  if (read.problems.length > 0 || chain === null) throw new ConfigError(read.problems);
+  return { ...config, chain };
+}
+
+/** The one place the coordinator reads the process environment. */
+export function coordinatorConfigFromProcess(): CoordinatorConfig {
+  return loadCoordinatorConfig(process.env);
+}

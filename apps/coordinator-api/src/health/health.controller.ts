@@ -1,0 +1,66 @@
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { FastifyReply } from 'fastify';
+import type { Redis } from 'ioredis';
+import { DataSource } from 'typeorm';
+import { SUBTENSOR_PORT, SubtensorPort } from '@rcs/chain';
+import { databaseReady } from '@rcs/persistence';
+import { REDIS, redisReady } from '@rcs/queue';
+import { COORDINATOR_CONFIG } from '../config/config.module';
+import { CoordinatorConfig } from '../config/config';
+
+interface Check {
+  ok: boolean;
+  error?: string;
+  latest_block?: number;
+}
+
+export interface Readiness {
+  status: 'ready' | 'not_ready';
+  checks: { database: Check; redis: Check; chain: Check };
+  stake_check: 'on' | 'off';
+}
+
+@ApiTags('health')
+@Controller()
+export class HealthController {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(SUBTENSOR_PORT) private readonly subtensor: SubtensorPort,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+  ) {}
+
+  @Get('healthz')
+  @ApiOkResponse({ description: 'The process is up.', schema: { type: 'object', additionalProperties: { type: 'string' } } })
+  healthz(): Record<string, string> {
+    return { status: 'ok', service: 'coordinator-api', version: '0.1.0' };
+  }
+
+  @Get('readyz')
+  @ApiOkResponse({ description: 'Database, Redis and chain answer; says whether the miner stake check is on.' })
+  @ApiServiceUnavailableResponse({ description: 'A dependency does not answer; the body says which.' })
+  async readyz(@Res({ passthrough: true }) reply: FastifyReply): Promise<Readiness> {
+    const [database, redis, chain] = await Promise.all([
+      databaseReady(this.dataSource),
+      redisReady(this.redis),
+      this.chainReady(),
+    ]);
+    const ready = database.ok && redis.ok && chain.ok;
+    void reply.status(ready ? 200 : 503);
+    return {
+      status: ready ? 'ready' : 'not_ready',
+      checks: { database, redis, chain },
+      stake_check: this.config.stakeCheck ? 'on' : 'off',
+    };
+  }
+
+  private async chainReady(): Promise<Check> {
+    try {
+      return { ok: true, latest_block: await this.subtensor.latestBlock() };
+    } catch (err) {
+      return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { addAuthSecuritySchemes, cryptoReady } from '@rcs/auth';
+import { createHttpApp, createLogger, listen } from '@rcs/http';
+import { sharedDataSourceOptions } from '@rcs/persistence';
+import { createTestDatabase, createTestRedis, TestDatabase, TestRedis } from '@rcs/testing';
+import { AppModule } from '../src/app.module';
+import { CoordinatorConfig, loadCoordinatorConfig } from '../src/config/config';
+import { COORDINATOR_ENTITIES, COORDINATOR_MIGRATIONS } from '../src/database';
+
+export const COORDINATOR_TEMPLATE = 'rcs_coordinator_template';
+
+export interface CoordinatorHarness {
+  app: NestFastifyApplication;
+  /** Base URL, e.g. http://127.0.0.1:40123 */
+  url: string;
+  config: CoordinatorConfig;
+  adminToken: string;
+  /** This test file's own database (a clone of the migrated template). */
+  db: TestDatabase;
+  /** This test file's own Redis key prefix, also the app's REDIS_KEY_PREFIX. */
+  redis: TestRedis;
+  close(): Promise<void>;
+}
+
+/** The coordinator as it runs in production, on real Postgres and Redis, with the dev chain. */
+export async function startCoordinator(env: NodeJS.ProcessEnv = {}): Promise<CoordinatorHarness> {
+  await cryptoReady();
+  const db = await createTestDatabase({
+    template: COORDINATOR_TEMPLATE,
+    entities: COORDINATOR_ENTITIES,
+    migrations: COORDINATOR_MIGRATIONS,
+    dataSourceOptions: sharedDataSourceOptions(),
+  });
+  const redis = await createTestRedis();
+  const adminToken = randomBytes(16).toString('hex');
+  const config = loadCoordinatorConfig({
+    CHAIN: 'dev',
+    NETUID: '1',
+    STAKE_CHECK: 'off',
+    ADMIN_TOKENS: adminToken,
+    COORDINATOR_DATABASE_URL: db.url,
+    REDIS_URL: redis.url,
+    REDIS_KEY_PREFIX: redis.prefix,
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const app = await createHttpApp(AppModule.forRoot(config), {
+    logger: createLogger({ level: config.logLevel, name: 'coordinator-api' }),
+    openApi: { title: 'Research Coordinator API', description: 'test', version: '0.1.0', configure: addAuthSecuritySchemes },
+  });
+  const url = await listen(app, 0, '127.0.0.1');
+  return {
+    app,
+    url,
+    config,
+    adminToken,
+    db,
+    redis,
+    close: async () => {
+      await app.close();
+      await redis.cleanup();
+      await db.drop();
+    },
+  };
+}

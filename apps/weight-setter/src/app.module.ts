@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { createHealthController } from '@rcs/http';
+
+@Module({
+  controllers: [createHealthController('weight-setter', '0.1.0', ['healthz'])],
+})
+export class AppModule {}

@@ -1,0 +1,11 @@
+import 'reflect-metadata';
+import { runService } from '@rcs/http';
+import { AppModule } from './app.module';
+import { weightSetterConfigFromProcess } from './config/config';
+
+void runService({
+  name: 'weight-setter',
+  loadConfig: weightSetterConfigFromProcess,
+  module: () => AppModule,
+  openApi: { title: 'Weight Setter', description: 'Turns the reward snapshot into validator weights on chain.', version: '0.1.0' },
+});

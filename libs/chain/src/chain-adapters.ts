@@ -1,0 +1,37 @@
+import type { ChainConfig } from './config';
+import { DevChain } from './dev/dev-chain';
+import { DevClaimContract } from './dev/dev-claim-contract';
+import { PolkadotClaimContract } from './polkadot/polkadot-claim-contract';
+import { PolkadotConnection } from './polkadot/polkadot-connection';
+import { PolkadotSubtensor } from './polkadot/polkadot-subtensor';
+import type { ClaimContractPort } from './ports/claim-contract.port';
+import type { SubtensorPort } from './ports/subtensor.port';
+
+export interface ChainAdapters {
+  subtensor: SubtensorPort;
+  claimContract: ClaimContractPort;
+  /** The dev chain behind both ports when `CHAIN=dev` (for admin mutators), else null. */
+  devChain: DevChain | null;
+}
+
+/** Builds both ports for the configured chain; polkadot ports share one lazily opened connection. */
+export function createChainAdapters(config: ChainConfig): ChainAdapters {
+  switch (config.chain) {
+    case 'dev': {
+      const devChain = new DevChain({ seed: config.devChainSeed, blockTimeMs: config.devBlockTimeMs });
+      return { subtensor: devChain, claimContract: new DevClaimContract(devChain), devChain };
+    }
+    case 'polkadot': {
+      const connection = new PolkadotConnection(config.wsUrl ?? '', config.timeoutMs);
+      return {
+        subtensor: new PolkadotSubtensor(connection),
+        claimContract: new PolkadotClaimContract(connection, config.claimContractAddress, config.claimContractMetadataPath),
+        devChain: null,
+      };
+    }
+  }
+}
+
+export async function closeChainAdapters(adapters: ChainAdapters): Promise<void> {
+  await Promise.all([adapters.subtensor.close(), adapters.claimContract.close()]);
+}

@@ -1,0 +1,158 @@
+/**
+ * `npm start [-- app …]`: the whole stack on one machine with embedded defaults (embedded Postgres,
+ * the dev chain, no stake check, a generated admin token), each app as its own process.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { STACK_APPS, StackApp } from './apps';
+import { StackError, redisAnswers, redisServerInstalled, startRedis } from './redis';
+
+const ROOT = join(__dirname, '..', '..');
+const HEALTH_TIMEOUT_MS = 120_000;
+
+interface Running {
+  app: StackApp;
+  child: ChildProcess;
+  url: string;
+}
+
+function selectApps(args: string[]): StackApp[] {
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(
+      `usage: npm start [-- app ...]\n\napps: ${STACK_APPS.map((a) => a.name).join(', ')} (default: all)\n` +
+        'Environment variables override every default (see README, Configuration).\n',
+    );
+    process.exit(0);
+  }
+  if (args.length === 0) return STACK_APPS;
+  const unknown = args.filter((name) => !STACK_APPS.some((app) => app.name === name));
+  if (unknown.length > 0) {
+    throw new StackError(`unknown app ${unknown.join(', ')}; known: ${STACK_APPS.map((a) => a.name).join(', ')}`);
+  }
+  return STACK_APPS.filter((app) => args.includes(app.name));
+}
+
+/** Embedded defaults; anything the operator exported wins. */
+function stackEnvironment(): { env: NodeJS.ProcessEnv; generatedAdminToken: string | null } {
+  const generatedAdminToken = process.env.ADMIN_TOKENS ? null : randomBytes(24).toString('hex');
+  const env: NodeJS.ProcessEnv = {
+    CHAIN: 'dev',
+    NETUID: '1',
+    STAKE_CHECK: 'off',
+    HOST: '127.0.0.1',
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    ...(generatedAdminToken ? { ADMIN_TOKENS: generatedAdminToken } : {}),
+    ...process.env,
+  };
+  return { env, generatedAdminToken };
+}
+
+async function waitHealthy(running: Running): Promise<void> {
+  const deadline = Date.now() + HEALTH_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (running.child.exitCode !== null) {
+      throw new StackError(`${running.app.name} exited with code ${running.child.exitCode} before it was healthy`);
+    }
+    try {
+      const response = await fetch(`${running.url}${running.app.healthPath}`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new StackError(`${running.app.name} was not healthy at ${running.url} within ${HEALTH_TIMEOUT_MS / 1000} s`);
+}
+
+function startApp(app: StackApp, env: NodeJS.ProcessEnv): Running {
+  const port = Number(env[app.portVariable] ?? app.defaultPort);
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', join('apps', app.name, 'src', 'main.ts')], {
+    cwd: ROOT,
+    env: { ...env, [app.portVariable]: String(port) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const host = env.HOST === '0.0.0.0' || !env.HOST ? '127.0.0.1' : env.HOST;
+  return { app, child, url: `http://${host}:${port}` };
+}
+
+function stopAll(children: ChildProcess[], signal: NodeJS.Signals): Promise<void> {
+  const alive = children.filter((child) => child.exitCode === null && child.signalCode === null);
+  return Promise.all(
+    alive.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
+          child.once('exit', () => {
+            clearTimeout(force);
+            resolve();
+          });
+          child.kill(signal);
+        }),
+    ),
+  ).then(() => undefined);
+}
+
+async function main(): Promise<void> {
+  const apps = selectApps(process.argv.slice(2));
+  const { env, generatedAdminToken } = stackEnvironment();
+  const redisUrl = env.REDIS_URL as string;
+  let redis: ChildProcess | null = null;
+  if (!(await redisAnswers(redisUrl))) {
+    if (!redisServerInstalled()) {
+      throw new StackError(
+        `nothing answers at REDIS_URL=${redisUrl} and redis-server is not installed.\n` +
+          '  Start Redis yourself (e.g. the redis-server package of your distribution) or set REDIS_URL to one that runs.',
+      );
+    }
+    process.stdout.write(`stack: no Redis at ${redisUrl}; starting redis-server without persistence\n`);
+    redis = await startRedis(redisUrl);
+  }
+
+  const running = apps.map((app) => startApp(app, env));
+  let stopping = false;
+  const shutdown = async (signal: NodeJS.Signals, code: number) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\nstack: stopping (${signal})…\n`);
+    await stopAll(
+      running.map((r) => r.child),
+      'SIGTERM',
+    );
+    if (redis) await stopAll([redis], 'SIGTERM');
+    process.stdout.write('stack: stopped\n');
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT', 0));
+  process.on('SIGTERM', () => void shutdown('SIGTERM', 0));
+  for (const r of running) {
+    r.child.once('exit', (code, signal) => {
+      if (stopping) return;
+      process.stderr.write(`stack: ${r.app.name} exited (${signal ?? code}); stopping the rest\n`);
+      void shutdown('SIGTERM', 1);
+    });
+  }
+
+  try {
+    await Promise.all(running.map(waitHealthy));
+  } catch (err) {
+    process.stderr.write(`stack: ${err instanceof Error ? err.message : String(err)}\n`);
+    await shutdown('SIGTERM', 1);
+    return;
+  }
+  const lines = ['', 'stack: ready', ''];
+  for (const r of running) {
+    lines.push(`  ${r.app.name.padEnd(17)} ${r.url}`);
+    if (r.app.docs) lines.push(`  ${''.padEnd(17)} docs ${r.url}/docs  ·  ${r.url}/redoc  ·  ${r.url}/openapi.json`);
+  }
+  lines.push('');
+  lines.push(generatedAdminToken ? `  admin token (X-Admin-Token): ${generatedAdminToken}` : '  admin token: from ADMIN_TOKENS');
+  lines.push(`  chain: ${env.CHAIN}   stake check: ${env.STAKE_CHECK}   redis: ${redisUrl}${redis ? ' (started by the stack)' : ''}`);
+  lines.push('', '  Ctrl-C stops everything.', '');
+  process.stdout.write(lines.join('\n'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`stack: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

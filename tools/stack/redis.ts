@@ -1,0 +1,47 @@
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { Socket, connect } from 'node:net';
+
+/** Sends PING over a raw socket: the launcher needs no Redis client to know whether one answers. */
+export function redisAnswers(url: string, timeoutMs = 1000): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket: Socket = connect({ host: hostname || '127.0.0.1', port: Number(port || 6379) });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    // A password-protected Redis answers -NOAUTH: it is there, the apps authenticate through the URL.
+    socket.once('data', (data) => done(/^\+PONG|^-NOAUTH/.test(data.toString())));
+  });
+}
+
+export function redisServerInstalled(): boolean {
+  return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/** Starts a throw-away Redis (no RDB, no AOF) on the URL's port; the caller stops it. */
+export async function startRedis(url: string): Promise<ChildProcess> {
+  const { hostname, port } = new URL(url);
+  const child = spawn(
+    'redis-server',
+    ['--port', port || '6379', '--bind', hostname || '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+    { stdio: 'ignore' },
+  );
+  for (let attempt = 0; attempt < 50; attempt++) {
+    if (await redisAnswers(url, 200)) return child;
+    if (child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGTERM');
+  throw new StackError(`redis-server did not answer on ${url}`);
+}
+
+export class StackError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StackError';
+  }
+}
