@@ -6,3 +6,8 @@ export function testDatabaseUrlBase(): string {
 export function testRedisUrl(): string {
   return process.env['TEST_REDIS_URL'] || 'redis://127.0.0.1:6379';
 }
+
+/** What a spawned service inherits from the test process: enough to find node and git, nothing else. */
+export function childProcessBaseEnv(): NodeJS.ProcessEnv {
+  return { PATH: process.env['PATH'], HOME: process.env['HOME'] };
+}

@@ -1,4 +1,4 @@
-export { testDatabaseUrlBase, testRedisUrl } from './config';
+export { childProcessBaseEnv, testDatabaseUrlBase, testRedisUrl } from './config';
 export { InvalidDatabaseNameError, WaitForHttpTimeoutError } from './errors';
 export { createScratchDatabase, type ScratchDatabase } from './database/scratch-database';
 export {

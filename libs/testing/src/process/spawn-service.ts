@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { childProcessBaseEnv } from '../config';
 import { freePort } from '../net/free-port';
 import { waitForHttp } from '../net/wait-for-http';
 
@@ -29,7 +30,7 @@ export async function spawnService(options: SpawnServiceOptions): Promise<Spawne
   const port = await freePort();
   const child = spawn(process.execPath, ['-r', '@swc-node/register', options.entry], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...options.env, [options.portVariable]: String(port) },
+    env: { ...childProcessBaseEnv(), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...options.env, [options.portVariable]: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
