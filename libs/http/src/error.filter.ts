@@ -13,6 +13,11 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (response.internal) {
       request.log.error({ err: exception }, 'request failed');
     }
-    void reply.status(response.status).headers(response.headers).send(response.body);
+    // A route may have set another content type (@Header) before it threw: errors are always JSON.
+    void reply
+      .status(response.status)
+      .headers(response.headers)
+      .type('application/json; charset=utf-8')
+      .send(response.body);
   }
 }

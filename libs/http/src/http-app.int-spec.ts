@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Module, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Module, Post, Req } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IsString, Length } from 'class-validator';
 import { Writable } from 'node:stream';
@@ -29,6 +29,12 @@ class TestController {
   @Post('conflict')
   conflict(): never {
     throw ApiError.conflict(ErrorCode.TaskNotLive, 'Task is paused.', { task_id: 't-1' });
+  }
+
+  @Get('doc.md')
+  @Header('content-type', 'text/markdown; charset=utf-8')
+  missingDocument(): never {
+    throw ApiError.notFound(ErrorCode.TaskNotFound, 'No such task.');
   }
 
   @Get('boom')
@@ -122,6 +128,13 @@ describe('createHttpApp', () => {
     expect(await response.json()).toEqual({
       detail: { error: 'task_not_live', message: 'Task is paused.', task_id: 't-1' },
     });
+  });
+
+  it('answers errors as JSON even on routes that declare another content type', async () => {
+    const response = await fetch(`${base}/doc.md`);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(((await response.json()) as { detail: { error: string } }).detail.error).toBe('task_not_found');
   });
 
   it('hides internal failures behind internal_error and logs them with the same request id', async () => {
