@@ -118,6 +118,30 @@ describe('ApiValidationPipe', () => {
   });
 });
 
+describe('NUL characters', () => {
+  it('refuses U+0000 anywhere in a body, since Postgres cannot store it, with the other violations', async () => {
+    const items = await reject(CreateSubmissionDto, {
+      claim_id: 'c',
+      base_ref: 'ma\u0000in',
+      summary: '',
+      claimed_metrics: { 'k\u0000': 1, ok: ['a', 'b\u0000'] },
+    });
+    expect(items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'string_too_short', loc: ['body', 'summary'] }),
+        expect.objectContaining({ type: 'string_nul_character', loc: ['body', 'base_ref'] }),
+        expect.objectContaining({ type: 'string_nul_character', loc: ['body', 'claimed_metrics', 'k\u0000'] }),
+        expect.objectContaining({ type: 'string_nul_character', loc: ['body', 'claimed_metrics', 'ok', 1] }),
+      ]),
+    );
+  });
+
+  it('refuses U+0000 in an otherwise valid body', async () => {
+    const items = await reject(CreateTaskClaimDto, { claim_description: 'long enough\u0000' });
+    expect(items).toEqual([expect.objectContaining({ type: 'string_nul_character', loc: ['body', 'claim_description'] })]);
+  });
+});
+
 describe('validationItem', () => {
   it('leaves out input and ctx when they are undefined', () => {
     expect(validationItem('missing', ['body', 'a'], 'Field required')).toEqual({ type: 'missing', loc: ['body', 'a'], msg: 'Field required' });

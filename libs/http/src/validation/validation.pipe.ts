@@ -1,8 +1,8 @@
 import { ArgumentMetadata, Paramtype, ValidationPipe } from '@nestjs/common';
-import { ApiValidationError } from '@rcs/contracts';
+import { ApiValidationError, ValidationErrorItem } from '@rcs/contracts';
 import type { ValidationError } from 'class-validator';
 import { validationErrorsToItems } from './validation-errors';
-import { modelAttributesTypeItem, ValidationLoc } from './validation-item';
+import { modelAttributesTypeItem, validationItem, ValidationLoc } from './validation-item';
 
 /** The part of the request a DTO comes from, as FastAPI names it in `loc`. */
 export type RequestLocation = 'body' | 'query' | 'path';
@@ -41,11 +41,14 @@ export class ApiValidationPipe extends ValidationPipe {
     if (value !== null && value !== undefined && !isJsonObject(value)) {
       throw new ApiValidationError([modelAttributesTypeItem(root, value)]);
     }
+    const nulItems = nulCharacterItems(value, root);
     try {
-      return await super.transform(value, metadata);
+      const transformed: unknown = await super.transform(value, metadata);
+      if (nulItems.length > 0) throw new ApiValidationError(nulItems);
+      return transformed;
     } catch (error) {
       if (error instanceof ValidationFailed) {
-        throw new ApiValidationError(validationErrorsToItems(error.errors, metadata.metatype, root));
+        throw new ApiValidationError([...validationErrorsToItems(error.errors, metadata.metatype, root), ...nulItems]);
       }
       throw error;
     }
@@ -58,4 +61,22 @@ export function createValidationPipe(): ApiValidationPipe {
 
 function isJsonObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value) && !(value instanceof ArrayBuffer);
+}
+
+/** Postgres cannot store U+0000 in text or jsonb: such input is refused here, once for every route. */
+function nulCharacterItems(value: unknown, loc: ValidationLoc): ValidationErrorItem[] {
+  if (typeof value === 'string') {
+    return value.includes('\u0000')
+      ? [validationItem('string_nul_character', loc, 'String should not contain the NUL character (\\u0000)')]
+      : [];
+  }
+  if (Array.isArray(value)) return value.flatMap((item, index) => nulCharacterItems(item, [...loc, index]));
+  if (typeof value === 'object' && value !== null) {
+    return Object.entries(value).flatMap(([key, item]) =>
+      key.includes('\u0000')
+        ? [validationItem('string_nul_character', [...loc, key], 'Keys should not contain the NUL character (\\u0000)')]
+        : nulCharacterItems(item, [...loc, key]),
+    );
+  }
+  return [];
 }
