@@ -2,11 +2,18 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from '@rcs/auth';
 import { ChainModule, SUBTENSOR_PORT, SubtensorPort } from '@rcs/chain';
 import { PersistenceModule } from '@rcs/persistence';
-import { REDIS, RedisModule } from '@rcs/queue';
+import { QueueModule, REDIS, RedisModule } from '@rcs/queue';
 import type { Redis } from 'ioredis';
 import { CoordinatorConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { COORDINATOR_ENTITIES, COORDINATOR_MIGRATIONS } from './database';
+import { ClaimsModule } from './claims/claims.module';
+import { COORDINATOR_QUEUES } from './jobs/coordinator-jobs';
+import { PlannerModule } from './planner/planner.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { SubmissionsModule } from './submissions/submissions.module';
+import { TasksModule } from './tasks/tasks.module';
+import { WorkItemsModule } from './work-items/work-items.module';
 import { DisclaimerController } from './disclaimer/disclaimer.controller';
 import { HealthController } from './health/health.controller';
 import { OnchainController } from './onchain/onchain.controller';
@@ -27,6 +34,9 @@ export class AppModule {
             migrations: COORDINATOR_MIGRATIONS,
             applicationName: 'coordinator-api',
           }),
+        }),
+        QueueModule.forRootAsync({
+          useFactory: () => ({ redisUrl: config.redisUrl, prefix: `${config.redisKeyPrefix}:bull`, queues: COORDINATOR_QUEUES }),
         }),
         ChainModule.forRoot(config.chain),
         AuthModule.forRootAsync({
@@ -49,6 +59,12 @@ export class AppModule {
               : null,
           }),
         }),
+        RateLimitModule,
+        TasksModule,
+        ClaimsModule,
+        WorkItemsModule,
+        PlannerModule,
+        SubmissionsModule,
       ],
       controllers: [HealthController, DisclaimerController, OnchainController],
     };

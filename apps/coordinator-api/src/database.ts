@@ -1,9 +1,15 @@
 import type { EntityClassOrSchema, MigrationClass } from '@rcs/persistence';
+import { BestResultChangeEntity } from './best-results/entities/best-result-change.entity';
+import { BestResultEntity } from './best-results/entities/best-result.entity';
 import { ClaimEntity } from './claims/entities/claim.entity';
+import { IdeaRewardEntity } from './idea-rewards/entities/idea-reward.entity';
 import { CompetitionCore1763683200000 } from './migrations/1763683200000-competition-core';
+import { Validation1763769600000 } from './migrations/1763769600000-validation';
+import { PeerEvaluationEntity } from './peer-evaluation/entities/peer-evaluation.entity';
 import { SubmissionEntity } from './submissions/entities/submission.entity';
 import { TaskEntity } from './tasks/entities/task.entity';
 import { ValidatorJobEntity } from './validation/entities/validator-job.entity';
+import { VerificationEntity } from './validation/entities/verification.entity';
 import { WorkItemEntity } from './work-items/entities/work-item.entity';
 
 /** Entities and migrations of the coordinator database, in one list each. */
@@ -13,6 +19,11 @@ export const COORDINATOR_ENTITIES: EntityClassOrSchema[] = [
   WorkItemEntity,
   SubmissionEntity,
   ValidatorJobEntity,
+  VerificationEntity,
+  PeerEvaluationEntity,
+  BestResultEntity,
+  BestResultChangeEntity,
+  IdeaRewardEntity,
 ];
 
-export const COORDINATOR_MIGRATIONS: MigrationClass[] = [CompetitionCore1763683200000];
+export const COORDINATOR_MIGRATIONS: MigrationClass[] = [CompetitionCore1763683200000, Validation1763769600000];

@@ -1,5 +1,8 @@
 import { PARTICIPATION_DISCLAIMER } from '@rcs/contracts';
-import { CoordinatorHarness, startCoordinator } from './harness';
+import { sharedDataSourceOptions } from '@rcs/persistence';
+import { createTestDatabase, spawnService } from '@rcs/testing';
+import { COORDINATOR_ENTITIES, COORDINATOR_MIGRATIONS } from '../src/database';
+import { COORDINATOR_TEMPLATE, CoordinatorHarness, startCoordinator } from './harness';
 
 const ONCHAIN_FIELDS = [
   'configured',
@@ -88,17 +91,31 @@ describe('coordinator-api foundation', () => {
 });
 
 describe('coordinator-api readiness without Redis', () => {
+  // Its own process, as operators run it: BullMQ's connection retries against a dead Redis outlive app.close()
+  // and would surface in this test process as unhandled rejections (see README, Operations).
   it('answers 503 and names the failing dependency', async () => {
-    const h = await startCoordinator({ REDIS_URL: 'redis://127.0.0.1:1' });
+    const db = await createTestDatabase({
+      template: COORDINATOR_TEMPLATE,
+      entities: COORDINATOR_ENTITIES,
+      migrations: COORDINATOR_MIGRATIONS,
+      dataSourceOptions: sharedDataSourceOptions(),
+    });
+    const service = await spawnService({
+      entry: 'apps/coordinator-api/src/main.ts',
+      portVariable: 'COORDINATOR_PORT',
+      healthPath: '/healthz',
+      env: { COORDINATOR_DATABASE_URL: db.url, REDIS_URL: 'redis://127.0.0.1:1', CHAIN: 'dev', NETUID: '1', LOG_LEVEL: 'silent' },
+    });
     try {
-      const response = await fetch(`${h.url}/readyz`);
+      const response = await fetch(`${service.url}/readyz`);
       expect(response.status).toBe(503);
       const body = (await response.json()) as { status: string; checks: { redis: { ok: boolean }; database: { ok: boolean } } };
       expect(body.status).toBe('not_ready');
       expect(body.checks.redis.ok).toBe(false);
       expect(body.checks.database.ok).toBe(true);
     } finally {
-      await h.close();
+      await service.stop('SIGKILL');
+      await db.drop();
     }
-  });
+  }, 60_000);
 });

@@ -9,6 +9,7 @@ export * from './common/transforms';
 export * from './tasks/create-task.dto';
 export * from './tasks/task.dto';
 export * from './tasks/task-state-update.dto';
+export * from './tasks/task-query.dto';
 
 export * from './claims/create-task-claim.dto';
 export * from './claims/create-work-item-claim.dto';
@@ -40,6 +41,8 @@ export * from './peer-evaluation/peer-evaluation-query.dto';
 export * from './peer-evaluation/peer-consensus.dto';
 
 export * from './best-results/best-result.dto';
+export * from './best-results/best-result-change.dto';
+export * from './best-results/best-result-history-query.dto';
 export * from './idea-rewards/idea-reward.dto';
 export * from './idea-rewards/idea-reward-query.dto';
 export * from './planner/planner-run-response.dto';

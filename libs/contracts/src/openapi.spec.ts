@@ -7,8 +7,8 @@ import * as contracts from './index';
 @Module({})
 class EmptyModule {}
 
-const dtoClasses = Object.values(contracts).filter(
-  (value): value is new () => object => typeof value === 'function' && value.name.endsWith('Dto'),
+const dtoClasses = (Object.values(contracts) as unknown[]).filter(
+  (value: unknown): value is new () => object => typeof value === 'function' && value.name.endsWith('Dto'),
 );
 
 /** The OpenAPI schemas the services will publish, built from every exported DTO. */

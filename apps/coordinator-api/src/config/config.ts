@@ -3,6 +3,12 @@ import { ChainConfig, ChainConfigError, chainConfigFromEnv } from '@rcs/chain';
 import { ConfigError, EnvReader, readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
 
 /** Typed, validated once at boot (DECISIONS.md §10 names). */
+/** `max` requests per hotkey per `windowSeconds`; `max` 0 turns the limit off. */
+export interface RateLimit {
+  max: number;
+  windowSeconds: number;
+}
+
 export interface CoordinatorConfig extends ServiceBaseConfig {
   databaseUrl: string | null;
   /** Where the embedded Postgres keeps its files when no database URL is set. */
@@ -21,8 +27,18 @@ export interface CoordinatorConfig extends ServiceBaseConfig {
   leaseGraceSeconds: number;
   maxJobAttempts: number;
   allowInsecureArtifactUris: boolean;
+  claimRateLimit: RateLimit;
+  /** Base URL miners reach this service at (onboarding documents); unset: taken from the request. */
+  publicBaseUrl: string | null;
+  submissionRateLimit: RateLimit;
   chain: ChainConfig;
-  plannerLlm: { baseUrl: string; model: string; apiKey: string | null } | null;
+  /** How often the repeatable job expires claims past their TTL. */
+  claimSweepIntervalSeconds: number;
+  /** How often the repeatable job returns expired validator-job leases to the pool. */
+  leaseSweepIntervalSeconds: number;
+  /** How long the planner routes wait for their job before answering 504. */
+  plannerRunTimeoutSeconds: number;
+  plannerLlm: { baseUrl: string; model: string; apiKey: string | null; timeoutSeconds: number } | null;
 }
 
 export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): CoordinatorConfig {
@@ -56,11 +72,31 @@ export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
     leaseGraceSeconds: read.int('LEASE_GRACE_SECONDS', 900, 0, 86400),
     maxJobAttempts: read.int('MAX_JOB_ATTEMPTS', 3, 1, 100),
     allowInsecureArtifactUris: read.bool('ALLOW_INSECURE_ARTIFACT_URIS', false),
+    publicBaseUrl: read.optional('PUBLIC_BASE_URL')?.replace(/\/+$/, '') ?? null,
+    claimRateLimit: {
+      max: read.int('CLAIM_RATE_LIMIT_MAX', 30, 0, 1_000_000),
+      windowSeconds: read.int('CLAIM_RATE_LIMIT_WINDOW_SECONDS', 3600, 1, 86400),
+    },
+    submissionRateLimit: {
+      max: read.int('SUBMISSION_RATE_LIMIT_MAX', 30, 0, 1_000_000),
+      windowSeconds: read.int('SUBMISSION_RATE_LIMIT_WINDOW_SECONDS', 3600, 1, 86400),
+    },
+    claimSweepIntervalSeconds: read.int('CLAIM_SWEEP_INTERVAL_SECONDS', 30, 1, 3600),
+    leaseSweepIntervalSeconds: read.int('LEASE_SWEEP_INTERVAL_SECONDS', 30, 1, 3600),
+    plannerRunTimeoutSeconds: read.int('PLANNER_RUN_TIMEOUT_SECONDS', 120, 1, 3600),
     plannerLlm:
       plannerBaseUrl && plannerModel
-        ? { baseUrl: plannerBaseUrl, model: plannerModel, apiKey: read.optional('PLANNER_LLM_API_KEY') }
+        ? {
+            baseUrl: plannerBaseUrl.replace(/\/+$/, ''),
+            model: plannerModel,
+            apiKey: read.optional('PLANNER_LLM_API_KEY'),
+            timeoutSeconds: read.int('PLANNER_LLM_TIMEOUT_SECONDS', 60, 1, 3600),
+          }
         : null,
   };
+  if (config.plannerLlm && config.plannerLlm.timeoutSeconds >= config.plannerRunTimeoutSeconds) {
+    read.problems.push('PLANNER_LLM_TIMEOUT_SECONDS must be below PLANNER_RUN_TIMEOUT_SECONDS');
+  }
   for (const digest of config.adminTokenSha256) {
     if (!/^[0-9a-f]{64}$/.test(digest)) read.problems.push('ADMIN_TOKEN_SHA256 entries must be 64 hex characters');
   }

@@ -16,7 +16,13 @@ export enum ErrorCode {
   ClaimNotFound = 'claim_not_found',
   WorkItemNotFound = 'work_item_not_found',
   SubmissionNotFound = 'submission_not_found',
+  /** The submission exists but carries no artifact (patch only). */
+  ArtifactNotFound = 'artifact_not_found',
+  /** The task exists but no submission of it has been accepted yet. */
+  BestResultNotFound = 'best_result_not_found',
   JobNotFound = 'job_not_found',
+  /** The submission exists but no verification of it carries a replay log. */
+  ReplayLogNotFound = 'replay_log_not_found',
   EpochNotFound = 'epoch_not_found',
   HotkeyNotFound = 'hotkey_not_found',
   NoPendingValidatorJobs = 'no_pending_validator_jobs',
@@ -45,5 +51,9 @@ export enum ErrorCode {
   AdminUnconfigured = 'admin_unconfigured',
   ChainUnavailable = 'chain_unavailable',
   AgenticPlannerUnconfigured = 'agentic_planner_unconfigured',
+  /** 502: the agentic planner's LLM endpoint failed, timed out or answered something unusable. */
+  PlannerLlmFailed = 'planner_llm_failed',
+  /** 504: a planner run did not finish while the route waited (it may still finish later). */
+  PlannerTimeout = 'planner_timeout',
   InternalError = 'internal_error',
 }

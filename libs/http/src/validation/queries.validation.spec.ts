@@ -45,13 +45,13 @@ describe('SubmissionQueryDto', () => {
 
 describe('list queries', () => {
   it('ClaimQueryDto filters by task and ClaimStatus', async () => {
-    expect(await query(ClaimQueryDto, { task_id: 't1', status: 'active' })).toEqual({ task_id: 't1', status: 'active' });
+    expect(await query(ClaimQueryDto, { task_id: 't1', status: 'active' })).toEqual({ task_id: 't1', status: 'active', limit: 100, offset: 0 });
     expect(await queryItems(ClaimQueryDto, { status: 'open' })).toMatchObject([{ type: 'enum', loc: ['query', 'status'] }]);
   });
 
   it('WorkItemQueryDto takes a free status up to 64 characters', async () => {
-    expect(await query(WorkItemQueryDto, { status: 'anything-goes' })).toEqual({ status: 'anything-goes' });
-    expect(await query(WorkItemQueryDto, { status: 's'.repeat(64) })).toEqual({ status: 's'.repeat(64) });
+    expect(await query(WorkItemQueryDto, { status: 'anything-goes' })).toEqual({ status: 'anything-goes', limit: 100, offset: 0 });
+    expect(await query(WorkItemQueryDto, { status: 's'.repeat(64) })).toMatchObject({ status: 's'.repeat(64) });
     expect(await queryItems(WorkItemQueryDto, { status: 's'.repeat(65) })).toMatchObject([
       { type: 'string_too_long', loc: ['query', 'status'], ctx: { max_length: 64 } },
     ]);
@@ -62,16 +62,18 @@ describe('list queries', () => {
       submission_id: 's',
       evaluator_hotkey: 'h',
       status: 'pending',
+      limit: 100,
+      offset: 0,
     });
-    expect(await query(VerificationQueryDto, { submission_id: 's', status: 'accepted' })).toEqual({ submission_id: 's', status: 'accepted' });
+    expect(await query(VerificationQueryDto, { submission_id: 's', status: 'accepted' })).toEqual({ submission_id: 's', status: 'accepted', limit: 100, offset: 0 });
     expect(await queryItems(VerificationQueryDto, { status: 'ok' })).toMatchObject([
       { type: 'enum', loc: ['query', 'status'], ctx: { expected: "'accepted', 'rejected', 'error' or 'pending'" } },
     ]);
   });
 
-  it('IdeaRewardQueryDto takes its four filters', async () => {
+  it('IdeaRewardQueryDto takes its four filters, paged', async () => {
     const filters = { task_id: 't', submission_id: 's', proposer_hotkey: 'p', implementer_hotkey: 'i' };
-    expect(await query(IdeaRewardQueryDto, filters)).toEqual(filters);
+    expect(await query(IdeaRewardQueryDto, filters)).toEqual({ ...filters, limit: 100, offset: 0 });
   });
 
   it.each([ClaimQueryDto, WorkItemQueryDto, PeerEvaluationQueryDto, VerificationQueryDto, IdeaRewardQueryDto, SubmissionQueryDto])(

@@ -136,6 +136,12 @@ describe('NUL characters', () => {
     );
   });
 
+  it('refuses unpaired surrogates, which jsonb cannot store, and keeps pairs', async () => {
+    const items = await reject(CreateTaskClaimDto, { claim_description: 'long enough \ud800 here' });
+    expect(items).toEqual([expect.objectContaining({ type: 'string_unicode', loc: ['body', 'claim_description'] })]);
+    await expect(accept(CreateTaskClaimDto, { claim_description: 'rocket \ud83d\ude80 ok' })).resolves.toBeTruthy();
+  });
+
   it('refuses U+0000 in an otherwise valid body', async () => {
     const items = await reject(CreateTaskClaimDto, { claim_description: 'long enough\u0000' });
     expect(items).toEqual([expect.objectContaining({ type: 'string_nul_character', loc: ['body', 'claim_description'] })]);

@@ -41,14 +41,14 @@ export class ApiValidationPipe extends ValidationPipe {
     if (value !== null && value !== undefined && !isJsonObject(value)) {
       throw new ApiValidationError([modelAttributesTypeItem(root, value)]);
     }
-    const nulItems = nulCharacterItems(value, root);
+    const textItems = unstorableTextItems(value, root);
     try {
       const transformed: unknown = await super.transform(value, metadata);
-      if (nulItems.length > 0) throw new ApiValidationError(nulItems);
+      if (textItems.length > 0) throw new ApiValidationError(textItems);
       return transformed;
     } catch (error) {
       if (error instanceof ValidationFailed) {
-        throw new ApiValidationError([...validationErrorsToItems(error.errors, metadata.metatype, root), ...nulItems]);
+        throw new ApiValidationError([...validationErrorsToItems(error.errors, metadata.metatype, root), ...textItems]);
       }
       throw error;
     }
@@ -63,20 +63,24 @@ function isJsonObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value) && !(value instanceof ArrayBuffer);
 }
 
-/** Postgres cannot store U+0000 in text or jsonb: such input is refused here, once for every route. */
-function nulCharacterItems(value: unknown, loc: ValidationLoc): ValidationErrorItem[] {
-  if (typeof value === 'string') {
-    return value.includes('\u0000')
-      ? [validationItem('string_nul_character', loc, 'String should not contain the NUL character (\\u0000)')]
-      : [];
-  }
-  if (Array.isArray(value)) return value.flatMap((item, index) => nulCharacterItems(item, [...loc, index]));
+// Lone UTF-16 surrogates cannot be encoded as UTF-8: jsonb refuses them and text would store U+FFFD.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** What Postgres cannot store (U+0000, lone surrogates) is refused here, once for every route. */
+function unstorableTextItems(value: unknown, loc: ValidationLoc): ValidationErrorItem[] {
+  if (typeof value === 'string') return unstorableStringItems(value, loc, 'String');
+  if (Array.isArray(value)) return value.flatMap((item, index) => unstorableTextItems(item, [...loc, index]));
   if (typeof value === 'object' && value !== null) {
-    return Object.entries(value).flatMap(([key, item]) =>
-      key.includes('\u0000')
-        ? [validationItem('string_nul_character', [...loc, key], 'Keys should not contain the NUL character (\\u0000)')]
-        : nulCharacterItems(item, [...loc, key]),
-    );
+    return Object.entries(value).flatMap(([key, item]) => {
+      const keyItems = unstorableStringItems(key, [...loc, key], 'Key');
+      return keyItems.length > 0 ? keyItems : unstorableTextItems(item, [...loc, key]);
+    });
   }
+  return [];
+}
+
+function unstorableStringItems(text: string, loc: ValidationLoc, what: 'String' | 'Key'): ValidationErrorItem[] {
+  if (text.includes('\u0000')) return [validationItem('string_nul_character', loc, `${what} should not contain the NUL character (\\u0000)`)];
+  if (LONE_SURROGATE.test(text)) return [validationItem('string_unicode', loc, `${what} should be valid Unicode (no unpaired surrogate)`)];
   return [];
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Job, JobSchedulerTemplateOptions, JobsOptions, Queue, QueueEvents, RepeatOptions } from 'bullmq';
 import { JobFailedError, JobTimeoutError, UndeclaredJobError } from '../errors';
 import { QUEUE_MODULE_OPTIONS, QueueModuleOptions, RETENTION } from '../queue.options';
@@ -13,6 +13,7 @@ import type { JobCatalog, JobDataOf, JobNameOf, JobResultOf, QueueOf } from './j
 export class JobQueue<C extends JobCatalog = JobCatalog> implements OnApplicationShutdown {
   private readonly queues = new Map<string, Queue>();
   private readonly events = new Map<string, Promise<QueueEvents>>();
+  private readonly logger = new Logger('Queue');
 
   constructor(@Inject(QUEUE_MODULE_OPTIONS) private readonly options: QueueModuleOptions) {}
 
@@ -79,6 +80,7 @@ export class JobQueue<C extends JobCatalog = JobCatalog> implements OnApplicatio
       });
       // Every pending runAndWait holds one 'closing' listener on the queue.
       created.setMaxListeners(0);
+      created.on('error', (error) => this.logger.warn(`Queue ${queue}: ${error.message}`));
       this.queues.set(queue, created);
     }
     return created;
@@ -92,6 +94,7 @@ export class JobQueue<C extends JobCatalog = JobCatalog> implements OnApplicatio
         connection: redisOptionsFromUrl(this.options.redisUrl),
         prefix: this.options.prefix,
       });
+      created.on('error', (error) => this.logger.warn(`Queue events ${queue}: ${error.message}`));
       events = created.waitUntilReady().then(() => created);
       this.events.set(queue, events);
     }
@@ -100,7 +103,12 @@ export class JobQueue<C extends JobCatalog = JobCatalog> implements OnApplicatio
 
   async onApplicationShutdown(): Promise<void> {
     const events = await Promise.all(this.events.values());
-    await Promise.all([...events.map((e) => e.close()), ...[...this.queues.values()].map((q) => q.close())]);
+    const queues = [...this.queues.values()];
+    await Promise.all([...events.map((e) => e.close()), ...queues.map((q) => q.close())]);
+    // close() drops every listener; a connect attempt still in flight (Redis down) would then emit an
+    // unhandled 'error' after shutdown.
+    for (const e of events) e.on('error', () => undefined);
+    for (const q of queues) q.on('error', () => undefined);
     this.events.clear();
     this.queues.clear();
   }

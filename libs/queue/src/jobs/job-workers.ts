@@ -62,5 +62,7 @@ export class JobWorkers implements OnModuleInit, OnApplicationBootstrap, BeforeA
     this.workers = [];
     if (workers.length > 0) this.logger.log(`Closing ${workers.length} worker(s); waiting for running jobs`);
     await Promise.all(workers.map((w) => w.close()));
+    // See JobQueue.onApplicationShutdown: late connection errors after close must not go unhandled.
+    for (const w of workers) w.on('error', () => undefined);
   }
 }

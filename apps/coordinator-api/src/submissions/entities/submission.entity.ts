@@ -49,6 +49,17 @@ export class SubmissionEntity {
   @Column({ type: 'text' })
   status!: SubmissionStatus;
 
+  /** When a validator result or peer consensus decided it; null while pending. */
+  @Column({ type: 'timestamptz', nullable: true })
+  decidedAt!: Date | null;
+
+  /** The observed task metric that decided it (validator result or consensus median). */
+  @Column({ type: 'double precision', nullable: true })
+  verifiedMetricValue!: number | null;
+
+  @Column({ type: 'double precision', nullable: true })
+  verifiedSecondaryMetricValue!: number | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 

@@ -28,6 +28,10 @@ export class ValidatorJobEntity {
   @Column({ type: 'timestamptz', nullable: true })
   completedAt!: Date | null;
 
+  /** Why the last lease ended without a result (e.g. expired), for operators. */
+  @Column({ type: 'text', nullable: true })
+  lastError!: string | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 

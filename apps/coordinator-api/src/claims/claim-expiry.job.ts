@@ -1,0 +1,41 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { EmptyJobData, MaintenanceJob, QueueName } from '@rcs/contracts';
+import { JobQueue, OnJob } from '@rcs/queue';
+import { CoordinatorConfig } from '../config/config';
+import { COORDINATOR_CONFIG } from '../config/config.module';
+import { CoordinatorJobs } from '../jobs/coordinator-jobs';
+import { scheduleMaintenanceSweep } from '../jobs/maintenance-sweep';
+import { ExpiryOutcome } from './claims.repository';
+import { ClaimsService } from './claims.service';
+
+/** Scheduler id of the repeatable sweep: one schedule however many replicas upsert it. */
+export const CLAIM_SWEEP_SCHEDULER_ID = 'expire-claims';
+
+/** The BullMQ sweeper that expires claims past their TTL (DECISIONS.md §4). */
+@Injectable()
+export class ClaimExpiryJob implements OnApplicationBootstrap {
+  private readonly logger = new Logger(ClaimExpiryJob.name);
+  /** Settles once the repeatable sweep is scheduled (or scheduling failed and was logged). */
+  scheduled: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly claims: ClaimsService,
+    private readonly jobs: JobQueue<CoordinatorJobs>,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.scheduled = scheduleMaintenanceSweep(
+      this.jobs,
+      { schedulerId: CLAIM_SWEEP_SCHEDULER_ID, name: MaintenanceJob.ExpireClaims, everySeconds: this.config.claimSweepIntervalSeconds },
+      this.logger,
+    );
+  }
+
+  @OnJob({ queue: QueueName.Maintenance, name: MaintenanceJob.ExpireClaims })
+  async expireClaims(_data: EmptyJobData): Promise<ExpiryOutcome> {
+    const outcome = await this.claims.expireAll();
+    if (outcome.expired > 0) this.logger.log(`Expired ${outcome.expired} claim(s), reopened ${outcome.reopened} work item(s)`);
+    return outcome;
+  }
+}

@@ -1,0 +1,170 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import {
+  ApiError,
+  ApiValidationError,
+  ClaimQueryDto,
+  ClaimStatus,
+  CreateTaskClaimDto,
+  ErrorCode,
+} from '@rcs/contracts';
+import { inTransaction } from '@rcs/persistence';
+import { isUuid } from '../common/ids';
+import { CoordinatorConfig } from '../config/config';
+import { COORDINATOR_CONFIG } from '../config/config.module';
+import { RateLimitService } from '../rate-limit/rate-limit.service';
+import { SubmissionEntity } from '../submissions/entities/submission.entity';
+import { TaskEntity } from '../tasks/entities/task.entity';
+import { assertTaskLive, findTaskOrThrow } from '../tasks/task-lookup';
+import { expireStaleClaims, ExpiryOutcome, findActiveClaim, insertActiveClaim, releaseWorkItem } from './claims.repository';
+import { ClaimEntity } from './entities/claim.entity';
+
+/** What a new claim holds besides its task and miner. */
+export interface ClaimRequest {
+  minerHotkey: string;
+  claimDescription: string;
+  baseSubmissionId: string | null;
+  workItemId: string | null;
+}
+
+/** A refusal that changed state (a claim found past its TTL is expired) must commit before it is answered. */
+type CancelOutcome = { claim: ClaimEntity } | { refusal: ApiError };
+
+/**
+ * Claim lifecycle (DECISIONS.md §4): `active` for `CLAIM_TTL_SECONDS`, then `submitted`, `expired`
+ * or `cancelled`. A past-TTL active claim is expired by the sweeper and on every use, so no answer
+ * ever shows one as `active`.
+ */
+@Injectable()
+export class ClaimsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+    private readonly rateLimit: RateLimitService,
+  ) {}
+
+  /** Newest first; stale active claims are expired first so the list never shows them active. */
+  async list(query: ClaimQueryDto): Promise<ClaimEntity[]> {
+    if (query.task_id !== undefined && !isUuid(query.task_id)) return [];
+    await expireStaleClaims(this.dataSource.manager, query.task_id === undefined ? {} : { taskId: query.task_id });
+    return this.dataSource.manager.find(ClaimEntity, {
+      where: { ...(query.task_id !== undefined && { taskId: query.task_id }), ...(query.status !== undefined && { status: query.status }) },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: query.limit,
+      skip: query.offset,
+    });
+  }
+
+  /**
+   * `POST /tasks/{task_id}/claim`. The rate limit counts every authenticated, well-formed attempt
+   * (after the guard and the 422 pipe, before any database work), so probing costs attempts too.
+   */
+  async claimTask(taskId: string, hotkey: string, body: CreateTaskClaimDto): Promise<ClaimEntity> {
+    await this.rateLimit.consume('claim', hotkey);
+    return inTransaction(this.dataSource, async (manager) => {
+      // A share lock: a concurrent pause or close waits for this claim instead of racing it.
+      const task = await findTaskOrThrow(manager, taskId, { lock: 'share' });
+      assertTaskLive(task);
+      if (body.base_submission_id !== null) await assertBaseSubmission(manager, task, body.base_submission_id);
+      return this.open(manager, task, {
+        minerHotkey: hotkey,
+        claimDescription: body.claim_description,
+        baseSubmissionId: body.base_submission_id,
+        workItemId: null,
+      });
+    });
+  }
+
+  /**
+   * Opens an active claim on a live task inside the caller's transaction: first this miner's stale
+   * active claims on the task expire, then the insert; a second active claim is 409
+   * `duplicate_active_claim` naming the existing one.
+   */
+  async open(manager: EntityManager, task: TaskEntity, request: ClaimRequest): Promise<ClaimEntity> {
+    await expireStaleClaims(manager, { taskId: task.id, minerHotkey: request.minerHotkey });
+    const claim = await insertActiveClaim(manager, { taskId: task.id, ttlSeconds: this.config.claimTtlSeconds, ...request });
+    if (claim) return claim;
+    const existing = await findActiveClaim(manager, task.id, request.minerHotkey);
+    throw ApiError.conflict(
+      ErrorCode.DuplicateActiveClaim,
+      `This hotkey already holds an active claim on task ${task.slug}; submit on it or cancel it first.`,
+      { claim_id: existing?.id ?? null, task_id: task.id },
+    );
+  }
+
+  /** `POST /claims/{claim_id}/cancel`, owner only; a work item the claim held returns to `open`. */
+  async cancel(claimId: string, hotkey: string): Promise<ClaimEntity> {
+    if (!isUuid(claimId)) throw claimNotFound(claimId);
+    const outcome = await inTransaction(this.dataSource, async (manager): Promise<CancelOutcome> => {
+      const claim = await manager.findOne(ClaimEntity, { where: { id: claimId }, lock: { mode: 'pessimistic_write' } });
+      if (!claim) throw claimNotFound(claimId);
+      if (claim.minerHotkey !== hotkey) {
+        throw ApiError.forbidden(ErrorCode.NotClaimOwner, 'Only the hotkey that owns this claim may cancel it.', { claim_id: claimId });
+      }
+      const cancelled = await manager
+        .createQueryBuilder()
+        .update(ClaimEntity)
+        .set({ status: ClaimStatus.Cancelled })
+        .where('id = :claimId AND status = :active AND expires_at > now()', { claimId, active: ClaimStatus.Active })
+        .returning('id')
+        .execute();
+      if ((cancelled.raw as unknown[]).length === 1) {
+        await releaseWorkItem(manager, claimId);
+        return { claim: await manager.findOneByOrFail(ClaimEntity, { id: claimId }) };
+      }
+      return { refusal: await cancelRefusal(manager, claim) };
+    });
+    if ('refusal' in outcome) throw outcome.refusal;
+    return outcome.claim;
+  }
+
+  /** The sweeper's pass: every active claim past its TTL expires and its work item reopens. */
+  expireAll(): Promise<ExpiryOutcome> {
+    return expireStaleClaims(this.dataSource.manager);
+  }
+}
+
+/** 422 unless `base_submission_id` names a submission of the claimed task. */
+async function assertBaseSubmission(manager: EntityManager, task: TaskEntity, submissionId: string): Promise<void> {
+  const submission = isUuid(submissionId) ? await manager.findOne(SubmissionEntity, { where: { id: submissionId } }) : null;
+  if (submission?.taskId === task.id) return;
+  const reason = submission === null ? 'not_found' : 'other_task';
+  throw new ApiValidationError([
+    {
+      type: 'base_submission_invalid',
+      loc: ['body', 'base_submission_id'],
+      msg: reason === 'not_found' ? 'base_submission_id names no submission.' : 'base_submission_id names a submission of another task.',
+      input: submissionId,
+      ctx: { reason },
+    },
+  ]);
+}
+
+/** Why a locked, owned claim cannot be cancelled; one found past its TTL is expired on the spot. */
+async function cancelRefusal(manager: EntityManager, claim: ClaimEntity): Promise<ApiError> {
+  const context = { claim_id: claim.id, claim_status: claim.status };
+  switch (claim.status) {
+    case ClaimStatus.Active:
+      // Locked, owned and active: only its TTL can have stopped the cancel.
+      await expireStaleClaims(manager, { claimId: claim.id });
+      return claimExpired(claim);
+    case ClaimStatus.Expired:
+      return claimExpired(claim);
+    case ClaimStatus.Submitted:
+      return ApiError.conflict(ErrorCode.ClaimNotActive, `Claim ${claim.id} already has its submission; it cannot be cancelled.`, context);
+    case ClaimStatus.Cancelled:
+      return ApiError.conflict(ErrorCode.ClaimNotActive, `Claim ${claim.id} is already cancelled.`, context);
+  }
+}
+
+function claimExpired(claim: ClaimEntity): ApiError {
+  return ApiError.conflict(ErrorCode.ClaimExpired, `Claim ${claim.id} expired at ${claim.expiresAt.toISOString()}.`, {
+    claim_id: claim.id,
+    claim_status: ClaimStatus.Expired,
+  });
+}
+
+function claimNotFound(claimId: string): ApiError {
+  return ApiError.notFound(ErrorCode.ClaimNotFound, `No claim with id ${claimId}.`, { claim_id: claimId });
+}

@@ -1,0 +1,22 @@
+import { EmptyJobData, MaintenanceJob, PlannerJob, PlannerJobResult, QueueName } from '@rcs/contracts';
+import type { JobSpec } from '@rcs/queue';
+import type { ExpiryOutcome } from '../claims/claims.repository';
+import type { AgenticPlanOutcome } from '../planner/agentic-planner.service';
+
+/** Queues and jobs this service runs; every job here needs exactly one `@OnJob` handler. */
+export type CoordinatorJobs = {
+  [QueueName.Maintenance]: {
+    [MaintenanceJob.ExpireClaims]: JobSpec<EmptyJobData, ExpiryOutcome>;
+  };
+  [QueueName.Planner]: {
+    [PlannerJob.Run]: JobSpec<EmptyJobData, PlannerJobResult>;
+    // An LLM failure is an answer the route reports (502), not a failed job.
+    [PlannerJob.RunAgentic]: JobSpec<EmptyJobData, AgenticPlanOutcome>;
+  };
+};
+
+export const COORDINATOR_QUEUES = {
+  [QueueName.Maintenance]: { jobNames: [MaintenanceJob.ExpireClaims] },
+  // One planner run at a time (DECISIONS.md §4); the planner also sets a global concurrency of 1 across replicas.
+  [QueueName.Planner]: { jobNames: [PlannerJob.Run, PlannerJob.RunAgentic], concurrency: 1 },
+};

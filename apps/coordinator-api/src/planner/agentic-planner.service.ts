@@ -1,0 +1,154 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { SubmissionStatus, TaskState, WorkItemSource, WorkItemStatus } from '@rcs/contracts';
+import { inTransaction } from '@rcs/persistence';
+import { SubmissionEntity } from '../submissions/entities/submission.entity';
+import { TaskEntity } from '../tasks/entities/task.entity';
+import { WorkItemEntity } from '../work-items/entities/work-item.entity';
+import { insertWorkItems, NewWorkItem } from '../work-items/work-items.repository';
+import { AGENTIC_ANSWER_LIMITS, agenticDedupeKey, normaliseTitle, parseWorkItemPlan, ProposedWorkItem } from './agentic-answer';
+import { ChatMessage, PlannerLlmClient } from './planner-llm.client';
+import { PlannerLlmError } from './planner-llm.error';
+
+/** How much history one prompt carries per task, and how long each text may be in it. */
+const RECENT_ACCEPTED = 10;
+const RECENT_IDEAS = 20;
+const OPEN_ITEMS = 50;
+const EXCERPT_CHARACTERS = 1000;
+
+/** What an agentic run did: items created, or why the LLM could not be used (nothing stored then). */
+export type AgenticPlanOutcome = { outcome: 'created'; created: number } | { outcome: 'llm_failed'; reason: string };
+
+const SYSTEM_PROMPT = [
+  'You plan work for miners in an open research competition. Each task is a benchmark on a public repository;',
+  'miners claim work items, change the allowed files, and submit; validators replay the benchmark.',
+  'Given one task, its recent accepted submissions, its available ideas and its open work items, propose new,',
+  'concrete, independent work items likely to improve the task metric. Do not repeat an open work item.',
+  'Answer with one JSON object and nothing else:',
+  '{"work_items": [{"title": string, "description": string, "priority": integer}]}',
+  `with at most ${AGENTIC_ANSWER_LIMITS.maxItems} items; title ${AGENTIC_ANSWER_LIMITS.title.min}..${AGENTIC_ANSWER_LIMITS.title.max} characters,`,
+  `description ${AGENTIC_ANSWER_LIMITS.description.min}..${AGENTIC_ANSWER_LIMITS.description.max} characters,`,
+  `priority ${AGENTIC_ANSWER_LIMITS.priority.min}..${AGENTIC_ANSWER_LIMITS.priority.max} (higher runs first). No other properties.`,
+].join(' ');
+
+/**
+ * `POST /planner/run-agentic` (DECISIONS.md §4): per live task an OpenAI-compatible model is shown
+ * the task's public fields (never validator-private ones), recent accepted summaries, available
+ * ideas and open items, and proposes work items. Every answer is validated before anything is
+ * stored; one failure stores nothing.
+ */
+@Injectable()
+export class AgenticPlanner {
+  private readonly logger = new Logger(AgenticPlanner.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly llm: PlannerLlmClient,
+  ) {}
+
+  async plan(): Promise<AgenticPlanOutcome> {
+    const manager = this.dataSource.manager;
+    const tasks = await manager.find(TaskEntity, { where: { taskState: TaskState.Live }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const proposals: NewWorkItem[] = [];
+    for (const task of tasks) {
+      try {
+        const content = await this.llm.complete(await promptFor(manager, task));
+        proposals.push(...uniqueByTitle(parseWorkItemPlan(content)).map((item) => toNewWorkItem(task, item)));
+      } catch (error) {
+        if (!(error instanceof PlannerLlmError)) throw error;
+        const reason = `task ${task.slug}: ${error.reason}`;
+        this.logger.warn(`Agentic planner run stored nothing: ${reason}`);
+        return { outcome: 'llm_failed', reason };
+      }
+    }
+    const created = await inTransaction(this.dataSource, (tx) => insertWorkItems(tx, proposals));
+    return { outcome: 'created', created };
+  }
+}
+
+async function promptFor(manager: EntityManager, task: TaskEntity): Promise<ChatMessage[]> {
+  const [accepted, ideas, openItems] = await Promise.all([
+    manager.find(SubmissionEntity, {
+      where: { taskId: task.id, status: SubmissionStatus.Accepted },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: RECENT_ACCEPTED,
+    }),
+    manager
+      .createQueryBuilder(SubmissionEntity, 's')
+      .where('s.task_id = :taskId AND s.proposed_idea IS NOT NULL AND s.status <> :rejected', {
+        taskId: task.id,
+        rejected: SubmissionStatus.Rejected,
+      })
+      .orderBy('s.created_at', 'DESC')
+      .addOrderBy('s.id', 'DESC')
+      .take(RECENT_IDEAS)
+      .getMany(),
+    manager.find(WorkItemEntity, {
+      where: { taskId: task.id, status: WorkItemStatus.Open },
+      order: { priority: 'DESC', createdAt: 'DESC' },
+      take: OPEN_ITEMS,
+    }),
+  ]);
+  const context = {
+    task: publicTaskFields(task),
+    recent_accepted_submissions: accepted.map((s) => ({ submission_id: s.id, summary: excerpt(s.summary) })),
+    available_ideas: ideas.map((s) => ({ submission_id: s.id, idea: excerpt(s.proposedIdea ?? '') })),
+    open_work_items: openItems.map((item) => item.title),
+  };
+  return [
+    { role: 'system', content: SYSTEM_PROMPT },
+    { role: 'user', content: JSON.stringify(context) },
+  ];
+}
+
+/** The task as miners see it; validator-private fields (`validator_benchmark_env`) never leave the service. */
+function publicTaskFields(task: TaskEntity): Record<string, unknown> {
+  return {
+    id: task.id,
+    slug: task.slug,
+    title: task.title,
+    brief: task.brief === null ? null : excerpt(task.brief, 4 * EXCERPT_CHARACTERS),
+    repository: task.repository,
+    base_ref: task.baseRef,
+    benchmark_command: task.benchmarkCommand,
+    allowed_patch_paths: task.allowedPatchPaths,
+    max_patch_bytes: task.maxPatchBytes,
+    metric_name: task.metricName,
+    metric_direction: task.metricDirection,
+    ranking_mode: task.rankingMode,
+    secondary_metric_name: task.secondaryMetricName,
+    secondary_metric_direction: task.secondaryMetricDirection,
+    competition_mode: task.competitionMode,
+    time_budget_seconds: task.timeBudgetSeconds,
+    model_family: task.modelFamily,
+    reference_model_id: task.referenceModelId,
+  };
+}
+
+function excerpt(text: string, max = EXCERPT_CHARACTERS): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+function uniqueByTitle(items: ProposedWorkItem[]): ProposedWorkItem[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = normaliseTitle(item.title);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function toNewWorkItem(task: TaskEntity, item: ProposedWorkItem): NewWorkItem {
+  return {
+    taskId: task.id,
+    title: item.title,
+    description: item.description,
+    priority: item.priority,
+    source: WorkItemSource.AgenticPlanner,
+    dedupeKey: agenticDedupeKey(item.title),
+    ideaSubmissionId: null,
+    parentSubmissionId: null,
+  };
+}

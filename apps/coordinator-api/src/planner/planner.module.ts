@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { AgenticPlanner } from './agentic-planner.service';
+import { DeterministicPlanner } from './deterministic-planner.service';
+import { PlannerLlmClient } from './planner-llm.client';
+import { PlannerController } from './planner.controller';
+import { PlannerJobs } from './planner.job';
+import { PlannerService } from './planner.service';
+
+@Module({
+  controllers: [PlannerController],
+  providers: [PlannerService, PlannerJobs, DeterministicPlanner, AgenticPlanner, PlannerLlmClient],
+})
+export class PlannerModule {}

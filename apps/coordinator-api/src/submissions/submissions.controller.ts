@@ -1,0 +1,125 @@
+import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { AuthPrincipal, CurrentAuth, Signed, StakeGated } from '@rcs/auth';
+import {
+  ArtifactDescriptorDto,
+  CreateSubmissionDto,
+  ErrorDetailDto,
+  SubmissionDetailDto,
+  SubmissionDto,
+  SubmissionQueryDto,
+  ValidationErrorDto,
+} from '@rcs/contracts';
+import { toSubmissionDto } from './submission.mapper';
+import { SubmissionsService } from './submissions.service';
+
+/** What `@StakeGated()` admits: a signing hotkey, never an admin token. */
+type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
+
+const UNAUTHORIZED = { type: ErrorDetailDto, description: 'Missing, invalid, stale or replayed signature (or admin token).' };
+const NOT_FOUND = { type: ErrorDetailDto, description: '`submission_not_found`.' };
+const PATH_422 = { type: ValidationErrorDto, description: 'Path parameter fails validation.' };
+
+@ApiTags('submissions')
+@Controller('api/v1/submissions')
+export class SubmissionsController {
+  constructor(private readonly submissions: SubmissionsService) {}
+
+  @Post()
+  @StakeGated()
+  @ApiOperation({
+    summary: 'Create a submission on your active claim',
+    description:
+      'A non-empty patch (unified git diff inside the task\'s allowed_patch_paths) and/or an artifact (https URI, SHA-256, size). ' +
+      'Centerless tasks also need proposed_idea and, once another miner has proposed an idea, implemented_submission_id. ' +
+      'The claim becomes submitted, its work item completed and, on standard and centerless tasks, a validator job pending.',
+  })
+  @ApiCreatedResponse({ type: SubmissionDto, description: 'Stored as pending_verification.' })
+  @ApiUnprocessableEntityResponse({
+    type: ValidationErrorDto,
+    description:
+      'Body bounds; patch_or_artifact_required; artifact fields (missing, url_parsing, url_scheme); patch surface ' +
+      '(patch_path_not_allowed, patch_too_large, patch_bytecode, patch_binary, patch_unparseable); idea rules ' +
+      '(proposed_idea_required, implemented_submission_required, implemented_submission_invalid).',
+  })
+  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiForbiddenResponse({ type: ErrorDetailDto, description: '`insufficient_miner_stake`, or `not_claim_owner`.' })
+  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`claim_not_found`.' })
+  @ApiConflictResponse({ type: ErrorDetailDto, description: '`claim_not_active`, `claim_expired` or `task_not_live`.' })
+  @ApiTooManyRequestsResponse({ type: ErrorDetailDto, description: '`rate_limited`, with Retry-After.' })
+  async create(@CurrentAuth() miner: HotkeyPrincipal, @Body() body: CreateSubmissionDto): Promise<SubmissionDto> {
+    return toSubmissionDto(await this.submissions.create(miner.hotkey, body));
+  }
+
+  @Get()
+  @Signed({ allowAdmin: true })
+  @ApiOperation({ summary: 'List submissions, newest first', description: 'Any valid signature (or admin token); filtered by task and status, paged.' })
+  @ApiOkResponse({ type: [SubmissionDto], description: 'Newest first (created_at, then id).' })
+  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Query fails validation (limit 1..1000, offset >= 0, status).' })
+  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  async list(@Query() query: SubmissionQueryDto): Promise<SubmissionDto[]> {
+    return (await this.submissions.list(query)).map(toSubmissionDto);
+  }
+
+  @Get(':submission_id')
+  @Signed({ allowAdmin: true })
+  @ApiOperation({ summary: 'One submission' })
+  @ApiOkResponse({ type: SubmissionDto, description: 'The submission.' })
+  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiUnprocessableEntityResponse(PATH_422)
+  async get(@Param('submission_id') submissionId: string): Promise<SubmissionDto> {
+    return toSubmissionDto(await this.submissions.get(submissionId));
+  }
+
+  @Get(':submission_id/detail')
+  @Signed({ allowAdmin: true })
+  @ApiOperation({ summary: 'A submission with its verifications, peer evaluations and idea rewards', description: 'Owner (or admin) only.' })
+  @ApiOkResponse({ type: SubmissionDetailDto, description: 'The submission and everything decided about it.' })
+  @ApiForbiddenResponse({ type: ErrorDetailDto, description: '`not_submission_owner`.' })
+  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiUnprocessableEntityResponse(PATH_422)
+  detail(@CurrentAuth() auth: AuthPrincipal, @Param('submission_id') submissionId: string): Promise<SubmissionDetailDto> {
+    return this.submissions.detail(auth, submissionId);
+  }
+
+  @Get(':submission_id/execution.log')
+  @Signed({ allowAdmin: true })
+  @ApiProduces('text/plain')
+  @ApiOperation({ summary: "The miner's own execution log", description: 'Empty when none was submitted.' })
+  @ApiOkResponse({ description: 'The log text.', schema: { type: 'string' } })
+  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiUnprocessableEntityResponse(PATH_422)
+  async executionLog(@Param('submission_id') submissionId: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const log = await this.submissions.executionLog(submissionId);
+    // Set on success only: a @Header() would also label the JSON error body of a 404 as text.
+    void reply.type('text/plain; charset=utf-8');
+    return log;
+  }
+
+  @Get(':submission_id/artifact')
+  @Signed({ allowAdmin: true })
+  @ApiOperation({ summary: 'Where the artifact is and how to check it', description: 'The service stores the URI and integrity metadata, never the bytes.' })
+  @ApiOkResponse({ type: ArtifactDescriptorDto, description: 'The artifact descriptor.' })
+  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`submission_not_found`, or `artifact_not_found` for a patch-only submission.' })
+  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiUnprocessableEntityResponse(PATH_422)
+  artifact(@Param('submission_id') submissionId: string): Promise<ArtifactDescriptorDto> {
+    return this.submissions.artifact(submissionId);
+  }
+}

@@ -1,0 +1,235 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, FindOptionsWhere } from 'typeorm';
+import {
+  ApiError,
+  ApiValidationError,
+  ArtifactDescriptorDto,
+  ClaimStatus,
+  CompetitionMode,
+  CreateSubmissionDto,
+  ErrorCode,
+  SubmissionDetailDto,
+  SubmissionQueryDto,
+  SubmissionStatus,
+  ValidationErrorItem,
+  WorkItemStatus,
+} from '@rcs/contracts';
+import { checkPatch, patchViolationItems } from '@rcs/patch';
+import { inTransaction } from '@rcs/persistence';
+import { AuthPrincipal, assertOwner } from '@rcs/auth';
+import { expireStaleClaims } from '../claims/claims.repository';
+import { ClaimEntity } from '../claims/entities/claim.entity';
+import { isUuid } from '../common/ids';
+import { COORDINATOR_CONFIG } from '../config/config.module';
+import { CoordinatorConfig } from '../config/config';
+import { RateLimitService } from '../rate-limit/rate-limit.service';
+import { TaskEntity } from '../tasks/entities/task.entity';
+import { assertTaskLive, findTaskOrThrow } from '../tasks/task-lookup';
+import { ValidatorJobsRepository } from '../validation/validator-jobs.repository';
+import { WorkItemEntity } from '../work-items/entities/work-item.entity';
+import { SubmissionEntity } from './entities/submission.entity';
+import { findSubmissionOrThrow } from './submission-lookup';
+import { toArtifactDescriptorDto, toSubmissionDto } from './submission.mapper';
+import { ideaViolations, submissionBodyViolations } from './submission-rules';
+
+/** A refusal that changed state (a claim found past its TTL is expired) must commit before it is answered. */
+type CreateOutcome = { submission: SubmissionEntity } | { refusal: ApiError };
+
+@Injectable()
+export class SubmissionsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+    private readonly rateLimit: RateLimitService,
+    private readonly validatorJobs: ValidatorJobsRepository,
+  ) {}
+
+  /**
+   * Stores a submission on the signer's own active claim (DECISIONS.md §5): in one transaction the
+   * claim becomes `submitted`, its work item `completed`, and (standard, centerless) a validator job
+   * `pending`. Any failure leaves nothing behind.
+   */
+  async create(hotkey: string, body: CreateSubmissionDto): Promise<SubmissionEntity> {
+    const bodyItems = submissionBodyViolations(body, { allowInsecureArtifactUris: this.config.allowInsecureArtifactUris });
+    if (bodyItems.length > 0) throw new ApiValidationError(bodyItems);
+    await this.rateLimit.consume('submission', hotkey);
+    if (!isUuid(body.claim_id)) throw claimNotFound(body.claim_id);
+    const outcome = await inTransaction(this.dataSource, (manager) => this.createInTransaction(manager, hotkey, body));
+    if ('refusal' in outcome) throw outcome.refusal;
+    return outcome.submission;
+  }
+
+  private async createInTransaction(manager: EntityManager, hotkey: string, body: CreateSubmissionDto): Promise<CreateOutcome> {
+    const taskId = await takeClaim(manager, body.claim_id, hotkey);
+    if (taskId === null) return { refusal: await claimRefusal(manager, body.claim_id, hotkey) };
+    // A share lock: a concurrent pause or close waits for this submission instead of racing it.
+    const task = await findTaskOrThrow(manager, taskId, { lock: 'share' });
+    assertTaskLive(task);
+    if (task.competitionMode === CompetitionMode.Centerless) {
+      // Idea rules read earlier submissions of the task: centerless submissions of one task take turns.
+      await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`submissions:ideas:${task.id}`]);
+    }
+    const items = [...patchItems(body.patch, task), ...(await ideaItems(manager, task, hotkey, body))];
+    if (items.length > 0) throw new ApiValidationError(items);
+
+    const submission = await manager.save(
+      manager.create(SubmissionEntity, {
+        taskId: task.id,
+        claimId: body.claim_id,
+        minerHotkey: hotkey,
+        baseRef: body.base_ref,
+        patch: body.patch,
+        summary: body.summary,
+        proposedIdea: body.proposed_idea,
+        implementedSubmissionId: body.implemented_submission_id,
+        artifactUri: body.artifact_uri,
+        artifactSha256: body.artifact_sha256?.toLowerCase() ?? null,
+        artifactSizeBytes: body.artifact_size_bytes,
+        executionLog: body.execution_log,
+        claimedMetrics: body.claimed_metrics,
+        status: SubmissionStatus.PendingVerification,
+      }),
+    );
+    await manager
+      .createQueryBuilder()
+      .update(WorkItemEntity)
+      .set({ status: WorkItemStatus.Completed, completedSubmissionId: submission.id })
+      .where('claim_id = :claimId AND status = :claimed', { claimId: body.claim_id, claimed: WorkItemStatus.Claimed })
+      .execute();
+    if (task.competitionMode !== CompetitionMode.PeerEvaluation) {
+      await this.validatorJobs.createPending(manager, submission);
+    }
+    return { submission };
+  }
+
+  /** Newest first (`created_at DESC, id DESC`), paged. */
+  list(query: SubmissionQueryDto): Promise<SubmissionEntity[]> {
+    // A task id that is not a uuid names no task: no rows, and it never reaches the uuid column.
+    if (query.task_id !== undefined && !isUuid(query.task_id)) return Promise.resolve([]);
+    const where: FindOptionsWhere<SubmissionEntity> = {};
+    if (query.task_id !== undefined) where.taskId = query.task_id;
+    if (query.status !== undefined) where.status = query.status;
+    return this.dataSource.manager.find(SubmissionEntity, {
+      where,
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: query.limit,
+      skip: query.offset,
+    });
+  }
+
+  get(submissionId: string): Promise<SubmissionEntity> {
+    return findSubmissionOrThrow(this.dataSource.manager, submissionId);
+  }
+
+  /** Owner (or admin) only. Verifications, peer evaluations and idea rewards come with validation (issue 4). */
+  async detail(principal: AuthPrincipal, submissionId: string): Promise<SubmissionDetailDto> {
+    const submission = await this.get(submissionId);
+    assertOwner(principal, submission.minerHotkey, ErrorCode.NotSubmissionOwner);
+    const task = await findTaskOrThrow(this.dataSource.manager, submission.taskId);
+    return {
+      submission: toSubmissionDto(submission),
+      verifications: [],
+      peer_evaluations: [],
+      peer_consensus: null,
+      idea_rewards: [],
+      metric_name: task.metricName,
+    };
+  }
+
+  async executionLog(submissionId: string): Promise<string> {
+    return (await this.get(submissionId)).executionLog ?? '';
+  }
+
+  async artifact(submissionId: string): Promise<ArtifactDescriptorDto> {
+    const submission = await this.get(submissionId);
+    const descriptor = toArtifactDescriptorDto(submission);
+    if (descriptor === null) {
+      throw ApiError.notFound(ErrorCode.ArtifactNotFound, `Submission ${submission.id} carries no artifact, only a patch.`, {
+        submission_id: submission.id,
+      });
+    }
+    return descriptor;
+  }
+}
+
+/** `active` → `submitted` for the signer's unexpired claim in one conditional UPDATE; the claim's task id, or null. */
+async function takeClaim(manager: EntityManager, claimId: string, hotkey: string): Promise<string | null> {
+  const result = await manager
+    .createQueryBuilder()
+    .update(ClaimEntity)
+    .set({ status: ClaimStatus.Submitted })
+    .where('id = :claimId AND miner_hotkey = :hotkey AND status = :active AND expires_at > now()', {
+      claimId,
+      hotkey,
+      active: ClaimStatus.Active,
+    })
+    .returning('task_id')
+    .execute();
+  const rows = result.raw as { task_id: string }[];
+  return rows[0]?.task_id ?? null;
+}
+
+/** Why the claim could not be taken: 404, 403 or 409. A claim found past its TTL is expired on the spot. */
+async function claimRefusal(manager: EntityManager, claimId: string, hotkey: string): Promise<ApiError> {
+  const claim = await manager.findOne(ClaimEntity, { where: { id: claimId } });
+  if (!claim) return claimNotFound(claimId);
+  if (claim.minerHotkey !== hotkey) {
+    return ApiError.forbidden(ErrorCode.NotClaimOwner, 'Only the hotkey that owns this claim may submit on it.', { claim_id: claimId });
+  }
+  const context = { claim_id: claimId, claim_status: claim.status };
+  switch (claim.status) {
+    case ClaimStatus.Active:
+      // Owned and active, so only its TTL stopped it.
+      if ((await expireStaleClaims(manager, { claimId })).expired === 1) {
+        return ApiError.conflict(ErrorCode.ClaimExpired, `Claim ${claimId} expired at ${claim.expiresAt.toISOString()}; claim the task again.`, {
+          ...context,
+          claim_status: ClaimStatus.Expired,
+        });
+      }
+      return ApiError.conflict(ErrorCode.ClaimNotActive, `Claim ${claimId} changed while this submission was checked; it is no longer active.`, context);
+    case ClaimStatus.Expired:
+      return ApiError.conflict(ErrorCode.ClaimExpired, `Claim ${claimId} expired at ${claim.expiresAt.toISOString()}; claim the task again.`, context);
+    case ClaimStatus.Submitted:
+      return ApiError.conflict(ErrorCode.ClaimNotActive, `Claim ${claimId} already has its submission; one submission per claim.`, context);
+    case ClaimStatus.Cancelled:
+      return ApiError.conflict(ErrorCode.ClaimNotActive, `Claim ${claimId} was cancelled.`, context);
+  }
+}
+
+function claimNotFound(claimId: string): ApiError {
+  return ApiError.notFound(ErrorCode.ClaimNotFound, `No claim with id ${claimId}.`, { claim_id: claimId });
+}
+
+function patchItems(patch: string, task: TaskEntity): ValidationErrorItem[] {
+  const result = checkPatch(patch, { allowedPatchPaths: task.allowedPatchPaths, maxPatchBytes: task.maxPatchBytes });
+  return result.ok ? [] : patchViolationItems(result.violations);
+}
+
+async function ideaItems(manager: EntityManager, task: TaskEntity, hotkey: string, body: CreateSubmissionDto): Promise<ValidationErrorItem[]> {
+  const implementedId = body.implemented_submission_id;
+  const implemented =
+    implementedId !== null && isUuid(implementedId) ? await manager.findOne(SubmissionEntity, { where: { id: implementedId } }) : null;
+  const needsOtherIdeas = task.competitionMode === CompetitionMode.Centerless && implementedId === null;
+  return ideaViolations(body, {
+    mode: task.competitionMode,
+    taskId: task.id,
+    minerHotkey: hotkey,
+    otherMinerHasIdea: needsOtherIdeas && (await otherMinerHasIdea(manager, task.id, hotkey)),
+    implemented,
+  });
+}
+
+/** Whether another miner has an idea on the task that a submission could implement (it carries one and is not rejected). */
+async function otherMinerHasIdea(manager: EntityManager, taskId: string, hotkey: string): Promise<boolean> {
+  return manager
+    .createQueryBuilder(SubmissionEntity, 's')
+    .where('s.taskId = :taskId AND s.minerHotkey <> :hotkey AND s.status <> :rejected', {
+      taskId,
+      hotkey,
+      rejected: SubmissionStatus.Rejected,
+    })
+    // Non-blank, as hasIdea() reads it.
+    .andWhere("s.proposed_idea ~ '\\S'")
+    .getExists();
+}

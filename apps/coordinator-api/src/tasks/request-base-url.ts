@@ -1,0 +1,21 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(?::\d{1,5})?$/;
+
+/** The first entry of a header that proxies may send as a comma-separated list (or repeat). */
+function firstEntry(value: string | string[] | undefined): string | undefined {
+  const joined = Array.isArray(value) ? value[0] : value;
+  return joined?.split(',')[0].trim();
+}
+
+/**
+ * The base URL a client reached this service at: `X-Forwarded-Proto` / `X-Forwarded-Host` when a
+ * proxy set them, else the connection's protocol and `Host`. Values that are not a plain scheme
+ * or host are ignored, so a header cannot inject text into documents that print the URL.
+ */
+export function requestBaseUrl(headers: IncomingHttpHeaders, connectionProtocol: string): string {
+  const forwardedProto = firstEntry(headers['x-forwarded-proto'])?.toLowerCase();
+  const protocol = forwardedProto === 'http' || forwardedProto === 'https' ? forwardedProto : connectionProtocol;
+  const host = [firstEntry(headers['x-forwarded-host']), headers.host].find((candidate) => candidate !== undefined && HOST.test(candidate));
+  return `${protocol}://${host ?? 'localhost'}`;
+}

@@ -1,0 +1,138 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiUnauthorizedResponse,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Admin } from '@rcs/auth';
+import { CreateTaskDto, ErrorDetailDto, TaskDto, TaskQueryDto, TaskStateUpdateDto, ValidationErrorDto } from '@rcs/contracts';
+import { CoordinatorConfig } from '../config/config';
+import { COORDINATOR_CONFIG } from '../config/config.module';
+import { requestBaseUrl } from './request-base-url';
+import { toTaskDto } from './task.mapper';
+import { TaskOperation } from './task-transitions';
+import { TasksService } from './tasks.service';
+
+const TASK_ID = { name: 'task_id', description: 'Task id (uuid); anything else is 404 `task_not_found`.' };
+const NOT_FOUND = { type: ErrorDetailDto, description: '`task_not_found`.' };
+const UNAUTHORIZED = { type: ErrorDetailDto, description: '`invalid_admin_token`.' };
+const ADMIN_UNCONFIGURED = { type: ErrorDetailDto, description: '`admin_unconfigured`: ADMIN_TOKENS is not set.' };
+const REFUSED = { type: ErrorDetailDto, description: '`invalid_task_transition`, with `task_id`, `task_state` and `requested`.' };
+
+@ApiTags('tasks')
+@Controller('api/v1/tasks')
+export class TasksController {
+  constructor(
+    private readonly tasks: TasksService,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+  ) {}
+
+  @Post()
+  @Admin()
+  @ApiOperation({
+    summary: 'Create a task (competition)',
+    description: 'Admin only. The task starts `live`. `validator_benchmark_env` is stored for validators and never shown publicly.',
+  })
+  @ApiCreatedResponse({ type: TaskDto, description: 'The new task, defaults applied.' })
+  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Body outside the spec bounds; one item per violation.' })
+  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiConflictResponse({ type: ErrorDetailDto, description: '`duplicate_slug`.' })
+  @ApiServiceUnavailableResponse(ADMIN_UNCONFIGURED)
+  async create(@Body() body: CreateTaskDto): Promise<TaskDto> {
+    return toTaskDto(await this.tasks.create(body));
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List tasks, newest first', description: 'Public; optionally only one `task_state`, paged.' })
+  @ApiOkResponse({ type: [TaskDto], description: 'Newest first (created_at, then id).' })
+  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Query fails validation (task_state, limit 1..1000, offset >= 0).' })
+  async list(@Query() query: TaskQueryDto): Promise<TaskDto[]> {
+    return (await this.tasks.list(query)).map(toTaskDto);
+  }
+
+  @Get(':task_id')
+  @ApiOperation({ summary: 'One task' })
+  @ApiParam(TASK_ID)
+  @ApiOkResponse({ type: TaskDto, description: 'The task.' })
+  @ApiNotFoundResponse(NOT_FOUND)
+  async get(@Param('task_id') taskId: string): Promise<TaskDto> {
+    return toTaskDto(await this.tasks.get(taskId));
+  }
+
+  @Get(':task_id/onboard.md')
+  @ApiOperation({
+    summary: 'Onboarding document of a task',
+    description:
+      'Markdown with the sections of the task contract: Competition, Model Contract, Source, Main Files, Allowed Edit Surfaces, ' +
+      'Environment, Agent API Workflow, Mode Rules, Hardware, Competition-specific Notes, Task Brief. URLs use PUBLIC_BASE_URL, ' +
+      'else the request (X-Forwarded-Proto / X-Forwarded-Host honoured).',
+  })
+  @ApiParam(TASK_ID)
+  @ApiProduces('text/markdown')
+  @ApiOkResponse({ description: 'The onboarding document.', schema: { type: 'string' } })
+  @ApiNotFoundResponse(NOT_FOUND)
+  async onboard(
+    @Param('task_id') taskId: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    const document = await this.tasks.onboardDocument(taskId, this.config.publicBaseUrl ?? requestBaseUrl(request.headers, request.protocol));
+    // Set only on success (unlike @Header), so a 404 still goes out as JSON.
+    void reply.type('text/markdown; charset=utf-8');
+    return document;
+  }
+
+  @Post(':task_id/pause')
+  @Admin()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Pause a live task', description: 'Admin only. live → paused: no new claims or submissions; pending verifications still complete.' })
+  @ApiParam(TASK_ID)
+  @ApiOkResponse({ type: TaskStateUpdateDto, description: 'The state change.' })
+  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiConflictResponse(REFUSED)
+  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiServiceUnavailableResponse(ADMIN_UNCONFIGURED)
+  pause(@Param('task_id') taskId: string): Promise<TaskStateUpdateDto> {
+    return this.tasks.transition(taskId, TaskOperation.Pause);
+  }
+
+  @Post(':task_id/resume')
+  @Admin()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Resume a paused task', description: 'Admin only. paused → live.' })
+  @ApiParam(TASK_ID)
+  @ApiOkResponse({ type: TaskStateUpdateDto, description: 'The state change.' })
+  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiConflictResponse(REFUSED)
+  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiServiceUnavailableResponse(ADMIN_UNCONFIGURED)
+  resume(@Param('task_id') taskId: string): Promise<TaskStateUpdateDto> {
+    return this.tasks.transition(taskId, TaskOperation.Resume);
+  }
+
+  @Post(':task_id/close')
+  @Admin()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Close a task for good',
+    description: 'Admin only. live or paused → closed (terminal): no new claims or submissions, and the best result freezes.',
+  })
+  @ApiParam(TASK_ID)
+  @ApiOkResponse({ type: TaskStateUpdateDto, description: 'The state change.' })
+  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiConflictResponse(REFUSED)
+  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiServiceUnavailableResponse(ADMIN_UNCONFIGURED)
+  close(@Param('task_id') taskId: string): Promise<TaskStateUpdateDto> {
+    return this.tasks.transition(taskId, TaskOperation.Close);
+  }
+}

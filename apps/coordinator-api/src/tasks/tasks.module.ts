@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TasksController } from './tasks.controller';
+import { TasksService } from './tasks.service';
+
+@Module({
+  controllers: [TasksController],
+  providers: [TasksService],
+  exports: [TasksService],
+})
+export class TasksModule {}
+
+export { TasksService } from './tasks.service';
+export { toTaskDto } from './task.mapper';

@@ -1,0 +1,110 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ApiError, CreateTaskDto, ErrorCode, TaskQueryDto, TaskState, TaskStateUpdateDto } from '@rcs/contracts';
+import { isUniqueViolation } from '@rcs/persistence';
+import { isUuid } from '../common/ids';
+import { CoordinatorConfig } from '../config/config';
+import { COORDINATOR_CONFIG } from '../config/config.module';
+import { TaskEntity } from './entities/task.entity';
+import { renderOnboardDocument } from './onboard-document';
+import { findTaskOrThrow } from './task-lookup';
+import { toTaskDto } from './task.mapper';
+import { TASK_TRANSITIONS, TaskOperation } from './task-transitions';
+import { insertTask, listTasks, moveTaskState, NewTask } from './tasks.repository';
+
+const FULL_SHA1 = /^[0-9a-f]{40}$/i;
+
+function newTask(body: CreateTaskDto): NewTask {
+  return {
+    slug: body.slug,
+    title: body.title,
+    brief: body.brief,
+    onboardMd: body.onboard_md,
+    repository: body.repository,
+    baseRef: body.base_ref,
+    // A full SHA-1 pins the exact commit validators check out; branch and tag names move.
+    baseCommitSha: FULL_SHA1.test(body.base_ref) ? body.base_ref.toLowerCase() : null,
+    setupCommand: body.setup_command,
+    benchmarkCommand: body.benchmark_command,
+    resultPath: body.result_path,
+    allowedPatchPaths: body.allowed_patch_paths,
+    maxPatchBytes: body.max_patch_bytes,
+    metricName: body.metric_name,
+    metricDirection: body.metric_direction,
+    rankingMode: body.ranking_mode,
+    secondaryMetricName: body.secondary_metric_name,
+    secondaryMetricDirection: body.secondary_metric_direction,
+    metricResolution: body.metric_resolution,
+    metricResolutionMode: body.metric_resolution_mode,
+    referenceModelId: body.reference_model_id,
+    referenceParameterCount: body.reference_parameter_count,
+    modelFamily: body.model_family,
+    slugCompatibilityNote: body.slug_compatibility_note,
+    validatorBenchmarkEnv: body.validator_benchmark_env,
+    competitionMode: body.competition_mode,
+    minPeerEvaluations: body.min_peer_evaluations,
+    timeBudgetSeconds: body.time_budget_seconds,
+    taskState: TaskState.Live,
+  };
+}
+
+/** Tasks (competitions): creation, reading, the onboarding document and the admin state moves (DECISIONS.md §3). */
+@Injectable()
+export class TasksService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+  ) {}
+
+  /** A new `live` task; 409 `duplicate_slug` when the slug is taken (decided by the unique constraint). */
+  async create(body: CreateTaskDto): Promise<TaskEntity> {
+    try {
+      return await insertTask(this.dataSource.manager, newTask(body));
+    } catch (err) {
+      if (isUniqueViolation(err, 'tasks_slug_unique')) {
+        throw ApiError.conflict(ErrorCode.DuplicateSlug, `A task with slug ${body.slug} already exists.`, { slug: body.slug });
+      }
+      throw err;
+    }
+  }
+
+  list(query: TaskQueryDto): Promise<TaskEntity[]> {
+    return listTasks(this.dataSource.manager, query);
+  }
+
+  /** The task, or 404 `task_not_found` (also for an id that is not a uuid). */
+  get(taskId: string): Promise<TaskEntity> {
+    return findTaskOrThrow(this.dataSource.manager, taskId);
+  }
+
+  /** The task's onboarding Markdown, with URLs under `baseUrl`. */
+  async onboardDocument(taskId: string, baseUrl: string): Promise<string> {
+    const task = await this.get(taskId);
+    return renderOnboardDocument(
+      { ...toTaskDto(task), onboard_md: task.onboardMd, base_commit_sha: task.baseCommitSha },
+      { baseUrl, claimTtlSeconds: this.config.claimTtlSeconds, authMaxSkewSeconds: this.config.authMaxSkewSeconds },
+    );
+  }
+
+  /** pause, resume or close in one locked statement; 404 for an unknown task, 409 `invalid_task_transition` for a refused move. */
+  async transition(taskId: string, operation: TaskOperation): Promise<TaskStateUpdateDto> {
+    const rule = TASK_TRANSITIONS[operation];
+    const move = isUuid(taskId) ? await moveTaskState(this.dataSource.manager, taskId, rule.from, rule.to) : null;
+    if (move === null) throw ApiError.notFound(ErrorCode.TaskNotFound, `No task with id ${taskId}.`, { task_id: taskId });
+    if (move.updatedAt === null) {
+      throw ApiError.conflict(ErrorCode.InvalidTaskTransition, `Cannot ${operation} a task that is ${move.previousState}.`, {
+        task_id: taskId,
+        task_state: move.previousState,
+        requested: operation,
+      });
+    }
+    return {
+      task_id: taskId,
+      previous_state: move.previousState,
+      task_state: rule.to,
+      is_active: rule.to === TaskState.Live,
+      updated_at: move.updatedAt.toISOString(),
+    };
+  }
+}

@@ -1,0 +1,61 @@
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import { AuthPrincipal, CurrentAuth, StakeGated } from '@rcs/auth';
+import { ClaimDto, CreateWorkItemClaimDto, ErrorDetailDto, ValidationErrorDto, WorkItemDto, WorkItemQueryDto } from '@rcs/contracts';
+import { toClaimDto } from '../claims/claim.mapper';
+import { toWorkItemDto } from './work-item.mapper';
+import { WorkItemsService } from './work-items.service';
+
+/** What `@StakeGated()` admits: a signing hotkey, never an admin token. */
+type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
+
+@ApiTags('work-items')
+@Controller('api/v1/work-items')
+export class WorkItemsController {
+  constructor(private readonly workItems: WorkItemsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List work items, newest first', description: 'Filtered by task and status (open, claimed, completed, cancelled), paged.' })
+  @ApiOkResponse({ type: [WorkItemDto], description: 'Newest first (created_at, then id).' })
+  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Query fails validation (status <= 64 characters, limit 1..1000, offset >= 0).' })
+  async list(@Query() query: WorkItemQueryDto): Promise<WorkItemDto[]> {
+    return (await this.workItems.list(query)).map(toWorkItemDto);
+  }
+
+  @Post(':work_item_id/claim')
+  @StakeGated()
+  @ApiOperation({
+    summary: 'Claim an open work item',
+    description:
+      "Opens a claim on the item's task (one active claim per task and miner, rate limited per hotkey); the item becomes " +
+      'claimed until a submission completes it, or returns to open when the claim expires or is cancelled. ' +
+      'claim_description defaults to the item title.',
+  })
+  @ApiCreatedResponse({ type: ClaimDto, description: 'The active claim, with the participation disclaimer.' })
+  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Body bounds or unknown properties.' })
+  @ApiUnauthorizedResponse({ type: ErrorDetailDto, description: 'Missing, invalid, stale or replayed signature.' })
+  @ApiForbiddenResponse({ type: ErrorDetailDto, description: '`insufficient_miner_stake`.' })
+  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`work_item_not_found`.' })
+  @ApiConflictResponse({ type: ErrorDetailDto, description: '`work_item_not_open`, `task_not_live` or `duplicate_active_claim` (with `claim_id`).' })
+  @ApiTooManyRequestsResponse({ type: ErrorDetailDto, description: '`rate_limited`, with Retry-After.' })
+  @ApiServiceUnavailableResponse({ type: ErrorDetailDto, description: '`chain_unavailable`: the stake gate cannot reach the chain.' })
+  async claim(
+    @CurrentAuth() miner: HotkeyPrincipal,
+    @Param('work_item_id') workItemId: string,
+    @Body() body: CreateWorkItemClaimDto,
+  ): Promise<ClaimDto> {
+    return toClaimDto(await this.workItems.claim(workItemId, miner.hotkey, body), { withDisclaimer: true });
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * One scripted competition round against a running coordinator, over HTTP only: a task on a small
+ * git repository, a signed claim, a real `git diff --binary` patch submitted on it, then the
+ * submission list and detail. Every unexpected answer stops the round with a RoundStepError.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BtAuthSigner } from '@rcs/auth';
+
+export interface RoundOptions {
+  /** Coordinator base URL, e.g. http://127.0.0.1:8000 */
+  url: string;
+  adminToken: string;
+  /** The miner hotkey that claims and submits. */
+  signer: BtAuthSigner;
+  /** Receives one line per step. */
+  log?: (line: string) => void;
+}
+
+export interface RoundResult {
+  taskId: string;
+  claimId: string;
+  submissionId: string;
+  patch: string;
+}
+
+/** An answer the round did not expect: which step, what came back. */
+export class RoundStepError extends Error {
+  constructor(
+    readonly step: string,
+    readonly status: number,
+    readonly body: string,
+    reason: string,
+  ) {
+    super(`${step}: ${reason} (HTTP ${status}): ${body.slice(0, 2000)}`);
+    this.name = 'RoundStepError';
+  }
+}
+
+const TRAIN_PY = ['import math', '', 'LEARNING_RATE = 0.01', '', 'def loss(step):', '    return math.exp(-LEARNING_RATE * step)', ''].join('\n');
+
+type Json = Record<string, unknown>;
+
+export async function runRound(options: RoundOptions): Promise<RoundResult> {
+  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const api = new RoundClient(options.url, options.adminToken, options.signer);
+  const repo = mkdtempSync(join(tmpdir(), 'rcs-round-'));
+  try {
+    const baseRef = createRepository(repo);
+    log(`repository: ${repo} at ${baseRef}`);
+
+    const task = await api.send('create task', 'POST', '/api/v1/tasks', 201, {
+      auth: 'admin',
+      body: {
+        slug: `round-${randomBytes(4).toString('hex')}`,
+        title: 'Scripted round',
+        brief: 'Lower the loss of train.py.',
+        repository: `file://${repo}`,
+        base_ref: baseRef,
+        benchmark_command: 'python train.py',
+        result_path: 'result.json',
+        allowed_patch_paths: ['train.py'],
+        metric_name: 'loss',
+        metric_direction: 'minimize',
+        competition_mode: 'centerless',
+        time_budget_seconds: 600,
+      },
+    });
+    const taskId = stringField('create task', task, 'id');
+    log(`task: ${taskId} (${String(task.slug)}, ${String(task.competition_mode)}, ${String(task.task_state)})`);
+
+    const claim = await api.send('claim task', 'POST', `/api/v1/tasks/${taskId}/claim`, 201, {
+      auth: 'signed',
+      body: { claim_description: 'Scripted round: raise the learning rate.' },
+    });
+    const claimId = stringField('claim task', claim, 'id');
+    expectField('claim task', claim, 'status', 'active');
+    log(`claim: ${claimId} by ${options.signer.hotkey}, expires ${String(claim.expires_at)}`);
+
+    writeFileSync(join(repo, 'train.py'), TRAIN_PY.replace('0.01', '0.05'));
+    const patch = git(repo, 'diff', '--binary');
+    log(`patch: ${Buffer.byteLength(patch)} bytes from git diff --binary`);
+
+    const submission = await api.send('submit', 'POST', '/api/v1/submissions', 201, {
+      auth: 'signed',
+      body: {
+        claim_id: claimId,
+        base_ref: baseRef,
+        patch,
+        summary: 'Raised the learning rate from 0.01 to 0.05.',
+        proposed_idea: 'Warm up the learning rate over the first 100 steps.',
+        claimed_metrics: { loss: 0.61 },
+        execution_log: 'loss=0.61\n',
+      },
+    });
+    const submissionId = stringField('submit', submission, 'id');
+    expectField('submit', submission, 'status', 'pending_verification');
+    expectField('submit', submission, 'patch', patch);
+    log(`submission: ${submissionId} (${String(submission.status)})`);
+
+    const list = await api.send('list submissions', 'GET', `/api/v1/submissions?task_id=${taskId}`, 200, { auth: 'signed' });
+    if (!Array.isArray(list) || !list.some((item) => (item as Json).id === submissionId)) {
+      throw new RoundStepError('list submissions', 200, JSON.stringify(list), `submission ${submissionId} is not listed`);
+    }
+    log(`list: ${list.length} submission(s) on the task`);
+
+    const detail = await api.send('submission detail', 'GET', `/api/v1/submissions/${submissionId}/detail`, 200, { auth: 'signed' });
+    expectField('submission detail', detail, 'metric_name', 'loss');
+    log(`detail: metric ${String(detail.metric_name)}, ${(detail.verifications as unknown[]).length} verification(s)`);
+
+    return { taskId, claimId, submissionId, patch };
+  } finally {
+    rmSync(repo, { recursive: true, force: true });
+  }
+}
+
+/** A one-commit repository with train.py; answers the commit id (the task's pinned base ref). */
+function createRepository(dir: string): string {
+  git(dir, 'init', '-q');
+  writeFileSync(join(dir, 'train.py'), TRAIN_PY);
+  git(dir, 'add', 'train.py');
+  git(dir, 'commit', '-q', '-m', 'baseline');
+  return git(dir, 'rev-parse', 'HEAD').trim();
+}
+
+function git(dir: string, ...args: string[]): string {
+  // Identity and signing set here so the round never depends on the user's git configuration.
+  const config = ['-c', 'user.name=rcs-round', '-c', 'user.email=round@rcs.invalid', '-c', 'commit.gpgsign=false'];
+  return execFileSync('git', [...config, ...args], { cwd: dir, encoding: 'utf8' });
+}
+
+function stringField(step: string, body: Json, field: string): string {
+  const value = body[field];
+  if (typeof value !== 'string') throw new RoundStepError(step, 0, JSON.stringify(body), `"${field}" is not a string`);
+  return value;
+}
+
+function expectField(step: string, body: Json, field: string, expected: unknown): void {
+  if (body[field] !== expected) {
+    throw new RoundStepError(step, 0, JSON.stringify(body), `expected "${field}" to be ${JSON.stringify(expected)}`);
+  }
+}
+
+class RoundClient {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly adminToken: string,
+    private readonly signer: BtAuthSigner,
+  ) {}
+
+  /** Sends one request and answers its JSON body; any other status than `expected` is a RoundStepError. */
+  async send(
+    step: string,
+    method: 'GET' | 'POST',
+    url: string,
+    expected: number,
+    request: { auth: 'admin' | 'signed'; body?: Json },
+  ): Promise<Json> {
+    // The exact text sent is the text signed.
+    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+    const headers: Record<string, string> =
+      request.auth === 'admin' ? { 'X-Admin-Token': this.adminToken } : { ...this.signer.signRequest({ method, url, body }) };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${url}`, { method, headers, body });
+    } catch (error) {
+      throw new RoundStepError(step, 0, '', `no answer from ${this.baseUrl} (${(error as Error).message})`);
+    }
+    const text = await response.text();
+    if (response.status !== expected) throw new RoundStepError(step, response.status, text, `expected HTTP ${expected}`);
+    try {
+      return JSON.parse(text) as Json;
+    } catch {
+      throw new RoundStepError(step, response.status, text, 'the answer is not JSON');
+    }
+  }
+}
