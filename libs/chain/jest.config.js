@@ -3,4 +3,5 @@ module.exports = {
   ...require('../../jest.preset.js'),
   displayName: 'chain',
   rootDir: __dirname,
+  setupFiles: ['<rootDir>/jest.setup.ts'],
 };
