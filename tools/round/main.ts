@@ -3,8 +3,8 @@
  * one scripted round against a running coordinator (see round.ts). Exit 0 when every step answered
  * as expected, 1 otherwise, 2 on bad usage.
  */
-import { parseArgs } from 'node:util';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
+import { requiredAdminToken, runCli } from './cli';
 import { runRound } from './round';
 
 const HELP = `Usage: node -r @swc-node/register tools/round/main.ts --url URL --admin-token TOKEN [--key-uri URI]
@@ -20,38 +20,9 @@ const OPTIONS = {
   'key-uri': { type: 'string', default: '//Alice' },
 } as const;
 
-function usageError(message: string): number {
-  process.stderr.write(`round: ${message}\n\n${HELP}\n`);
-  return 2;
-}
-
-function parseOptions(argv: string[]) {
-  return parseArgs({ args: argv, options: OPTIONS }).values;
-}
-
-async function main(argv: string[]): Promise<number> {
-  let values: ReturnType<typeof parseOptions>;
-  try {
-    values = parseOptions(argv);
-  } catch (error) {
-    return usageError((error as Error).message);
-  }
-  if (values.help === true) {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
-  const adminToken = values['admin-token'];
-  if (adminToken === undefined || adminToken === '') return usageError('--admin-token is required');
+runCli('round', HELP, OPTIONS, async (values) => {
+  const adminToken = requiredAdminToken(values['admin-token']);
   const signer = new BtAuthSigner(await keypairFromUri(values['key-uri']));
   const result = await runRound({ url: values.url.replace(/\/+$/, ''), adminToken, signer });
   process.stdout.write(`round: ok (task ${result.taskId}, submission ${result.submissionId})\n`);
-  return 0;
-}
-
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`round: failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  },
-);
+});

@@ -40,9 +40,9 @@ export class RoundStepError extends Error {
   }
 }
 
-const TRAIN_PY = ['import math', '', 'LEARNING_RATE = 0.01', '', 'def loss(step):', '    return math.exp(-LEARNING_RATE * step)', ''].join('\n');
+export const TRAIN_PY = ['import math', '', 'LEARNING_RATE = 0.01', '', 'def loss(step):', '    return math.exp(-LEARNING_RATE * step)', ''].join('\n');
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 export async function runRound(options: RoundOptions): Promise<RoundResult> {
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
@@ -118,7 +118,7 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
 }
 
 /** A one-commit repository with train.py; answers the commit id (the task's pinned base ref). */
-function createRepository(dir: string): string {
+export function createRepository(dir: string): string {
   git(dir, 'init', '-q');
   writeFileSync(join(dir, 'train.py'), TRAIN_PY);
   git(dir, 'add', 'train.py');
@@ -126,25 +126,26 @@ function createRepository(dir: string): string {
   return git(dir, 'rev-parse', 'HEAD').trim();
 }
 
-function git(dir: string, ...args: string[]): string {
+export function git(dir: string, ...args: string[]): string {
   // Identity and signing set here so the round never depends on the user's git configuration.
   const config = ['-c', 'user.name=rcs-round', '-c', 'user.email=round@rcs.invalid', '-c', 'commit.gpgsign=false'];
   return execFileSync('git', [...config, ...args], { cwd: dir, encoding: 'utf8' });
 }
 
-function stringField(step: string, body: Json, field: string): string {
+export function stringField(step: string, body: Json, field: string): string {
   const value = body[field];
   if (typeof value !== 'string') throw new RoundStepError(step, 0, JSON.stringify(body), `"${field}" is not a string`);
   return value;
 }
 
-function expectField(step: string, body: Json, field: string, expected: unknown): void {
+export function expectField(step: string, body: Json, field: string, expected: unknown): void {
   if (body[field] !== expected) {
     throw new RoundStepError(step, 0, JSON.stringify(body), `expected "${field}" to be ${JSON.stringify(expected)}`);
   }
 }
 
-class RoundClient {
+/** Signed, admin or anonymous JSON requests to the coordinator; each answer is checked against the status the step expects. */
+export class RoundClient {
   constructor(
     private readonly baseUrl: string,
     private readonly adminToken: string,
@@ -157,12 +158,11 @@ class RoundClient {
     method: 'GET' | 'POST',
     url: string,
     expected: number,
-    request: { auth: 'admin' | 'signed'; body?: Json },
+    request: { auth: 'admin' | 'signed' | 'none'; body?: Json; signer?: BtAuthSigner },
   ): Promise<Json> {
     // The exact text sent is the text signed.
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-    const headers: Record<string, string> =
-      request.auth === 'admin' ? { 'X-Admin-Token': this.adminToken } : { ...this.signer.signRequest({ method, url, body }) };
+    const headers = this.headers(method, url, body, request);
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
@@ -176,6 +176,17 @@ class RoundClient {
       return JSON.parse(text) as Json;
     } catch {
       throw new RoundStepError(step, response.status, text, 'the answer is not JSON');
+    }
+  }
+
+  private headers(method: string, url: string, body: string | undefined, request: { auth: 'admin' | 'signed' | 'none'; signer?: BtAuthSigner }): Record<string, string> {
+    switch (request.auth) {
+      case 'admin':
+        return { 'X-Admin-Token': this.adminToken };
+      case 'signed':
+        return { ...(request.signer ?? this.signer).signRequest({ method, url, body }) };
+      case 'none':
+        return {};
     }
   }
 }

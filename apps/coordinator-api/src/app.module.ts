@@ -7,8 +7,11 @@ import type { Redis } from 'ioredis';
 import { CoordinatorConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { COORDINATOR_ENTITIES, COORDINATOR_MIGRATIONS } from './database';
+import { BestResultsModule } from './best-results/best-results.module';
 import { ClaimsModule } from './claims/claims.module';
+import { IdeaRewardsModule } from './idea-rewards/idea-rewards.module';
 import { COORDINATOR_QUEUES } from './jobs/coordinator-jobs';
+import { PeerEvaluationModule } from './peer-evaluation/peer-evaluation.module';
 import { PlannerModule } from './planner/planner.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { SubmissionsModule } from './submissions/submissions.module';
@@ -65,6 +68,9 @@ export class AppModule {
         WorkItemsModule,
         PlannerModule,
         SubmissionsModule,
+        BestResultsModule,
+        IdeaRewardsModule,
+        PeerEvaluationModule,
       ],
       controllers: [HealthController, DisclaimerController, OnchainController],
     };

@@ -2,11 +2,13 @@ import { EmptyJobData, MaintenanceJob, PlannerJob, PlannerJobResult, QueueName }
 import type { JobSpec } from '@rcs/queue';
 import type { ExpiryOutcome } from '../claims/claims.repository';
 import type { AgenticPlanOutcome } from '../planner/agentic-planner.service';
+import type { LeaseExpiryOutcome } from '../validation/validator-jobs.service';
 
 /** Queues and jobs this service runs; every job here needs exactly one `@OnJob` handler. */
 export type CoordinatorJobs = {
   [QueueName.Maintenance]: {
     [MaintenanceJob.ExpireClaims]: JobSpec<EmptyJobData, ExpiryOutcome>;
+    [MaintenanceJob.ExpireLeases]: JobSpec<EmptyJobData, LeaseExpiryOutcome>;
   };
   [QueueName.Planner]: {
     [PlannerJob.Run]: JobSpec<EmptyJobData, PlannerJobResult>;
@@ -16,7 +18,7 @@ export type CoordinatorJobs = {
 };
 
 export const COORDINATOR_QUEUES = {
-  [QueueName.Maintenance]: { jobNames: [MaintenanceJob.ExpireClaims] },
+  [QueueName.Maintenance]: { jobNames: [MaintenanceJob.ExpireClaims, MaintenanceJob.ExpireLeases] },
   // One planner run at a time (DECISIONS.md §4); the planner also sets a global concurrency of 1 across replicas.
   [QueueName.Planner]: { jobNames: [PlannerJob.Run, PlannerJob.RunAgentic], concurrency: 1 },
 };

@@ -29,8 +29,9 @@ import { assertTaskLive, findTaskOrThrow } from '../tasks/task-lookup';
 import { ValidatorJobsRepository } from '../validation/validator-jobs.repository';
 import { WorkItemEntity } from '../work-items/entities/work-item.entity';
 import { SubmissionEntity } from './entities/submission.entity';
+import { submissionDetail } from './submission-detail';
 import { findSubmissionOrThrow } from './submission-lookup';
-import { toArtifactDescriptorDto, toSubmissionDto } from './submission.mapper';
+import { toArtifactDescriptorDto } from './submission.mapper';
 import { ideaViolations, submissionBodyViolations } from './submission-rules';
 
 /** A refusal that changed state (a claim found past its TTL is expired) must commit before it is answered. */
@@ -127,14 +128,7 @@ export class SubmissionsService {
     const submission = await this.get(submissionId);
     assertOwner(principal, submission.minerHotkey, ErrorCode.NotSubmissionOwner);
     const task = await findTaskOrThrow(this.dataSource.manager, submission.taskId);
-    return {
-      submission: toSubmissionDto(submission),
-      verifications: [],
-      peer_evaluations: [],
-      peer_consensus: null,
-      idea_rewards: [],
-      metric_name: task.metricName,
-    };
+    return submissionDetail(this.dataSource.manager, task, submission);
   }
 
   async executionLog(submissionId: string): Promise<string> {

@@ -43,7 +43,9 @@ export async function moveTaskState(
        UPDATE tasks t
        SET task_state = $2,
            updated_at = now(),
-           closed_at = CASE WHEN $2 = '${TaskState.Closed}' THEN now() ELSE t.closed_at END
+           -- Stamped after the row lock is held (not at statement start): a submission that got in before the
+           -- close committed must never look as if it came after it (the best result freezes at closed_at).
+           closed_at = CASE WHEN $2 = '${TaskState.Closed}' THEN clock_timestamp() ELSE t.closed_at END
        FROM previous
        WHERE t.id = previous.id AND previous.task_state = ANY($3::text[])
        RETURNING t.updated_at

@@ -1,9 +1,21 @@
 import { Module } from '@nestjs/common';
+import { BestResultsModule } from '../best-results/best-results.module';
+import { LeaseExpiryJob } from './lease-expiry.job';
+import { SubmissionDecider } from './submission-decider';
+import { ValidatorController } from './validator.controller';
 import { ValidatorJobsRepository } from './validator-jobs.repository';
+import { ValidatorJobsService } from './validator-jobs.service';
+import { VerificationsController } from './verifications.controller';
+import { VerificationsService } from './verifications.service';
 
-/** Validator jobs; the submission that creates one passes its transaction's manager. */
+/**
+ * Validator worklists and results, manual verify, verifications and lease expiry (DECISIONS.md §6).
+ * Readers for other modules are plain functions: `verificationsForSubmission` in verifications.repository.
+ */
 @Module({
-  providers: [ValidatorJobsRepository],
+  imports: [BestResultsModule],
+  controllers: [ValidatorController, VerificationsController],
+  providers: [ValidatorJobsRepository, SubmissionDecider, ValidatorJobsService, VerificationsService, LeaseExpiryJob],
   exports: [ValidatorJobsRepository],
 })
 export class ValidationModule {}

@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { MetricDirection } from '@rcs/contracts';
 
-/** The current best of a task; its row is the lock that serialises decisions of one task. */
+/** The current best of a task; written only under the task row lock of the decision protocol. */
 @Entity({ name: 'best_results' })
 export class BestResultEntity {
   @PrimaryColumn({ type: 'uuid' })

@@ -1,0 +1,59 @@
+import { EntityManager } from 'typeorm';
+import { BestResultChangeEntity } from './entities/best-result-change.entity';
+import { BestResultEntity } from './entities/best-result.entity';
+
+/** A conditional write of `best_results` found the row not as read: the caller did not hold the task lock. */
+export class BestResultRaceError extends Error {
+  constructor(taskId: string) {
+    super(`best_results of task ${taskId} changed under a decision; the task row lock was not held`);
+    this.name = 'BestResultRaceError';
+  }
+}
+
+export type BestValues = Omit<BestResultEntity, 'updatedAt'>;
+
+/**
+ * Makes `values` the task's best, replacing `previousSubmissionId` (null: there was none). A plain
+ * INSERT or a conditional UPDATE, never an upsert, so a decision that skipped the task lock fails
+ * loudly instead of overwriting a best it never ranked against.
+ */
+export async function writeBest(manager: EntityManager, values: BestValues, previousSubmissionId: string | null): Promise<void> {
+  // clock_timestamp(), not now(): decisions of a task commit in lock order, not in transaction-start order.
+  const updatedAt = (): string => 'clock_timestamp()';
+  if (previousSubmissionId === null) {
+    await manager.insert(BestResultEntity, { ...values, updatedAt });
+    return;
+  }
+  const { affected } = await manager
+    .createQueryBuilder()
+    .update(BestResultEntity)
+    .set({ ...values, updatedAt })
+    .where('task_id = :taskId AND submission_id = :previousSubmissionId', { taskId: values.taskId, previousSubmissionId })
+    .execute();
+  if (affected !== 1) throw new BestResultRaceError(values.taskId);
+}
+
+export function findBest(manager: EntityManager, taskId: string): Promise<BestResultEntity | null> {
+  return manager.findOneBy(BestResultEntity, { taskId });
+}
+
+/** Copies the task's best, just written, into its history, with what it replaced; the change time is the best's updated_at. */
+export async function recordBestChange(manager: EntityManager, taskId: string, previous: BestResultEntity | null): Promise<void> {
+  await manager.query(
+    `INSERT INTO best_result_changes (task_id, submission_id, previous_submission_id, metric_value, previous_metric_value,
+                                      secondary_metric_value, miner_hotkey, created_at)
+     SELECT task_id, submission_id, $2, metric_value, $3, secondary_metric_value, miner_hotkey, updated_at
+     FROM best_results WHERE task_id = $1`,
+    [taskId, previous?.submissionId ?? null, previous?.metricValue ?? null],
+  );
+}
+
+/** Oldest first: the order in which the best changed. */
+export function listBestChanges(manager: EntityManager, taskId: string, page: { limit: number; offset: number }): Promise<BestResultChangeEntity[]> {
+  return manager.find(BestResultChangeEntity, {
+    where: { taskId },
+    order: { createdAt: 'ASC', id: 'ASC' },
+    take: page.limit,
+    skip: page.offset,
+  });
+}

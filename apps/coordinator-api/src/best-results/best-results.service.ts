@@ -1,0 +1,130 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ApiError, BestResultHistoryQueryDto, CompetitionMode, ErrorCode, TaskState } from '@rcs/contracts';
+import { IdeaRewardEntity } from '../idea-rewards/entities/idea-reward.entity';
+import { insertIdeaReward } from '../idea-rewards/idea-rewards.repository';
+import { SubmissionEntity } from '../submissions/entities/submission.entity';
+import { TaskEntity } from '../tasks/entities/task.entity';
+import { findTaskOrThrow } from '../tasks/task-lookup';
+import { RankedValue, RankingOutcome, RankingRule, rankAgainst, replacesIncumbent } from './best-result.rules';
+import { findBest, listBestChanges, recordBestChange, writeBest } from './best-results.repository';
+import { BestResultChangeEntity } from './entities/best-result-change.entity';
+import { BestResultEntity } from './entities/best-result.entity';
+
+/** What an accepted result did to its task's best. */
+export interface BestResultConsideration {
+  /** How it ranked against the incumbent (also when a closed task kept its best frozen). */
+  outcome: RankingOutcome;
+  replaced: boolean;
+  /** The best before this result; unchanged when `replaced` is false. */
+  previous: BestResultEntity | null;
+  /** Recorded when an implementing centerless submission became the new best. */
+  ideaReward: IdeaRewardEntity | null;
+}
+
+/** Best results, their history and idea rewards (DECISIONS.md §3, §6). */
+@Injectable()
+export class BestResultsService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Ranks an accepted result against the task's best and, when it wins, makes it the best, records the
+   * change and, for an implementing centerless submission, the idea reward.
+   * Precondition: `manager` is inside the decision's transaction, which holds the task row FOR UPDATE
+   * (the per-task lock of the decision protocol); `task` was read under that lock.
+   */
+  async consider(
+    manager: EntityManager,
+    task: TaskEntity,
+    submission: SubmissionEntity,
+    result: { metric: number; secondary: number | null },
+  ): Promise<BestResultConsideration> {
+    const previous = await findBest(manager, task.id);
+    const incumbent: RankedValue | null = previous && { metric: previous.metricValue, secondary: previous.secondaryMetricValue };
+    const outcome = rankAgainst(result, incumbent, rankingRule(task));
+    if (!replacesIncumbent(outcome) || (await isFrozenFor(manager, task, submission))) return { outcome, replaced: false, previous, ideaReward: null };
+
+    await writeBest(
+      manager,
+      {
+        taskId: task.id,
+        submissionId: submission.id,
+        metricName: task.metricName,
+        metricDirection: task.metricDirection,
+        metricValue: result.metric,
+        secondaryMetricValue: result.secondary,
+        minerHotkey: submission.minerHotkey,
+      },
+      previous?.submissionId ?? null,
+    );
+    await recordBestChange(manager, task.id, previous);
+    const ideaReward = await this.rewardIdea(manager, task, submission, result.metric, previous);
+    return { outcome, replaced: true, previous, ideaReward };
+  }
+
+  /** The task's best; 404 `task_not_found`, or 404 `best_result_not_found` before the first accepted result. */
+  async best(taskId: string): Promise<BestResultEntity> {
+    const manager = this.dataSource.manager;
+    const task = await findTaskOrThrow(manager, taskId);
+    const best = await findBest(manager, task.id);
+    if (!best) {
+      throw ApiError.notFound(ErrorCode.BestResultNotFound, `Task ${task.slug} has no accepted result yet.`, { task_id: task.id });
+    }
+    return best;
+  }
+
+  /** Every change of the task's best, oldest first; 404 `task_not_found`. */
+  async history(taskId: string, page: BestResultHistoryQueryDto): Promise<BestResultChangeEntity[]> {
+    const task = await findTaskOrThrow(this.dataSource.manager, taskId);
+    return listBestChanges(this.dataSource.manager, task.id, page);
+  }
+
+  private async rewardIdea(
+    manager: EntityManager,
+    task: TaskEntity,
+    submission: SubmissionEntity,
+    improved: number,
+    previous: BestResultEntity | null,
+  ): Promise<IdeaRewardEntity | null> {
+    if (task.competitionMode !== CompetitionMode.Centerless || submission.implementedSubmissionId === null) return null;
+    const idea = await manager.findOneOrFail(SubmissionEntity, {
+      where: { id: submission.implementedSubmissionId },
+      select: { id: true, minerHotkey: true },
+    });
+    return insertIdeaReward(manager, {
+      taskId: task.id,
+      improvedSubmissionId: submission.id,
+      ideaSubmissionId: idea.id,
+      proposerHotkey: idea.minerHotkey,
+      implementerHotkey: submission.minerHotkey,
+      metricName: task.metricName,
+      previousMetricValue: previous?.metricValue ?? null,
+      improvedMetricValue: improved,
+      improvementAmount: previous ? Math.abs(previous.metricValue - improved) : null,
+    });
+  }
+}
+
+function rankingRule(task: TaskEntity): RankingRule {
+  return {
+    direction: task.metricDirection,
+    resolution: task.metricResolution,
+    resolutionMode: task.metricResolutionMode,
+    rankingMode: task.rankingMode,
+    secondaryDirection: task.secondaryMetricName === null ? null : task.secondaryMetricDirection,
+  };
+}
+
+/**
+ * A closed task's best is frozen, except for results of submissions made before the close (DECISIONS.md §3).
+ * Compared in SQL: the timestamps have microseconds, a JS Date only milliseconds.
+ */
+async function isFrozenFor(manager: EntityManager, task: TaskEntity, submission: SubmissionEntity): Promise<boolean> {
+  if (task.taskState !== TaskState.Closed) return false;
+  const [row] = (await manager.query(
+    `SELECT coalesce(s.created_at >= t.closed_at, true) AS frozen FROM tasks t, submissions s WHERE t.id = $1 AND s.id = $2`,
+    [task.id, submission.id],
+  )) as { frozen: boolean }[];
+  return row.frozen;
+}

@@ -1,0 +1,46 @@
+import { Brackets, EntityManager } from 'typeorm';
+import { IdeaRewardQueryDto } from '@rcs/contracts';
+import { isUuid } from '../common/ids';
+import { IdeaRewardEntity } from './entities/idea-reward.entity';
+
+export type NewIdeaReward = Omit<IdeaRewardEntity, 'id' | 'createdAt'>;
+
+/** Records the reward; `idea_rewards_one_per_improvement_unique` keeps one per improved submission. */
+export async function insertIdeaReward(manager: EntityManager, reward: NewIdeaReward): Promise<IdeaRewardEntity> {
+  // clock_timestamp(), not now(): decisions of a task commit in lock order, not in transaction-start order.
+  const inserted = await manager.insert(IdeaRewardEntity, { ...reward, createdAt: () => 'clock_timestamp()' });
+  return manager.findOneByOrFail(IdeaRewardEntity, { id: (inserted.identifiers[0] as { id: string }).id });
+}
+
+/**
+ * Newest first. `submission_id` matches the reward's improved submission or its idea submission, so
+ * one query shows every reward a submission took part in. Ids that are not uuids match nothing.
+ */
+export function listIdeaRewards(manager: EntityManager, query: IdeaRewardQueryDto): Promise<IdeaRewardEntity[]> {
+  if ((query.task_id !== undefined && !isUuid(query.task_id)) || (query.submission_id !== undefined && !isUuid(query.submission_id))) {
+    return Promise.resolve([]);
+  }
+  const builder = manager.createQueryBuilder(IdeaRewardEntity, 'r');
+  if (query.task_id !== undefined) builder.andWhere('r.task_id = :taskId', { taskId: query.task_id });
+  if (query.submission_id !== undefined) builder.andWhere(submissionClause(query.submission_id));
+  if (query.proposer_hotkey !== undefined) builder.andWhere('r.proposer_hotkey = :proposer', { proposer: query.proposer_hotkey });
+  if (query.implementer_hotkey !== undefined) builder.andWhere('r.implementer_hotkey = :implementer', { implementer: query.implementer_hotkey });
+  return builder.orderBy('r.created_at', 'DESC').addOrderBy('r.id', 'DESC').take(query.limit).skip(query.offset).getMany();
+}
+
+/** The rewards a submission took part in, as idea or as improvement, newest first (the submission detail). */
+export function ideaRewardsForSubmission(manager: EntityManager, submissionId: string): Promise<IdeaRewardEntity[]> {
+  if (!isUuid(submissionId)) return Promise.resolve([]);
+  return manager
+    .createQueryBuilder(IdeaRewardEntity, 'r')
+    .where(submissionClause(submissionId))
+    .orderBy('r.created_at', 'DESC')
+    .addOrderBy('r.id', 'DESC')
+    .getMany();
+}
+
+function submissionClause(submissionId: string): Brackets {
+  return new Brackets((where) => {
+    where.where('r.improved_submission_id = :submissionId', { submissionId }).orWhere('r.idea_submission_id = :submissionId', { submissionId });
+  });
+}

@@ -1,0 +1,84 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiUnauthorizedResponse,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import { AuthPrincipal, CurrentAuth, StakeGated } from '@rcs/auth';
+import { ErrorDetailDto, PeerConsensusDto, PeerEvaluateDto, PeerEvaluationDto, PeerEvaluationQueryDto, ValidationErrorDto } from '@rcs/contracts';
+import { toPeerEvaluationDto } from './peer-evaluation.mapper';
+import { PeerEvaluationService } from './peer-evaluation.service';
+
+/** What `@StakeGated()` admits: a signing hotkey, never an admin token. */
+type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
+
+const SUBMISSION_ID = { name: 'submission_id', description: 'Submission id (uuid); anything else is 404 `submission_not_found`.' };
+
+@ApiTags('peer-evaluation')
+@Controller('api/v1')
+export class PeerEvaluationController {
+  constructor(private readonly peerEvaluation: PeerEvaluationService) {}
+
+  @Post('submissions/:submission_id/peer-evaluate')
+  @HttpCode(200)
+  @StakeGated()
+  @ApiOperation({
+    summary: "Evaluate another miner's pending submission (peer_evaluation tasks)",
+    description:
+      'Any staked miner but the owner, once per submission. `accepted` must report the task metric as a finite number in ' +
+      'observed_metrics. The evaluation that brings the accepted, rejected or error count to the task\'s min_peer_evaluations ' +
+      'decides the submission (accepted with the median of the accepted metric values) and, when accepted, updates the best ' +
+      'result. Paused and closed tasks still take evaluations of pending submissions.',
+  })
+  @ApiParam(SUBMISSION_ID)
+  @ApiOkResponse({ type: PeerEvaluationDto, description: 'The stored evaluation.' })
+  @ApiUnprocessableEntityResponse({
+    type: ValidationErrorDto,
+    description: 'Body bounds or unknown properties; `accepted` without a finite task metric (loc body.observed_metrics.<metric_name>); NUL or unpaired surrogates in any string.',
+  })
+  @ApiUnauthorizedResponse({ type: ErrorDetailDto, description: 'Missing, invalid, stale or replayed signature.' })
+  @ApiForbiddenResponse({ type: ErrorDetailDto, description: '`insufficient_miner_stake`, or `cannot_evaluate_own_submission`.' })
+  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`submission_not_found`.' })
+  @ApiConflictResponse({
+    type: ErrorDetailDto,
+    description: '`peer_evaluation_not_allowed` (not a peer_evaluation task), `submission_already_decided`, or `duplicate_peer_evaluation`.',
+  })
+  @ApiServiceUnavailableResponse({ type: ErrorDetailDto, description: '`chain_unavailable`: the stake gate cannot reach the chain.' })
+  async evaluate(
+    @CurrentAuth() evaluator: HotkeyPrincipal,
+    @Param('submission_id') submissionId: string,
+    @Body() body: PeerEvaluateDto,
+  ): Promise<PeerEvaluationDto> {
+    return toPeerEvaluationDto(await this.peerEvaluation.evaluate(evaluator.hotkey, submissionId, body));
+  }
+
+  @Get('submissions/:submission_id/peer-consensus')
+  @ApiOperation({
+    summary: 'The peer consensus of a submission',
+    description:
+      'Public. `pending` until a count reaches the threshold (min_peer_evaluations), then the decided status; ' +
+      'consensus_metric_value is the median of the accepted values once accepted, null otherwise.',
+  })
+  @ApiParam(SUBMISSION_ID)
+  @ApiOkResponse({ type: PeerConsensusDto, description: 'Counts, status and consensus metric.' })
+  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`submission_not_found`.' })
+  @ApiConflictResponse({ type: ErrorDetailDto, description: '`peer_evaluation_not_allowed`: the submission is not on a peer_evaluation task.' })
+  consensus(@Param('submission_id') submissionId: string): Promise<PeerConsensusDto> {
+    return this.peerEvaluation.consensus(submissionId);
+  }
+
+  @Get('peer-evaluations')
+  @ApiOperation({ summary: 'List peer evaluations, newest first', description: 'Public; filtered by submission, evaluator and verdict, paged.' })
+  @ApiOkResponse({ type: [PeerEvaluationDto], description: 'Newest first (created_at, then id).' })
+  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Query fails validation (status, limit 1..1000, offset >= 0, unknown parameters).' })
+  async list(@Query() query: PeerEvaluationQueryDto): Promise<PeerEvaluationDto[]> {
+    return (await this.peerEvaluation.list(query)).map(toPeerEvaluationDto);
+  }
+}

@@ -1,0 +1,82 @@
+import { EntityManager, FindOptionsWhere } from 'typeorm';
+import { PeerEvaluationQueryDto, SubmissionStatus } from '@rcs/contracts';
+import { isUuid } from '../common/ids';
+import { SubmissionEntity } from '../submissions/entities/submission.entity';
+import { PeerEvaluationEntity } from './entities/peer-evaluation.entity';
+import { PeerCounts } from './peer-evaluation.mapper';
+import { PeerDecision } from './peer-evaluation.rules';
+
+/** The unique constraint behind "one evaluation per evaluator and submission". */
+export const ONE_EVALUATION_PER_EVALUATOR = 'peer_evaluations_one_per_evaluator_unique';
+
+export type NewPeerEvaluation = Pick<
+  PeerEvaluationEntity,
+  'submissionId' | 'taskId' | 'evaluatorHotkey' | 'status' | 'observedMetrics' | 'metricValue' | 'notes'
+>;
+
+/** Stores a completed evaluation (created and completed at the transaction's time); a second one by the same evaluator violates ONE_EVALUATION_PER_EVALUATOR. */
+export async function insertPeerEvaluation(manager: EntityManager, evaluation: NewPeerEvaluation): Promise<PeerEvaluationEntity> {
+  const rows = (await manager.query(
+    `INSERT INTO peer_evaluations (submission_id, task_id, evaluator_hotkey, status, observed_metrics, metric_value, notes, completed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, now()) RETURNING id`,
+    [
+      evaluation.submissionId,
+      evaluation.taskId,
+      evaluation.evaluatorHotkey,
+      evaluation.status,
+      JSON.stringify(evaluation.observedMetrics),
+      evaluation.metricValue,
+      evaluation.notes,
+    ],
+  )) as { id: string }[];
+  return manager.findOneByOrFail(PeerEvaluationEntity, { id: rows[0].id });
+}
+
+/** The evaluations of one submission, newest first. */
+export function evaluationsOf(manager: EntityManager, submissionId: string): Promise<PeerEvaluationEntity[]> {
+  return manager.find(PeerEvaluationEntity, { where: { submissionId }, order: { createdAt: 'DESC', id: 'DESC' } });
+}
+
+export async function countsOf(manager: EntityManager, submissionId: string): Promise<PeerCounts> {
+  const rows = (await manager.query(
+    `SELECT count(*) FILTER (WHERE status = 'accepted')::int AS accepted,
+            count(*) FILTER (WHERE status = 'rejected')::int AS rejected,
+            count(*) FILTER (WHERE status = 'error')::int AS error
+     FROM peer_evaluations WHERE submission_id = $1`,
+    [submissionId],
+  )) as PeerCounts[];
+  return rows[0];
+}
+
+/**
+ * Step 2 of the decision protocol: `pending_verification` → the consensus status, with its metric
+ * values, in one conditional UPDATE. The decided submission, or null when it was no longer pending.
+ */
+export async function decidePendingSubmission(manager: EntityManager, submissionId: string, decision: PeerDecision): Promise<SubmissionEntity | null> {
+  const accepted = decision.status === SubmissionStatus.Accepted;
+  const result = await manager
+    .createQueryBuilder()
+    .update(SubmissionEntity)
+    .set({
+      status: decision.status,
+      decidedAt: () => 'now()',
+      verifiedMetricValue: accepted ? decision.metric : null,
+      verifiedSecondaryMetricValue: accepted ? decision.secondary : null,
+    })
+    .where('id = :submissionId AND status = :pending', { submissionId, pending: SubmissionStatus.PendingVerification })
+    .returning('id')
+    .execute();
+  if ((result.raw as unknown[]).length === 0) return null;
+  return manager.findOneByOrFail(SubmissionEntity, { id: submissionId });
+}
+
+/** `GET /peer-evaluations`: newest first (`created_at DESC, id DESC`), filtered, paged. */
+export function listPeerEvaluations(manager: EntityManager, query: PeerEvaluationQueryDto): Promise<PeerEvaluationEntity[]> {
+  // A submission id that is not a uuid names no submission, and must never reach the uuid column.
+  if (query.submission_id !== undefined && !isUuid(query.submission_id)) return Promise.resolve([]);
+  const where: FindOptionsWhere<PeerEvaluationEntity> = {};
+  if (query.submission_id !== undefined) where.submissionId = query.submission_id;
+  if (query.evaluator_hotkey !== undefined) where.evaluatorHotkey = query.evaluator_hotkey;
+  if (query.status !== undefined) where.status = query.status;
+  return manager.find(PeerEvaluationEntity, { where, order: { createdAt: 'DESC', id: 'DESC' }, take: query.limit, skip: query.offset });
+}

@@ -1,0 +1,147 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import {
+  ApiError,
+  ApiValidationError,
+  CompetitionMode,
+  ErrorCode,
+  PeerConsensusDto,
+  PeerEvaluateDto,
+  PeerEvaluationQueryDto,
+  SubmissionStatus,
+  VerificationStatus,
+} from '@rcs/contracts';
+import { inTransaction, isUniqueViolation } from '@rcs/persistence';
+import { BestResultsService } from '../best-results/best-results.service';
+import { SubmissionEntity } from '../submissions/entities/submission.entity';
+import { findSubmissionOrThrow } from '../submissions/submission-lookup';
+import { TaskEntity } from '../tasks/entities/task.entity';
+import { findTaskOrThrow } from '../tasks/task-lookup';
+import { PeerEvaluationEntity } from './entities/peer-evaluation.entity';
+import { toPeerConsensusDto } from './peer-evaluation.mapper';
+import {
+  countsOf,
+  decidePendingSubmission,
+  evaluationsOf,
+  insertPeerEvaluation,
+  listPeerEvaluations,
+  ONE_EVALUATION_PER_EVALUATOR,
+} from './peer-evaluation.repository';
+import { finiteMetric, PeerDecision, peerDecision, peerEvaluationViolations, PeerVerdicts } from './peer-evaluation.rules';
+
+/**
+ * Peer evaluation of peer_evaluation tasks (spec rule 5, DECISIONS.md §6). Like pending verifications
+ * (DECISIONS.md §3), evaluations of pending submissions still count while the task is paused or closed.
+ */
+@Injectable()
+export class PeerEvaluationService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly bestResults: BestResultsService,
+  ) {}
+
+  /**
+   * Records `evaluator`'s verdict on another miner's pending submission. The evaluation that brings a
+   * count to the task's `min_peer_evaluations` decides the submission in its own transaction.
+   */
+  async evaluate(evaluator: string, submissionId: string, body: PeerEvaluateDto): Promise<PeerEvaluationEntity> {
+    const submission = await findSubmissionOrThrow(this.dataSource.manager, submissionId);
+    const task = await findTaskOrThrow(this.dataSource.manager, submission.taskId);
+    assertPeerEvaluationTask(task, submission);
+    if (submission.minerHotkey === evaluator) {
+      throw ApiError.forbidden(ErrorCode.CannotEvaluateOwnSubmission, 'A miner cannot evaluate its own submission.', { submission_id: submission.id });
+    }
+    const items = peerEvaluationViolations(body, task.metricName);
+    if (items.length > 0) throw new ApiValidationError(items);
+    try {
+      return await inTransaction(this.dataSource, (manager) => this.record(manager, evaluator, submission, body));
+    } catch (error) {
+      if (!isUniqueViolation(error, ONE_EVALUATION_PER_EVALUATOR)) throw error;
+      throw ApiError.conflict(ErrorCode.DuplicatePeerEvaluation, `${evaluator} has already evaluated submission ${submission.id}.`, {
+        submission_id: submission.id,
+        evaluator_hotkey: evaluator,
+      });
+    }
+  }
+
+  /** The consensus so far; 404 for an unknown submission, 409 `peer_evaluation_not_allowed` outside peer_evaluation tasks. */
+  async consensus(submissionId: string): Promise<PeerConsensusDto> {
+    const manager = this.dataSource.manager;
+    const submission = await findSubmissionOrThrow(manager, submissionId);
+    const task = await findTaskOrThrow(manager, submission.taskId);
+    assertPeerEvaluationTask(task, submission);
+    return toPeerConsensusDto(submission, task, await countsOf(manager, submission.id));
+  }
+
+  list(query: PeerEvaluationQueryDto): Promise<PeerEvaluationEntity[]> {
+    return listPeerEvaluations(this.dataSource.manager, query);
+  }
+
+  /** The decision protocol: task row FOR UPDATE, then the evaluation, the count and, at the threshold, the decision. */
+  private async record(manager: EntityManager, evaluator: string, checked: SubmissionEntity, body: PeerEvaluateDto): Promise<PeerEvaluationEntity> {
+    // The per-task lock: evaluations (and every other decision) of one task take turns, so each counts all earlier ones.
+    const task = await findTaskOrThrow(manager, checked.taskId, { lock: 'update' });
+    const submission = await findSubmissionOrThrow(manager, checked.id);
+    if (submission.status !== SubmissionStatus.PendingVerification) throw alreadyDecided(submission);
+    const evaluation = await insertPeerEvaluation(manager, {
+      submissionId: submission.id,
+      taskId: task.id,
+      evaluatorHotkey: evaluator,
+      status: body.status,
+      observedMetrics: body.observed_metrics,
+      metricValue: finiteMetric(body.observed_metrics, task.metricName),
+      notes: body.notes,
+    });
+    const decision = peerDecision(verdictsOf(await evaluationsOf(manager, submission.id), task), task.minPeerEvaluations);
+    if (decision !== null) await this.decide(manager, task, submission, decision);
+    return evaluation;
+  }
+
+  private async decide(manager: EntityManager, task: TaskEntity, submission: SubmissionEntity, decision: PeerDecision): Promise<void> {
+    const decided = await decidePendingSubmission(manager, submission.id, decision);
+    if (decided === null) throw alreadyDecided(submission);
+    if (decision.status === SubmissionStatus.Accepted) {
+      await this.bestResults.consider(manager, task, decided, { metric: decision.metric, secondary: decision.secondary });
+    }
+  }
+}
+
+function assertPeerEvaluationTask(task: TaskEntity, submission: SubmissionEntity): void {
+  if (task.competitionMode === CompetitionMode.PeerEvaluation) return;
+  throw ApiError.conflict(
+    ErrorCode.PeerEvaluationNotAllowed,
+    `Submission ${submission.id} belongs to a ${task.competitionMode} task: validators decide it, not peer evaluation.`,
+    { submission_id: submission.id, task_id: task.id, competition_mode: task.competitionMode },
+  );
+}
+
+function alreadyDecided(submission: SubmissionEntity): ApiError {
+  return ApiError.conflict(ErrorCode.SubmissionAlreadyDecided, `Submission ${submission.id} is already ${submission.status}; it takes no more evaluations.`, {
+    submission_id: submission.id,
+    submission_status: submission.status,
+  });
+}
+
+/** Accepted evaluations always carry the task metric (the route refuses one without it). */
+function verdictsOf(evaluations: PeerEvaluationEntity[], task: TaskEntity): PeerVerdicts {
+  const verdicts: PeerVerdicts = { accepted: [], rejected: 0, error: 0 };
+  for (const evaluation of evaluations) {
+    switch (evaluation.status) {
+      case VerificationStatus.Accepted:
+        if (evaluation.metricValue !== null) {
+          verdicts.accepted.push({ metric: evaluation.metricValue, secondary: finiteMetric(evaluation.observedMetrics, task.secondaryMetricName) });
+        }
+        break;
+      case VerificationStatus.Rejected:
+        verdicts.rejected += 1;
+        break;
+      case VerificationStatus.Error:
+        verdicts.error += 1;
+        break;
+      case VerificationStatus.Pending:
+        break;
+    }
+  }
+  return verdicts;
+}

@@ -1,0 +1,42 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { EmptyJobData, MaintenanceJob, QueueName } from '@rcs/contracts';
+import { JobQueue, OnJob } from '@rcs/queue';
+import { CoordinatorConfig } from '../config/config';
+import { COORDINATOR_CONFIG } from '../config/config.module';
+import { CoordinatorJobs } from '../jobs/coordinator-jobs';
+import { scheduleMaintenanceSweep } from '../jobs/maintenance-sweep';
+import { LeaseExpiryOutcome, ValidatorJobsService } from './validator-jobs.service';
+
+/** Scheduler id of the repeatable sweep: one schedule however many replicas upsert it. */
+export const LEASE_SWEEP_SCHEDULER_ID = 'expire-leases';
+
+/** The BullMQ sweeper that ends validator-job leases past their expiry (DECISIONS.md §6). */
+@Injectable()
+export class LeaseExpiryJob implements OnApplicationBootstrap {
+  private readonly logger = new Logger(LeaseExpiryJob.name);
+  /** Settles once the repeatable sweep is scheduled (or scheduling failed and was logged). */
+  scheduled: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly validatorJobs: ValidatorJobsService,
+    private readonly jobs: JobQueue<CoordinatorJobs>,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.scheduled = scheduleMaintenanceSweep(
+      this.jobs,
+      { schedulerId: LEASE_SWEEP_SCHEDULER_ID, name: MaintenanceJob.ExpireLeases, everySeconds: this.config.leaseSweepIntervalSeconds },
+      this.logger,
+    );
+  }
+
+  @OnJob({ queue: QueueName.Maintenance, name: MaintenanceJob.ExpireLeases })
+  async expireLeases(_data: EmptyJobData): Promise<LeaseExpiryOutcome> {
+    const outcome = await this.validatorJobs.expireLeases();
+    if (outcome.returned > 0 || outcome.errored > 0) {
+      this.logger.log(`Returned ${outcome.returned} expired lease(s) to the pool, ended ${outcome.errored} submission(s) out of attempts`);
+    }
+    return outcome;
+  }
+}

@@ -1,0 +1,49 @@
+import { ReplaySpecDto, SubmissionDetailDto, ValidatorJobDto } from '@rcs/contracts';
+import { SubmissionEntity } from '../submissions/entities/submission.entity';
+import { toSubmissionDto } from '../submissions/submission.mapper';
+import { TaskEntity } from '../tasks/entities/task.entity';
+import { toTaskDto } from '../tasks/task.mapper';
+import { ValidatorJobEntity } from './entities/validator-job.entity';
+
+/** What a validator replays (DECISIONS.md §6, compat): the only response that carries validator_benchmark_env. */
+export function toReplaySpecDto(task: TaskEntity, submission: SubmissionEntity): ReplaySpecDto {
+  return {
+    repository: task.repository,
+    base_ref: task.baseRef,
+    base_commit_sha: task.baseCommitSha,
+    setup_command: task.setupCommand,
+    benchmark_command: task.benchmarkCommand,
+    result_path: task.resultPath,
+    allowed_patch_paths: task.allowedPatchPaths,
+    metric_name: task.metricName,
+    metric_direction: task.metricDirection,
+    ranking_mode: task.rankingMode,
+    secondary_metric_name: task.secondaryMetricName,
+    secondary_metric_direction: task.secondaryMetricDirection,
+    validator_benchmark_env: task.validatorBenchmarkEnv,
+    time_budget_seconds: task.timeBudgetSeconds,
+    max_patch_bytes: task.maxPatchBytes,
+    patch: submission.patch,
+    artifact_uri: submission.artifactUri,
+    artifact_sha256: submission.artifactSha256,
+    artifact_size_bytes: submission.artifactSizeBytes,
+  };
+}
+
+/** A leased job as the validator receives it; `leaseExpiresAt` is set on every leased job. */
+export function toValidatorJobDto(
+  job: ValidatorJobEntity & { leaseExpiresAt: Date },
+  task: TaskEntity,
+  submission: SubmissionEntity,
+  detail: SubmissionDetailDto,
+): ValidatorJobDto {
+  return {
+    job_id: job.id,
+    submission_id: submission.id,
+    submission: toSubmissionDto(submission),
+    task: toTaskDto(task),
+    replay_spec: toReplaySpecDto(task, submission),
+    lease_expires_at: job.leaseExpiresAt.toISOString(),
+    detail,
+  };
+}

@@ -1,0 +1,104 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConflictResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiUnauthorizedResponse,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import { AuthPrincipal, CurrentAuth, Validator } from '@rcs/auth';
+import {
+  ErrorDetailDto,
+  ScanRequestDto,
+  ScanResponseDto,
+  ValidationErrorDto,
+  ValidatorJobClaimDto,
+  ValidatorJobDto,
+  ValidatorJobResultDto,
+  VerificationSummaryDto,
+} from '@rcs/contracts';
+import { ValidatorJobsService } from './validator-jobs.service';
+import { toVerificationSummaryDto } from './verification.mapper';
+
+/** What `@Validator()` admits: an allowlisted signing hotkey. */
+type ValidatorPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
+
+export const VALIDATOR_UNAUTHORIZED = { type: ErrorDetailDto, description: 'Missing, invalid, stale or replayed signature.' };
+export const VALIDATOR_FORBIDDEN = { type: ErrorDetailDto, description: '`validator_not_allowlisted`.' };
+export const VALIDATOR_UNAVAILABLE = { type: ErrorDetailDto, description: '`validator_allowlist_unconfigured`: no VALIDATOR_HOTKEYS.' };
+
+@ApiTags('validator')
+@Controller('api/v1/validator')
+export class ValidatorController {
+  constructor(private readonly jobs: ValidatorJobsService) {}
+
+  @Post('submissions/scan')
+  @HttpCode(200)
+  @Validator()
+  @ApiOperation({
+    summary: 'Lease pending validator jobs',
+    description:
+      'Leases up to `limit` pending jobs (oldest first) to the signing validator for time_budget_seconds + LEASE_GRACE_SECONDS, ' +
+      'each with its replay_spec (validator-private fields included). Concurrent scans never receive the same job. ' +
+      'Nothing pending: `{jobs: []}`. The body is optional.',
+  })
+  @ApiBody({ type: ScanRequestDto, required: false })
+  @ApiOkResponse({ type: ScanResponseDto, description: 'The jobs now leased to the caller.' })
+  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Body fails validation (limit 1..16, unknown properties).' })
+  @ApiUnauthorizedResponse(VALIDATOR_UNAUTHORIZED)
+  @ApiForbiddenResponse(VALIDATOR_FORBIDDEN)
+  @ApiServiceUnavailableResponse(VALIDATOR_UNAVAILABLE)
+  async scan(@CurrentAuth() validator: ValidatorPrincipal, @Body() body: ScanRequestDto): Promise<ScanResponseDto> {
+    return { jobs: await this.jobs.scan(validator.hotkey, body) };
+  }
+
+  @Post('jobs/claim')
+  @HttpCode(200)
+  @Validator()
+  @ApiOperation({ summary: 'Lease one pending validator job', description: 'The single-job form of scan. The body is optional.' })
+  @ApiBody({ type: ValidatorJobClaimDto, required: false })
+  @ApiOkResponse({ type: ValidatorJobDto, description: 'The job now leased to the caller.' })
+  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`no_pending_validator_jobs` (the message says "no pending validator jobs").' })
+  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Body fails validation (unknown properties).' })
+  @ApiUnauthorizedResponse(VALIDATOR_UNAUTHORIZED)
+  @ApiForbiddenResponse(VALIDATOR_FORBIDDEN)
+  @ApiServiceUnavailableResponse(VALIDATOR_UNAVAILABLE)
+  claim(@CurrentAuth() validator: ValidatorPrincipal, @Body() body: ValidatorJobClaimDto): Promise<ValidatorJobDto> {
+    return this.jobs.claim(validator.hotkey, body);
+  }
+
+  @Post('jobs/:job_id/result')
+  @HttpCode(200)
+  @Validator()
+  @ApiOperation({
+    summary: "Post a leased job's observed result",
+    description:
+      'Only the validator holding a live lease may post. The observed task metric decides: `accepted` needs it as a finite ' +
+      'number in observed_metrics. Re-posting the identical result to a completed job answers the same verification.',
+  })
+  @ApiOkResponse({ type: VerificationSummaryDto, description: 'The recorded verification.' })
+  @ApiUnprocessableEntityResponse({
+    type: ValidationErrorDto,
+    description: 'Body fails validation; `missing` or `finite_number` for the task metric of an accepted result; `submission_mismatch`.',
+  })
+  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`job_not_found`.' })
+  @ApiConflictResponse({
+    type: ErrorDetailDto,
+    description: '`job_not_leased` (pending, leased to another validator, or the lease expired), `job_already_completed` (a different result).',
+  })
+  @ApiUnauthorizedResponse(VALIDATOR_UNAUTHORIZED)
+  @ApiForbiddenResponse(VALIDATOR_FORBIDDEN)
+  @ApiServiceUnavailableResponse(VALIDATOR_UNAVAILABLE)
+  async result(
+    @CurrentAuth() validator: ValidatorPrincipal,
+    @Param('job_id') jobId: string,
+    @Body() body: ValidatorJobResultDto,
+  ): Promise<VerificationSummaryDto> {
+    return toVerificationSummaryDto(await this.jobs.postResult(validator.hotkey, jobId, body));
+  }
+}

@@ -1,0 +1,56 @@
+import { EntityManager, FindOptionsWhere } from 'typeorm';
+import { VerificationQueryDto, VerificationSummaryDto } from '@rcs/contracts';
+import { isUuid } from '../common/ids';
+import { VerificationEntity } from './entities/verification.entity';
+import { toVerificationSummaryDto } from './verification.mapper';
+
+export type NewVerification = Omit<VerificationEntity, 'id' | 'createdAt'>;
+
+/** Records a decision's verification; `verifications_one_per_job_unique` keeps one per job. */
+export async function insertVerification(manager: EntityManager, verification: NewVerification): Promise<VerificationEntity> {
+  const rows = (await manager.query(
+    // clock_timestamp(), not now(): decisions of a task commit in lock order, not in transaction-start order.
+    `INSERT INTO verifications
+       (submission_id, job_id, task_id, validator_hotkey, status, metric_name, metric_value, observed_metrics, notes, replay_log, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, clock_timestamp())
+     RETURNING id`,
+    [
+      verification.submissionId,
+      verification.jobId,
+      verification.taskId,
+      verification.validatorHotkey,
+      verification.status,
+      verification.metricName,
+      verification.metricValue,
+      JSON.stringify(verification.observedMetrics),
+      verification.notes,
+      verification.replayLog,
+    ],
+  )) as { id: string }[];
+  return manager.findOneByOrFail(VerificationEntity, { id: rows[0].id });
+}
+
+export function findVerificationForJob(manager: EntityManager, jobId: string): Promise<VerificationEntity | null> {
+  return manager.findOne(VerificationEntity, { where: { jobId } });
+}
+
+/** Newest first (`created_at DESC, id DESC`), paged; a submission id that is not a uuid matches nothing. */
+export function listVerifications(manager: EntityManager, query: VerificationQueryDto): Promise<VerificationEntity[]> {
+  if (query.submission_id !== undefined && !isUuid(query.submission_id)) return Promise.resolve([]);
+  const where: FindOptionsWhere<VerificationEntity> = {};
+  if (query.submission_id !== undefined) where.submissionId = query.submission_id;
+  if (query.status !== undefined) where.status = query.status;
+  return manager.find(VerificationEntity, { where, order: { createdAt: 'DESC', id: 'DESC' }, take: query.limit, skip: query.offset });
+}
+
+/** The newest verification of a submission, if any. */
+export function latestVerification(manager: EntityManager, submissionId: string): Promise<VerificationEntity | null> {
+  return manager.findOne(VerificationEntity, { where: { submissionId }, order: { createdAt: 'DESC', id: 'DESC' } });
+}
+
+/** A submission's verifications as summaries, newest first (the submission detail reads these). */
+export async function verificationsForSubmission(manager: EntityManager, submissionId: string): Promise<VerificationSummaryDto[]> {
+  if (!isUuid(submissionId)) return [];
+  const verifications = await manager.find(VerificationEntity, { where: { submissionId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  return verifications.map(toVerificationSummaryDto);
+}
