@@ -9,11 +9,13 @@ import { ConfigModule } from './config/config.module';
 import { COORDINATOR_ENTITIES, COORDINATOR_MIGRATIONS } from './database';
 import { BestResultsModule } from './best-results/best-results.module';
 import { ClaimsModule } from './claims/claims.module';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { IdeaRewardsModule } from './idea-rewards/idea-rewards.module';
 import { COORDINATOR_QUEUES } from './jobs/coordinator-jobs';
 import { PeerEvaluationModule } from './peer-evaluation/peer-evaluation.module';
 import { PlannerModule } from './planner/planner.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { RewardsModule } from './rewards/rewards.module';
 import { SubmissionsModule } from './submissions/submissions.module';
 import { TasksModule } from './tasks/tasks.module';
 import { WorkItemsModule } from './work-items/work-items.module';
@@ -71,6 +73,8 @@ export class AppModule {
         BestResultsModule,
         IdeaRewardsModule,
         PeerEvaluationModule,
+        RewardsModule,
+        DashboardModule,
       ],
       controllers: [HealthController, DisclaimerController, OnchainController],
     };

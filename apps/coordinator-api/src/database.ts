@@ -5,6 +5,10 @@ import { ClaimEntity } from './claims/entities/claim.entity';
 import { IdeaRewardEntity } from './idea-rewards/entities/idea-reward.entity';
 import { CompetitionCore1763683200000 } from './migrations/1763683200000-competition-core';
 import { Validation1763769600000 } from './migrations/1763769600000-validation';
+import { Rewards1763856000000 } from './migrations/1763856000000-rewards';
+import { DashboardIndexes1763942400000 } from './migrations/1763942400000-dashboard-indexes';
+import { RewardPolicyEntity } from './rewards/entities/reward-policy.entity';
+import { RewardSnapshotEntity } from './rewards/entities/reward-snapshot.entity';
 import { PeerEvaluationEntity } from './peer-evaluation/entities/peer-evaluation.entity';
 import { SubmissionEntity } from './submissions/entities/submission.entity';
 import { TaskEntity } from './tasks/entities/task.entity';
@@ -24,6 +28,13 @@ export const COORDINATOR_ENTITIES: EntityClassOrSchema[] = [
   BestResultEntity,
   BestResultChangeEntity,
   IdeaRewardEntity,
+  RewardPolicyEntity,
+  RewardSnapshotEntity,
 ];
 
-export const COORDINATOR_MIGRATIONS: MigrationClass[] = [CompetitionCore1763683200000, Validation1763769600000];
+export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
+  CompetitionCore1763683200000,
+  Validation1763769600000,
+  Rewards1763856000000,
+  DashboardIndexes1763942400000,
+];

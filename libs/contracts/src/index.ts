@@ -51,7 +51,10 @@ export * from './rewards/pool-policy.dto';
 export * from './rewards/competition-policy.dto';
 export * from './rewards/validator-weights-policy.dto';
 export * from './rewards/reward-policy.dto';
+export * from './rewards/reward-policy-version.dto';
 export * from './rewards/reward-snapshot.dto';
+
+export * from './dashboard/dashboard.dto';
 
 export * from './status/participation-disclaimer';
 export * from './status/disclaimer.dto';

@@ -39,6 +39,20 @@ export interface CoordinatorConfig extends ServiceBaseConfig {
   /** How long the planner routes wait for their job before answering 504. */
   plannerRunTimeoutSeconds: number;
   plannerLlm: { baseUrl: string; model: string; apiKey: string | null; timeoutSeconds: number } | null;
+  /** Decay constant D of the reward scores, in days: each event weighs `exp(-(T - t)/D)` (DECISIONS §7). */
+  scoreEmaDays: number;
+}
+
+/** A finite number above zero (fractions allowed, unlike `EnvReader.int`). */
+function positiveNumber(read: EnvReader, env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) {
+    read.problems.push(`${name} must be a number above 0 (got "${raw}")`);
+    return fallback;
+  }
+  return value;
 }
 
 export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): CoordinatorConfig {
@@ -93,6 +107,7 @@ export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
             timeoutSeconds: read.int('PLANNER_LLM_TIMEOUT_SECONDS', 60, 1, 3600),
           }
         : null,
+    scoreEmaDays: positiveNumber(read, env, 'SCORE_EMA_DAYS', 10),
   };
   if (config.plannerLlm && config.plannerLlm.timeoutSeconds >= config.plannerRunTimeoutSeconds) {
     read.problems.push('PLANNER_LLM_TIMEOUT_SECONDS must be below PLANNER_RUN_TIMEOUT_SECONDS');

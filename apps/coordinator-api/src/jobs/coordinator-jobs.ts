@@ -1,7 +1,8 @@
-import { EmptyJobData, MaintenanceJob, PlannerJob, PlannerJobResult, QueueName } from '@rcs/contracts';
+import { EmptyJobData, MaintenanceJob, PlannerJob, PlannerJobResult, QueueName, RebuildSnapshotData, RewardsJob } from '@rcs/contracts';
 import type { JobSpec } from '@rcs/queue';
 import type { ExpiryOutcome } from '../claims/claims.repository';
 import type { AgenticPlanOutcome } from '../planner/agentic-planner.service';
+import type { RebuildOutcome } from '../rewards/rewards-rebuild.job';
 import type { LeaseExpiryOutcome } from '../validation/validator-jobs.service';
 
 /** Queues and jobs this service runs; every job here needs exactly one `@OnJob` handler. */
@@ -15,10 +16,15 @@ export type CoordinatorJobs = {
     // An LLM failure is an answer the route reports (502), not a failed job.
     [PlannerJob.RunAgentic]: JobSpec<EmptyJobData, AgenticPlanOutcome>;
   };
+  [QueueName.Rewards]: {
+    [RewardsJob.RebuildSnapshot]: JobSpec<RebuildSnapshotData, RebuildOutcome>;
+  };
 };
 
 export const COORDINATOR_QUEUES = {
   [QueueName.Maintenance]: { jobNames: [MaintenanceJob.ExpireClaims, MaintenanceJob.ExpireLeases] },
   // One planner run at a time (DECISIONS.md §4); the planner also sets a global concurrency of 1 across replicas.
   [QueueName.Planner]: { jobNames: [PlannerJob.Run, PlannerJob.RunAgentic], concurrency: 1 },
+  // Rebuilds never overlap: RewardsRebuildService deduplicates them queue-wide.
+  [QueueName.Rewards]: { jobNames: [RewardsJob.RebuildSnapshot] },
 };

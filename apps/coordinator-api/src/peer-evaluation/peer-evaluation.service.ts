@@ -14,6 +14,7 @@ import {
 } from '@rcs/contracts';
 import { inTransaction, isUniqueViolation } from '@rcs/persistence';
 import { BestResultsService } from '../best-results/best-results.service';
+import { RewardsRebuildService } from '../rewards/rewards-rebuild.service';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { findSubmissionOrThrow } from '../submissions/submission-lookup';
 import { TaskEntity } from '../tasks/entities/task.entity';
@@ -39,6 +40,7 @@ export class PeerEvaluationService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly bestResults: BestResultsService,
+    private readonly rewards: RewardsRebuildService,
   ) {}
 
   /**
@@ -54,8 +56,9 @@ export class PeerEvaluationService {
     }
     const items = peerEvaluationViolations(body, task.metricName);
     if (items.length > 0) throw new ApiValidationError(items);
+    let recorded: { evaluation: PeerEvaluationEntity; decided: boolean };
     try {
-      return await inTransaction(this.dataSource, (manager) => this.record(manager, evaluator, submission, body));
+      recorded = await inTransaction(this.dataSource, (manager) => this.record(manager, evaluator, submission, body));
     } catch (error) {
       if (!isUniqueViolation(error, ONE_EVALUATION_PER_EVALUATOR)) throw error;
       throw ApiError.conflict(ErrorCode.DuplicatePeerEvaluation, `${evaluator} has already evaluated submission ${submission.id}.`, {
@@ -63,6 +66,8 @@ export class PeerEvaluationService {
         evaluator_hotkey: evaluator,
       });
     }
+    if (recorded.decided) await this.rewards.request('decision', task.id);
+    return recorded.evaluation;
   }
 
   /** The consensus so far; 404 for an unknown submission, 409 `peer_evaluation_not_allowed` outside peer_evaluation tasks. */
@@ -79,7 +84,12 @@ export class PeerEvaluationService {
   }
 
   /** The decision protocol: task row FOR UPDATE, then the evaluation, the count and, at the threshold, the decision. */
-  private async record(manager: EntityManager, evaluator: string, checked: SubmissionEntity, body: PeerEvaluateDto): Promise<PeerEvaluationEntity> {
+  private async record(
+    manager: EntityManager,
+    evaluator: string,
+    checked: SubmissionEntity,
+    body: PeerEvaluateDto,
+  ): Promise<{ evaluation: PeerEvaluationEntity; decided: boolean }> {
     // The per-task lock: evaluations (and every other decision) of one task take turns, so each counts all earlier ones.
     const task = await findTaskOrThrow(manager, checked.taskId, { lock: 'update' });
     const submission = await findSubmissionOrThrow(manager, checked.id);
@@ -95,7 +105,7 @@ export class PeerEvaluationService {
     });
     const decision = peerDecision(verdictsOf(await evaluationsOf(manager, submission.id), task), task.minPeerEvaluations);
     if (decision !== null) await this.decide(manager, task, submission, decision);
-    return evaluation;
+    return { evaluation, decided: decision !== null };
   }
 
   private async decide(manager: EntityManager, task: TaskEntity, submission: SubmissionEntity, decision: PeerDecision): Promise<void> {

@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
+import { RewardsModule } from '../rewards/rewards.module';
 import { TasksController } from './tasks.controller';
 import { TasksService } from './tasks.service';
 
 @Module({
+  imports: [RewardsModule],
   controllers: [TasksController],
   providers: [TasksService],
   exports: [TasksService],

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '@rcs/persistence';
 import { isUuid } from '../common/ids';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
+import { RewardsRebuildService } from '../rewards/rewards-rebuild.service';
 import { TaskEntity } from './entities/task.entity';
 import { renderOnboardDocument } from './onboard-document';
 import { findTaskOrThrow } from './task-lookup';
@@ -55,18 +56,23 @@ export class TasksService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+    private readonly rewards: RewardsRebuildService,
   ) {}
 
   /** A new `live` task; 409 `duplicate_slug` when the slug is taken (decided by the unique constraint). */
   async create(body: CreateTaskDto): Promise<TaskEntity> {
+    let task: TaskEntity;
     try {
-      return await insertTask(this.dataSource.manager, newTask(body));
+      task = await insertTask(this.dataSource.manager, newTask(body));
     } catch (err) {
       if (isUniqueViolation(err, 'tasks_slug_unique')) {
         throw ApiError.conflict(ErrorCode.DuplicateSlug, `A task with slug ${body.slug} already exists.`, { slug: body.slug });
       }
       throw err;
     }
+    // A new live task is a new competition of the reward snapshot.
+    await this.rewards.request('task_created', task.id);
+    return task;
   }
 
   list(query: TaskQueryDto): Promise<TaskEntity[]> {
@@ -99,6 +105,7 @@ export class TasksService {
         requested: operation,
       });
     }
+    await this.rewards.request('task_state', taskId);
     return {
       task_id: taskId,
       previous_state: move.previousState,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BestResultsModule } from '../best-results/best-results.module';
+import { RewardsModule } from '../rewards/rewards.module';
 import { LeaseExpiryJob } from './lease-expiry.job';
 import { SubmissionDecider } from './submission-decider';
 import { ValidatorController } from './validator.controller';
@@ -13,7 +14,7 @@ import { VerificationsService } from './verifications.service';
  * Readers for other modules are plain functions: `verificationsForSubmission` in verifications.repository.
  */
 @Module({
-  imports: [BestResultsModule],
+  imports: [BestResultsModule, RewardsModule],
   controllers: [ValidatorController, VerificationsController],
   providers: [ValidatorJobsRepository, SubmissionDecider, ValidatorJobsService, VerificationsService, LeaseExpiryJob],
   exports: [ValidatorJobsRepository],

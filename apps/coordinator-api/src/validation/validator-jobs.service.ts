@@ -18,6 +18,7 @@ import { inTransaction } from '@rcs/persistence';
 import { isUuid } from '../common/ids';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
+import { RewardsRebuildService } from '../rewards/rewards-rebuild.service';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { submissionDetail } from '../submissions/submission-detail';
 import { TaskEntity } from '../tasks/entities/task.entity';
@@ -61,6 +62,7 @@ export class ValidatorJobsService {
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly jobs: ValidatorJobsRepository,
     private readonly decider: SubmissionDecider,
+    private readonly rewards: RewardsRebuildService,
   ) {}
 
   /**
@@ -117,8 +119,9 @@ export class ValidatorJobsService {
       job.status === ValidatorJobStatus.Completed
         ? ({ completed: true } as const)
         : await inTransaction(this.dataSource, (manager) => this.decideLeased(manager, job, validatorHotkey, result));
-    if ('verification' in outcome) return outcome.verification;
-    return this.repost(job.id, validatorHotkey, result);
+    if (!('verification' in outcome)) return this.repost(job.id, validatorHotkey, result);
+    await this.rewards.request('decision', job.taskId);
+    return outcome.verification;
   }
 
   /** The sweeper's pass: expired leases return to the pool, exhausted jobs end their submission in `error`. */
@@ -128,7 +131,10 @@ export class ValidatorJobsService {
     for (const job of await this.jobs.findExhausted(this.dataSource.manager, this.config.maxJobAttempts)) {
       // One job per transaction: a failure is logged and retried by the next sweep without holding back the others.
       try {
-        if (await inTransaction(this.dataSource, (manager) => this.decideExhausted(manager, job))) errored += 1;
+        if (await inTransaction(this.dataSource, (manager) => this.decideExhausted(manager, job))) {
+          errored += 1;
+          await this.rewards.request('decision', job.taskId);
+        }
       } catch (error) {
         this.logger.error(`Could not end exhausted validator job ${job.id}: ${(error as Error).message}`);
       }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError, ApiValidationError, CompetitionMode, ErrorCode, VerificationQueryDto, VerifyDto } from '@rcs/contracts';
 import { inTransaction } from '@rcs/persistence';
+import { RewardsRebuildService } from '../rewards/rewards-rebuild.service';
 import { findSubmissionOrThrow } from '../submissions/submission-lookup';
 import { findTaskOrThrow } from '../tasks/task-lookup';
 import { VerificationEntity } from './entities/verification.entity';
@@ -26,6 +27,7 @@ export class VerificationsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly jobs: ValidatorJobsRepository,
     private readonly decider: SubmissionDecider,
+    private readonly rewards: RewardsRebuildService,
   ) {}
 
   /**
@@ -64,6 +66,7 @@ export class VerificationsService {
         submission_id: submission.id,
       });
     }
+    await this.rewards.request('decision', task.id);
     return verification;
   }
 

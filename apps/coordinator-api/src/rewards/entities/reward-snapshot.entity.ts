@@ -1,0 +1,16 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** The cached reward snapshot: the exact JSON served, rebuilt by a BullMQ job after every decision. */
+@Entity({ name: 'reward_snapshots' })
+export class RewardSnapshotEntity {
+  /** Always `current`: one row, replaced by each rebuild. */
+  @PrimaryColumn({ type: 'text' })
+  id!: string;
+
+  @Column({ type: 'timestamptz' })
+  generatedAt!: Date;
+
+  /** The serialised snapshot, byte for byte what GET /reward-snapshot answers. */
+  @Column({ type: 'text' })
+  body!: string;
+}

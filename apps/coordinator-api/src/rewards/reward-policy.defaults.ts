@@ -1,0 +1,99 @@
+import {
+  CompetitionPolicyDto,
+  PoolPolicyDto,
+  UpdateRewardPolicyDto,
+  ValidatorWeightsMode,
+  ValidatorWeightTargetDto,
+} from '@rcs/contracts';
+
+/** A DTO's fields as a plain object type: documents are plain data, never DTO instances. */
+type Fields<T> = { [K in keyof T]: T[K] };
+
+export type PoolPolicy = Fields<PoolPolicyDto>;
+export type CompetitionPolicy = Fields<CompetitionPolicyDto>;
+export type ValidatorWeightTarget = Fields<ValidatorWeightTargetDto>;
+
+export interface ValidatorWeightsPolicy {
+  mode: ValidatorWeightsMode;
+  targets: ValidatorWeightTarget[];
+  version_key: number;
+}
+
+/**
+ * The policy document of the spec without `updated_at`, every default filled in: what
+ * `reward_policy` of the snapshot holds and what `reward_policies.document` stores.
+ */
+export type RewardPolicyBody = {
+  version: number;
+  pools: PoolPolicy[];
+  validator_weights: ValidatorWeightsPolicy;
+  local_competition: CompetitionPolicy;
+  competition_defaults: CompetitionPolicy;
+  /** Keyed by task slug or task id; each entry is complete (omitted fields took the spec defaults, not `competition_defaults`). */
+  competition_overrides: Record<string, CompetitionPolicy>;
+};
+
+/** The policy in force: the stored body of the newest version and when that version was stored. */
+export type RewardPolicyDocument = RewardPolicyBody & { updatedAt: Date };
+
+/** The version the history starts at: the defaults, stored the first time the policy is read or replaced. */
+export const INITIAL_POLICY_VERSION = 1;
+
+function competitionPolicy(source: CompetitionPolicy): CompetitionPolicy {
+  return {
+    enabled: source.enabled,
+    weight: source.weight,
+    target_pool_id: source.target_pool_id,
+    reward_scope: source.reward_scope,
+    scoring_mode: source.scoring_mode,
+    accepted_reward_metric_tolerance: source.accepted_reward_metric_tolerance,
+    accepted_reward_floor_mode: source.accepted_reward_floor_mode,
+    accepted_reward_floor_value: source.accepted_reward_floor_value,
+    accepted_reward_floor_stddevs: source.accepted_reward_floor_stddevs,
+    accepted_reward_floor_min_samples: source.accepted_reward_floor_min_samples,
+  };
+}
+
+function poolPolicy(source: PoolPolicy): PoolPolicy {
+  return {
+    pool_id: source.pool_id,
+    label: source.label,
+    enabled: source.enabled,
+    contract_hotkey_mode: source.contract_hotkey_mode,
+    contract_hotkey: source.contract_hotkey,
+    contract_address: source.contract_address,
+  };
+}
+
+function validatorWeightsPolicy(source: ValidatorWeightsPolicy): ValidatorWeightsPolicy {
+  return {
+    mode: source.mode,
+    targets: source.targets.map((target) => ({ uid: target.uid, hotkey: target.hotkey, weight: target.weight })),
+    version_key: source.version_key,
+  };
+}
+
+/**
+ * A fresh plain copy of the policy fields, keys in the spec's order and overrides sorted by key, so
+ * the same policy always serialises to the same JSON (snapshot determinism). Drops `updatedAt` and
+ * anything else that is not a policy field, so `rewardPolicyBody(document)` is the snapshot's `reward_policy`.
+ */
+export function rewardPolicyBody(source: RewardPolicyBody): RewardPolicyBody {
+  return {
+    version: source.version,
+    pools: source.pools.map(poolPolicy),
+    validator_weights: validatorWeightsPolicy(source.validator_weights),
+    local_competition: competitionPolicy(source.local_competition),
+    competition_defaults: competitionPolicy(source.competition_defaults),
+    competition_overrides: Object.fromEntries(
+      Object.keys(source.competition_overrides)
+        .sort()
+        .map((key) => [key, competitionPolicy(source.competition_overrides[key])]),
+    ),
+  };
+}
+
+/** The spec's defaults (the DTO initialisers are the one place they are written) at version 1. */
+export function defaultRewardPolicy(): RewardPolicyBody {
+  return rewardPolicyBody(new UpdateRewardPolicyDto());
+}

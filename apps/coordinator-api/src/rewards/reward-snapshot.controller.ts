@@ -1,0 +1,37 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { RewardSnapshotDto } from '@rcs/contracts';
+import type { FastifyReply } from 'fastify';
+import { RewardSnapshotService } from './reward-snapshot.service';
+
+/** Names the time the served snapshot was generated (the body's `generated_at`), readable without parsing it. */
+export const SNAPSHOT_GENERATED_AT_HEADER = 'X-Snapshot-Generated-At';
+
+@ApiTags('reward-snapshot')
+@Controller('api/v1/reward-snapshot')
+export class RewardSnapshotController {
+  constructor(private readonly snapshots: RewardSnapshotService) {}
+
+  @Get()
+  @ApiProduces('application/json')
+  @ApiOperation({
+    summary: 'The reward snapshot',
+    description:
+      'Public; read by the weight setter and the payout service. Per competition (task) its resolved reward policy and the ' +
+      'decayed scores of its miners (DECISIONS.md §7). Served from the cache that a queued job rebuilds after every decision, task state change ' +
+      'and policy change; the same data and `generated_at` always give the same bytes.',
+  })
+  @ApiOkResponse({
+    type: RewardSnapshotDto,
+    description: 'The cached snapshot.',
+    headers: {
+      [SNAPSHOT_GENERATED_AT_HEADER]: { description: 'When the snapshot was generated (its `generated_at`).', schema: { type: 'string', format: 'date-time' } },
+    },
+  })
+  async snapshot(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const snapshot = await this.snapshots.current();
+    // The stored JSON goes out as is: a string body with a JSON content type is not serialised again.
+    void reply.type('application/json; charset=utf-8').header(SNAPSHOT_GENERATED_AT_HEADER, snapshot.generatedAt);
+    return snapshot.body;
+  }
+}

@@ -1,0 +1,120 @@
+import { EntityManager } from 'typeorm';
+import { CompetitionMode, MetricDirection, SubmissionStatus, TaskState } from '@rcs/contracts';
+import { RewardSnapshotEntity } from './entities/reward-snapshot.entity';
+import { CurrentBest, IdeaCredit, ScoringTask } from './scoring';
+
+/**
+ * The reads the snapshot is built from: a few set-based statements, never one per task. Times come
+ * back as epoch milliseconds (float8, microseconds kept as the fraction) so no Date is allocated per row.
+ */
+
+/** The one row of `reward_snapshots`. */
+export const CURRENT_SNAPSHOT_ID = 'current';
+
+const epochMs = (column: string): string => `(extract(epoch FROM ${column}) * 1000)::float8`;
+
+/** The database clock, truncated to milliseconds (the precision `generated_at` is printed with). */
+export async function readClockMs(manager: EntityManager): Promise<number> {
+  const [row] = (await manager.query(`SELECT ${epochMs(`date_trunc('milliseconds', clock_timestamp())`)} AS ms`)) as { ms: number }[];
+  return row.ms;
+}
+
+export interface TaskWithBest {
+  task: ScoringTask;
+  best: CurrentBest | null;
+}
+
+/** Every task with its current best (since when: `best_results.updated_at`, set when the best last changed hands). */
+export async function readTasksWithBest(manager: EntityManager): Promise<TaskWithBest[]> {
+  const rows = (await manager.query(
+    `SELECT t.id, t.slug, t.title, t.competition_mode, t.task_state, t.metric_direction,
+            b.miner_hotkey AS best_miner_hotkey, b.metric_value AS best_metric_value, ${epochMs('b.updated_at')} AS best_since
+     FROM tasks t LEFT JOIN best_results b ON b.task_id = t.id`,
+  )) as {
+    id: string;
+    slug: string;
+    title: string;
+    competition_mode: CompetitionMode;
+    task_state: TaskState;
+    metric_direction: MetricDirection;
+    best_miner_hotkey: string | null;
+    best_metric_value: number | null;
+    best_since: number | null;
+  }[];
+  return rows.map((row) => ({
+    task: {
+      id: row.id,
+      slug: row.slug,
+      title: row.title,
+      competitionMode: row.competition_mode,
+      taskState: row.task_state,
+      metricDirection: row.metric_direction,
+    },
+    best:
+      row.best_miner_hotkey === null || row.best_metric_value === null || row.best_since === null
+        ? null
+        : { minerHotkey: row.best_miner_hotkey, metricValue: row.best_metric_value, since: row.best_since },
+  }));
+}
+
+/** Idea rewards by task id, oldest first (one per change of best at most, so few). */
+export async function readIdeaCredits(manager: EntityManager): Promise<Map<string, IdeaCredit[]>> {
+  const rows = (await manager.query(
+    `SELECT task_id, proposer_hotkey, implementer_hotkey, ${epochMs('created_at')} AS created_at
+     FROM idea_rewards ORDER BY task_id, created_at, id`,
+  )) as { task_id: string; proposer_hotkey: string; implementer_hotkey: string; created_at: number }[];
+  const byTask = new Map<string, IdeaCredit[]>();
+  for (const row of rows) {
+    const credits = byTask.get(row.task_id) ?? [];
+    credits.push({ proposerHotkey: row.proposer_hotkey, implementerHotkey: row.implementer_hotkey, createdAt: row.created_at });
+    byTask.set(row.task_id, credits);
+  }
+  return byTask;
+}
+
+export interface AcceptedResultRow {
+  task_id: string;
+  miner_hotkey: string;
+  metric: number;
+  decided_at: number;
+}
+
+/**
+ * Every accepted result, by task then in decision order (`decided_at`, then id), fetched through a
+ * server-side cursor `batchSize` rows at a time so memory stays bounded however many there are.
+ * `manager` must be inside a transaction (a cursor lives as long as its transaction).
+ */
+export async function* streamAcceptedResults(manager: EntityManager, batchSize: number): AsyncGenerator<AcceptedResultRow[]> {
+  await manager.query(
+    `DECLARE accepted_results NO SCROLL CURSOR FOR
+     SELECT task_id, miner_hotkey, verified_metric_value AS metric, ${epochMs('decided_at')} AS decided_at
+     FROM submissions
+     WHERE status = '${SubmissionStatus.Accepted}' AND verified_metric_value IS NOT NULL AND decided_at IS NOT NULL
+     ORDER BY task_id, decided_at, id`,
+  );
+  for (;;) {
+    const rows = (await manager.query(`FETCH FORWARD ${Math.trunc(batchSize)} FROM accepted_results`)) as AcceptedResultRow[];
+    if (rows.length > 0) yield rows;
+    if (rows.length < batchSize) break;
+  }
+  // Left open when the consumer stops early or fails: the transaction's end closes it then.
+  await manager.query('CLOSE accepted_results');
+}
+
+export function findStoredSnapshot(manager: EntityManager): Promise<RewardSnapshotEntity | null> {
+  return manager.findOneBy(RewardSnapshotEntity, { id: CURRENT_SNAPSHOT_ID });
+}
+
+/**
+ * Replaces the cached snapshot unless the stored one was generated later (two builds racing: the
+ * one that read later data wins, whichever finishes last). Returns the row now stored.
+ */
+export async function storeSnapshot(manager: EntityManager, generatedAt: Date, body: string): Promise<RewardSnapshotEntity> {
+  await manager.query(
+    `INSERT INTO reward_snapshots (id, generated_at, body) VALUES ($1, $2, $3)
+     ON CONFLICT (id) DO UPDATE SET generated_at = EXCLUDED.generated_at, body = EXCLUDED.body
+     WHERE reward_snapshots.generated_at <= EXCLUDED.generated_at`,
+    [CURRENT_SNAPSHOT_ID, generatedAt.toISOString(), body],
+  );
+  return manager.findOneByOrFail(RewardSnapshotEntity, { id: CURRENT_SNAPSHOT_ID });
+}
