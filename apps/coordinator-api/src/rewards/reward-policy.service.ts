@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError, ApiValidationError, ErrorCode, UpdateRewardPolicyDto } from '@rcs/contracts';
@@ -18,16 +18,22 @@ const MAX_STORED_VERSION = 2_147_483_647;
  * policy is read or replaced (so GET shows version 1 before any PUT, and the first PUT needs version 2).
  */
 @Injectable()
-export class RewardPolicyService {
+export class RewardPolicyService implements OnApplicationBootstrap {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly rebuild: RewardsRebuildService,
   ) {}
 
   /** The policy in force, every default filled in; reads through `manager` when given (e.g. inside the snapshot's transaction). */
+  // Version 1 is stored at boot, so readers inside a (read-only) transaction never need a second connection:
+  // a transaction waiting on another connection deadlocks the embedded single-connection Postgres.
+  async onApplicationBootstrap(): Promise<void> {
+    await ensureInitialPolicy(this.dataSource.manager, defaultRewardPolicy());
+  }
+
   async current(manager: EntityManager = this.dataSource.manager): Promise<RewardPolicyDocument> {
-    // The first-ever store runs outside the caller's transaction, which may be read-only.
-    const stored = (await findLatestPolicy(manager)) ?? (await ensureInitialPolicy(this.dataSource.manager, defaultRewardPolicy()));
+    // Stored at boot; the fallback only runs before bootstrap and stays on the caller's connection.
+    const stored = (await findLatestPolicy(manager)) ?? (await ensureInitialPolicy(manager, defaultRewardPolicy()));
     return toRewardPolicyDocument(stored);
   }
 
