@@ -4,7 +4,9 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { keypairFromUri } from '@rcs/auth';
 import { STACK_APPS, StackApp } from './apps';
 import { StackError, redisAnswers, redisServerInstalled, startRedis } from './redis';
 
@@ -33,19 +35,37 @@ function selectApps(args: string[]): StackApp[] {
   return STACK_APPS.filter((app) => args.includes(app.name));
 }
 
+/** The local validator's key: the well-known development key, allowlisted by the local coordinator. */
+const DEV_VALIDATOR_URI = '//Alice';
+
 /** Embedded defaults; anything the operator exported wins. */
-function stackEnvironment(): { env: NodeJS.ProcessEnv; generatedAdminToken: string | null } {
+async function stackEnvironment(): Promise<{ env: NodeJS.ProcessEnv; generatedAdminToken: string | null }> {
   const generatedAdminToken = process.env.ADMIN_TOKENS ? null : randomBytes(24).toString('hex');
+  const validatorUri = process.env.VALIDATOR_SECRET_URI ?? DEV_VALIDATOR_URI;
+  const validatorKeyed = Boolean(process.env.VALIDATOR_MNEMONIC || process.env.BT_WALLET_NAME);
+  const validatorHotkey = validatorKeyed ? null : (await keypairFromUri(validatorUri)).address;
+  const coordinatorPort = process.env.COORDINATOR_PORT ?? '8000';
   const env: NodeJS.ProcessEnv = {
     CHAIN: 'dev',
     NETUID: '1',
     STAKE_CHECK: 'off',
     HOST: '127.0.0.1',
     REDIS_URL: 'redis://127.0.0.1:6379',
+    COORDINATOR_URL: `http://127.0.0.1:${coordinatorPort}`,
+    // The local runner replays tasks whose repository is a directory on this machine, in the bwrap sandbox.
+    ALLOW_LOCAL_REPOSITORIES: 'true',
+    SANDBOX: 'bwrap',
+    RUNNER_SCAN_INTERVAL_SECONDS: '2',
     ...(generatedAdminToken ? { ADMIN_TOKENS: generatedAdminToken } : {}),
+    ...(validatorHotkey ? { VALIDATOR_SECRET_URI: validatorUri, VALIDATOR_HOTKEYS: validatorHotkey } : {}),
     ...process.env,
   };
   return { env, generatedAdminToken };
+}
+
+/** Where `npm run demo` (and other local tools) find the running stack. */
+function stackFile(env: NodeJS.ProcessEnv): string {
+  return join(resolve(env.DATA_DIR ?? '.data'), 'stack.json');
 }
 
 async function waitHealthy(running: Running): Promise<void> {
@@ -95,7 +115,7 @@ function stopAll(children: ChildProcess[], signal: NodeJS.Signals): Promise<void
 
 async function main(): Promise<void> {
   const apps = selectApps(process.argv.slice(2));
-  const { env, generatedAdminToken } = stackEnvironment();
+  const { env, generatedAdminToken } = await stackEnvironment();
   const redisUrl = env.REDIS_URL as string;
   let redis: ChildProcess | null = null;
   if (!(await redisAnswers(redisUrl))) {
@@ -120,6 +140,7 @@ async function main(): Promise<void> {
       'SIGTERM',
     );
     if (redis) await stopAll([redis], 'SIGTERM');
+    rmSync(stackFile(env), { force: true });
     process.stdout.write('stack: stopped\n');
     process.exit(code);
   };
@@ -140,6 +161,13 @@ async function main(): Promise<void> {
     await shutdown('SIGTERM', 1);
     return;
   }
+  const coordinator = running.find((r) => r.app.name === 'coordinator-api');
+  mkdirSync(resolve(env.DATA_DIR ?? '.data'), { recursive: true });
+  writeFileSync(
+    stackFile(env),
+    JSON.stringify({ coordinator_url: coordinator?.url ?? env.COORDINATOR_URL, admin_token: (env.ADMIN_TOKENS ?? '').split(',')[0] }, null, 2),
+    { mode: 0o600 },
+  );
   const lines = ['', 'stack: ready', ''];
   for (const r of running) {
     lines.push(`  ${r.app.name.padEnd(17)} ${r.url}`);
@@ -148,6 +176,8 @@ async function main(): Promise<void> {
   lines.push('');
   lines.push(generatedAdminToken ? `  admin token (X-Admin-Token): ${generatedAdminToken}` : '  admin token: from ADMIN_TOKENS');
   lines.push(`  chain: ${env.CHAIN}   stake check: ${env.STAKE_CHECK}   redis: ${redisUrl}${redis ? ' (started by the stack)' : ''}`);
+  if (env.VALIDATOR_HOTKEYS) lines.push(`  validators: ${env.VALIDATOR_HOTKEYS}   sandbox: ${env.SANDBOX}`);
+  lines.push(`  npm run demo runs a whole round against this stack (${stackFile(env)})`);
   lines.push('', '  Ctrl-C stops everything.', '');
   process.stdout.write(lines.join('\n'));
 }

@@ -1,7 +1,56 @@
-import { Module } from '@nestjs/common';
-import { createHealthController } from '@rcs/http';
+import { DynamicModule, Module } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { QUEUE_JOB_NAMES, QueueName } from '@rcs/contracts';
+import { createHealthController, createLogger } from '@rcs/http';
+import { QueueModule } from '@rcs/queue';
+import type { SigningRunnerConfig } from './config/config';
+import { CoordinatorClient } from './coordinator/coordinator.client';
+import { loadValidatorSigner } from './identity/validator-key';
+import { JobProcessor } from './runner/job-processor';
+import { ReplayWorker } from './runner/replay.worker';
+import { ScanLoop } from './runner/scan-loop.service';
+import { RUNNER_CONFIG, RUNNER_LOGGER } from './runner/tokens';
+import { createCoordinatorClient, createReplayPipeline } from './runner/wiring';
 
-@Module({
-  controllers: [createHealthController('validator-runner', '0.1.0', ['healthz'])],
-})
-export class AppModule {}
+/** `run`: /healthz, the scan loop, and the BullMQ `runner.replay` workers. */
+@Module({})
+export class AppModule {
+  static forRoot(config: SigningRunnerConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        QueueModule.forRootAsync({
+          useFactory: () => ({
+            redisUrl: config.redisUrl,
+            prefix: config.redisKeyPrefix,
+            queues: {
+              [QueueName.Replay]: {
+                jobNames: QUEUE_JOB_NAMES[QueueName.Replay],
+                concurrency: config.concurrency,
+                // Job data carries validator-private values: nothing stays in Redis once a job is done.
+                defaultJobOptions: { removeOnComplete: true, removeOnFail: true, attempts: 1 },
+              },
+            },
+          }),
+        }),
+      ],
+      controllers: [createHealthController('validator-runner', '0.1.0', ['healthz'])],
+      providers: [
+        { provide: RUNNER_CONFIG, useValue: config },
+        { provide: RUNNER_LOGGER, useFactory: () => createLogger({ level: config.logLevel, name: 'validator-runner' }) },
+        {
+          provide: CoordinatorClient,
+          inject: [RUNNER_LOGGER],
+          useFactory: async (logger: Logger) => createCoordinatorClient(config, await loadValidatorSigner(config.identity), logger),
+        },
+        {
+          provide: JobProcessor,
+          inject: [CoordinatorClient, RUNNER_LOGGER],
+          useFactory: (client: CoordinatorClient, logger: Logger) => new JobProcessor(createReplayPipeline(config, logger), client, logger),
+        },
+        ReplayWorker,
+        ScanLoop,
+      ],
+    };
+  }
+}

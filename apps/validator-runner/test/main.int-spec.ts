@@ -1,8 +1,24 @@
-import { spawnService } from '@rcs/testing';
+import { createTestRedis, freePort, spawnService, TestRedis } from '@rcs/testing';
+import { runRunner } from './support/coordinator';
 
 describe('validator-runner process', () => {
-  it('boots from its entry point, serves /healthz and OpenAPI, and exits 0 on SIGTERM', async () => {
-    const service = await spawnService({ entry: 'apps/validator-runner/src/main.ts', portVariable: 'VALIDATOR_RUNNER_PORT', healthPath: '/healthz' });
+  let redis: TestRedis;
+
+  beforeAll(async () => {
+    redis = await createTestRedis();
+  });
+
+  afterAll(async () => {
+    await redis.cleanup();
+  });
+
+  it('boots from its entry point, serves /healthz and OpenAPI, keeps running while the coordinator is away, and exits 0 on SIGTERM', async () => {
+    const service = await spawnService({
+      entry: 'apps/validator-runner/src/main.ts',
+      portVariable: 'VALIDATOR_RUNNER_PORT',
+      healthPath: '/healthz',
+      env: { VALIDATOR_SECRET_URI: '//Alice', REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.prefix, COORDINATOR_URL: `http://127.0.0.1:${await freePort()}` },
+    });
     try {
       const health = (await (await fetch(`${service.url}/healthz`)).json()) as Record<string, string>;
       expect(health).toEqual({ status: 'ok', service: 'validator-runner', version: '0.1.0' });
@@ -13,9 +29,19 @@ describe('validator-runner process', () => {
     }
   }, 90_000);
 
-  it('refuses a bad configuration with a clear message and exit code 1', async () => {
+  it('refuses a bad configuration, and a missing identity, with a clear message and exit code 1', async () => {
     await expect(
       spawnService({ entry: 'apps/validator-runner/src/main.ts', portVariable: 'VALIDATOR_RUNNER_PORT', healthPath: '/healthz', env: { LOG_LEVEL: 'loud' } }),
     ).rejects.toThrow(/LOG_LEVEL must be one of/);
+    await expect(spawnService({ entry: 'apps/validator-runner/src/main.ts', portVariable: 'VALIDATOR_RUNNER_PORT', healthPath: '/healthz' })).rejects.toThrow(
+      /no validator identity: set VALIDATOR_MNEMONIC, VALIDATOR_SECRET_URI, or BT_WALLET_NAME/,
+    );
+    const once = await runRunner(['once'], { BT_WALLET_NAME: 'nobody', BT_WALLET_PATH: '/nonexistent' });
+    expect(once).toMatchObject({ code: 1, stderr: expect.stringMatching(/cannot read the hotkey file \/nonexistent\/nobody\/hotkeys\/default: ENOENT/) });
+  }, 90_000);
+
+  it('answers usage errors with exit code 2 and --help with 0', async () => {
+    expect(await runRunner(['replay'], {})).toMatchObject({ code: 2, stderr: expect.stringMatching(/replay needs --job-file FILE/) });
+    expect(await runRunner(['--help'], {})).toMatchObject({ code: 0, stdout: expect.stringMatching(/replay --job-file FILE/) });
   }, 90_000);
 });

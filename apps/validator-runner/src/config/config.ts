@@ -1,12 +1,151 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { MAX_SCAN_LIMIT } from '@rcs/contracts';
 import { ConfigError, EnvReader, readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
+import type { SandboxKind, SandboxLimits } from '../sandbox/sandbox.port';
 
-export type ValidatorRunnerConfig = ServiceBaseConfig;
+export const SANDBOX_KINDS: readonly SandboxKind[] = ['bwrap', 'docker', 'none'];
 
-export function loadValidatorRunnerConfig(env: NodeJS.ProcessEnv): ValidatorRunnerConfig {
+/** Where the validator hotkey comes from; secrets stay here and in the derived key pair only. */
+export type IdentitySource =
+  | { kind: 'uri'; variable: 'VALIDATOR_MNEMONIC' | 'VALIDATOR_SECRET_URI'; uri: string }
+  | { kind: 'wallet'; walletPath: string; walletName: string; hotkeyName: string };
+
+/** What the runner may fetch and from where (artifacts, held-out sources, repositories). */
+export interface FetchPolicy {
+  /** `http://` artifact and held-out URLs (local stacks and tests only). */
+  allowInsecureHttp: boolean;
+  /** Hosts resolving to loopback, private, link-local, unique-local or other non-public addresses. */
+  allowPrivateAddresses: boolean;
+  /** `file://` and absolute-path repositories and held-out sources (the local demo). */
+  allowLocalSources: boolean;
+}
+
+export interface ValidatorRunnerConfig extends ServiceBaseConfig {
+  coordinatorUrl: string;
+  /** Null when none is configured; `run` and `once` refuse to start without one. */
+  identity: IdentitySource | null;
+  redisUrl: string;
+  redisKeyPrefix: string;
+  sandbox: { kind: SandboxKind; allowUnsafeNone: boolean; dockerImage: string | null; limits: SandboxLimits };
+  concurrency: number;
+  workDir: string;
+  keepWorkspaces: boolean;
+  scanIntervalSeconds: number;
+  scanLimit: number;
+  fetch: FetchPolicy;
+  /** Largest artifact this validator downloads, whatever the submission declares. */
+  artifactMaxBytes: number;
+  /** Largest held-out file this validator prefetches. */
+  heldoutMaxBytes: number;
+  resultMaxBytes: number;
+  logCapBytes: number;
+  /** The part of the host environment git runs with (it clones on the host, not in the sandbox). */
+  gitEnv: Record<string, string>;
+  /** Per-request timeout of coordinator calls. */
+  httpTimeoutMs: number;
+  /** Attempts to post one result (network failures and 5xx); the first backoff doubles each time. */
+  postAttempts: number;
+  postBackoffMs: number;
+}
+
+const MIB = 1024 * 1024;
+// What a clone over https or ssh may need from the host: tools, home (ssh keys, known hosts), agent, proxies.
+const GIT_HOST_VARIABLES = ['PATH', 'HOME', 'SSH_AUTH_SOCK', 'GIT_SSH_COMMAND', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy'];
+const GIB = 1024 * MIB;
+
+export function loadValidatorRunnerConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): ValidatorRunnerConfig {
   const read = new EnvReader(env);
-  const config = readServiceBaseConfig(read, 'VALIDATOR_RUNNER_PORT', 8100);
+  const dataDir = resolve(cwd, read.string('DATA_DIR', '.data'));
+  const sandboxKind = read.oneOf('SANDBOX', SANDBOX_KINDS, 'bwrap');
+  const allowUnsafeNone = read.bool('SANDBOX_ALLOW_NONE', false);
+  if (sandboxKind === 'none' && !allowUnsafeNone) {
+    read.problems.push('SANDBOX=none runs benchmarks unconfined; it also needs SANDBOX_ALLOW_NONE=true');
+  }
+  const config: ValidatorRunnerConfig = {
+    ...readServiceBaseConfig(read, 'VALIDATOR_RUNNER_PORT', 8100),
+    coordinatorUrl: read.string('COORDINATOR_URL', 'http://127.0.0.1:8000').replace(/\/+$/, ''),
+    identity: readIdentity(read),
+    redisUrl: read.string('REDIS_URL', 'redis://127.0.0.1:6379'),
+    redisKeyPrefix: read.string('REDIS_KEY_PREFIX', 'rcs'),
+    sandbox: {
+      kind: sandboxKind,
+      allowUnsafeNone,
+      dockerImage: read.optional('SANDBOX_DOCKER_IMAGE'),
+      limits: {
+        memoryBytes: read.int('SANDBOX_MEMORY_MB', 4096, 64, 1024 * 1024) * MIB,
+        pids: read.int('SANDBOX_PIDS', 256, 8, 65536),
+        cpus: read.int('SANDBOX_CPUS', 2, 1, 1024),
+        outputBytes: read.int('SANDBOX_OUTPUT_BYTES', 4 * MIB, 1024, 1024 * MIB),
+        ...fileLimit(read.int('SANDBOX_FILE_MB', 0, 0, 1024 * 1024)),
+      },
+    },
+    concurrency: read.int('RUNNER_CONCURRENCY', 1, 1, 64),
+    workDir: resolve(cwd, read.string('RUNNER_WORK_DIR', join(dataDir, 'runner'))),
+    keepWorkspaces: read.bool('RUNNER_KEEP_WORKSPACES', false),
+    scanIntervalSeconds: read.int('RUNNER_SCAN_INTERVAL_SECONDS', 10, 1, 3600),
+    scanLimit: read.int('RUNNER_SCAN_LIMIT', 1, 1, MAX_SCAN_LIMIT),
+    fetch: {
+      allowInsecureHttp: read.bool('ALLOW_INSECURE_ARTIFACT_URIS', false),
+      allowPrivateAddresses: read.bool('ALLOW_PRIVATE_ARTIFACT_HOSTS', false),
+      allowLocalSources: read.bool('ALLOW_LOCAL_REPOSITORIES', false),
+    },
+    artifactMaxBytes: read.int('RUNNER_ARTIFACT_MAX_MB', 20 * 1024, 1, 1024 * 1024) * MIB,
+    heldoutMaxBytes: read.int('RUNNER_HELDOUT_MAX_MB', 2 * 1024, 1, 1024 * 1024) * MIB,
+    resultMaxBytes: read.int('RUNNER_RESULT_MAX_BYTES', MIB, 1024, GIB),
+    logCapBytes: read.int('RUNNER_LOG_CAP_BYTES', 64 * 1024, 1024, 64 * MIB),
+    gitEnv: pick(env, GIT_HOST_VARIABLES),
+    httpTimeoutMs: read.int('RUNNER_HTTP_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
+    postAttempts: read.int('RUNNER_POST_ATTEMPTS', 5, 1, 100),
+    postBackoffMs: read.int('RUNNER_POST_BACKOFF_MS', 1000, 0, 600_000),
+  };
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
+}
+
+/** One identity source at most: a mnemonic, a secret URI, or a Bittensor wallet hotkey file. */
+function readIdentity(read: EnvReader): IdentitySource | null {
+  const mnemonic = read.optional('VALIDATOR_MNEMONIC');
+  const secretUri = read.optional('VALIDATOR_SECRET_URI');
+  const walletName = read.optional('BT_WALLET_NAME');
+  const given = [mnemonic && 'VALIDATOR_MNEMONIC', secretUri && 'VALIDATOR_SECRET_URI', walletName && 'BT_WALLET_NAME'].filter(Boolean);
+  if (given.length > 1) {
+    read.problems.push(`set only one validator identity: ${given.join(', ')} are all set`);
+    return null;
+  }
+  if (mnemonic) return { kind: 'uri', variable: 'VALIDATOR_MNEMONIC', uri: mnemonic };
+  if (secretUri) return { kind: 'uri', variable: 'VALIDATOR_SECRET_URI', uri: secretUri };
+  if (!walletName) return null;
+  return {
+    kind: 'wallet',
+    walletPath: expandHome(read.string('BT_WALLET_PATH', '~/.bittensor/wallets')),
+    walletName,
+    hotkeyName: read.string('BT_WALLET_HOTKEY', 'default'),
+  };
+}
+
+/** SANDBOX_FILE_MB=0 leaves the size of files the benchmark writes unlimited. */
+function fileLimit(megabytes: number): Pick<SandboxLimits, 'fileBytes'> {
+  return megabytes === 0 ? {} : { fileBytes: megabytes * MIB };
+}
+
+function pick(env: NodeJS.ProcessEnv, names: string[]): Record<string, string> {
+  return Object.fromEntries(names.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name] as string]])));
+}
+
+function expandHome(path: string): string {
+  if (path === '~') return homedir();
+  return path.startsWith('~/') ? join(homedir(), path.slice(2)) : resolve(path);
+}
+
+/** The configuration of the commands that sign (`run`, `once`): an identity is set. */
+export type SigningRunnerConfig = ValidatorRunnerConfig & { identity: IdentitySource };
+
+export function requireIdentity(config: ValidatorRunnerConfig): SigningRunnerConfig {
+  if (config.identity === null) {
+    throw new ConfigError(['no validator identity: set VALIDATOR_MNEMONIC, VALIDATOR_SECRET_URI, or BT_WALLET_NAME (with BT_WALLET_PATH, BT_WALLET_HOTKEY)']);
+  }
+  return config as SigningRunnerConfig;
 }
 
 /** The one place this app reads the process environment. */

@@ -1,0 +1,74 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from '@rcs/http';
+import { loadValidatorRunnerConfig, requireIdentity } from './config';
+
+describe('validator runner configuration', () => {
+  it('has production defaults: bwrap sandbox, https only, public hosts only, no local repositories', () => {
+    const config = loadValidatorRunnerConfig({ PATH: '/usr/bin', HOME: '/root', SECRET: 'x' }, '/srv');
+    expect(config).toMatchObject({
+      port: 8100,
+      coordinatorUrl: 'http://127.0.0.1:8000',
+      identity: null,
+      redisUrl: 'redis://127.0.0.1:6379',
+      redisKeyPrefix: 'rcs',
+      sandbox: { kind: 'bwrap', allowUnsafeNone: false, dockerImage: null, limits: { memoryBytes: 4096 * 1024 * 1024, pids: 256, cpus: 2 } },
+      concurrency: 1,
+      workDir: '/srv/.data/runner',
+      scanIntervalSeconds: 10,
+      scanLimit: 1,
+      fetch: { allowInsecureHttp: false, allowPrivateAddresses: false, allowLocalSources: false },
+      logCapBytes: 64 * 1024,
+      resultMaxBytes: 1024 * 1024,
+    });
+    expect(config.sandbox.limits).not.toHaveProperty('fileBytes');
+    // git gets what a clone needs from the host, nothing else.
+    expect(config.gitEnv).toEqual({ PATH: '/usr/bin', HOME: '/root' });
+  });
+
+  it('reads the identity from exactly one source, expanding ~ in the wallet path', () => {
+    expect(loadValidatorRunnerConfig({ VALIDATOR_SECRET_URI: '//Alice' }).identity).toEqual({ kind: 'uri', variable: 'VALIDATOR_SECRET_URI', uri: '//Alice' });
+    expect(loadValidatorRunnerConfig({ BT_WALLET_NAME: 'validator' }).identity).toEqual({
+      kind: 'wallet',
+      walletPath: join(homedir(), '.bittensor', 'wallets'),
+      walletName: 'validator',
+      hotkeyName: 'default',
+    });
+    expect(() => loadValidatorRunnerConfig({ VALIDATOR_MNEMONIC: 'a b c', BT_WALLET_NAME: 'v' })).toThrow(/set only one validator identity: VALIDATOR_MNEMONIC, BT_WALLET_NAME/);
+    expect(() => requireIdentity(loadValidatorRunnerConfig({}))).toThrow(/no validator identity/);
+  });
+
+  it('refuses SANDBOX=none without its explicit flag, and every bad value at once', () => {
+    expect(loadValidatorRunnerConfig({ SANDBOX: 'none', SANDBOX_ALLOW_NONE: 'true' }).sandbox.kind).toBe('none');
+    let error: unknown;
+    try {
+      loadValidatorRunnerConfig({ SANDBOX: 'none', RUNNER_SCAN_LIMIT: '17', RUNNER_CONCURRENCY: '0', ALLOW_PRIVATE_ARTIFACT_HOSTS: 'maybe' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      'SANDBOX=none runs benchmarks unconfined; it also needs SANDBOX_ALLOW_NONE=true',
+      'RUNNER_CONCURRENCY must be an integer from 1 to 64 (got "0")',
+      'RUNNER_SCAN_LIMIT must be an integer from 1 to 16 (got "17")',
+      'ALLOW_PRIVATE_ARTIFACT_HOSTS must be on/off or true/false (got "maybe")',
+    ]);
+  });
+
+  it('takes the local-stack switches and limits', () => {
+    const config = loadValidatorRunnerConfig({
+      COORDINATOR_URL: 'http://127.0.0.1:9000/',
+      ALLOW_INSECURE_ARTIFACT_URIS: 'true',
+      ALLOW_PRIVATE_ARTIFACT_HOSTS: 'true',
+      ALLOW_LOCAL_REPOSITORIES: 'true',
+      RUNNER_WORK_DIR: '/tmp/w',
+      SANDBOX_FILE_MB: '10',
+    });
+    expect(config).toMatchObject({
+      coordinatorUrl: 'http://127.0.0.1:9000',
+      workDir: '/tmp/w',
+      fetch: { allowInsecureHttp: true, allowPrivateAddresses: true, allowLocalSources: true },
+      sandbox: { limits: { fileBytes: 10 * 1024 * 1024 } },
+    });
+  });
+});

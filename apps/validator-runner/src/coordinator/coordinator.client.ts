@@ -1,0 +1,164 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import { BtAuthSigner } from '@rcs/auth';
+import { ErrorCode, ScanResponseDto, ValidatorJobDto, ValidatorJobResultDto, VerificationSummaryDto } from '@rcs/contracts';
+
+/** The coordinator answered something the runner cannot go on from (wrong key, not allowlisted, a 4xx). */
+export class CoordinatorAnswerError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | null,
+    detail: string,
+  ) {
+    super(`coordinator answered ${status}${code ? ` ${code}` : ''}: ${detail}`);
+    this.name = 'CoordinatorAnswerError';
+  }
+}
+
+/** No answer: connection refused or reset, or the request timed out. */
+export class CoordinatorUnreachableError extends Error {
+  constructor(readonly reason: string) {
+    super(`coordinator unreachable: ${reason}`);
+    this.name = 'CoordinatorUnreachableError';
+  }
+}
+
+export interface CoordinatorClientOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  /** Tries to post one result (network failures and 5xx answers). */
+  postAttempts: number;
+  /** First wait between tries; doubles each time. */
+  postBackoffMs: number;
+}
+
+/** How posting a result ended. */
+export type PostOutcome =
+  | { kind: 'posted'; verification: VerificationSummaryDto; attempts: number }
+  /** An earlier try had reached the coordinator though its answer was lost. */
+  | { kind: 'already_recorded'; verification: VerificationSummaryDto; attempts: number }
+  /** The coordinator refused it for good (409 job_not_leased, job_already_completed, 4xx). */
+  | { kind: 'refused'; status: number; code: string | null; message: string; attempts: number }
+  | { kind: 'gave_up'; reason: string; attempts: number };
+
+/** Where nothing definite came back: try again (after checking whether the last try landed). */
+class Retryable {
+  constructor(readonly reason: string) {}
+}
+
+/** The coordinator's signed validator routes, as the runner uses them (BT-AUTH-V1: the exact text sent is signed). */
+export class CoordinatorClient {
+  constructor(
+    private readonly options: CoordinatorClientOptions,
+    private readonly signer: BtAuthSigner,
+    private readonly logger: Logger,
+  ) {}
+
+  get hotkey(): string {
+    return this.signer.hotkey;
+  }
+
+  /** Leases up to `limit` jobs; `[]` when nothing is pending. */
+  async scan(limit: number): Promise<ValidatorJobDto[]> {
+    const response = await this.send('POST', '/api/v1/validator/submissions/scan', JSON.stringify({ limit }));
+    if (response.status !== 200) throw answerError(response);
+    return (JSON.parse(response.text) as ScanResponseDto).jobs;
+  }
+
+  /** The verification recorded for this job, if any (a public read: no signature). */
+  async findVerification(submissionId: string, jobId: string): Promise<VerificationSummaryDto | null> {
+    const response = await this.send('GET', `/api/v1/verifications?submission_id=${encodeURIComponent(submissionId)}`, undefined, false);
+    if (response.status !== 200) throw answerError(response);
+    return (JSON.parse(response.text) as VerificationSummaryDto[]).find((v) => v.job_id === jobId) ?? null;
+  }
+
+  /**
+   * Posts a job's result. A lost answer (network failure, timeout) or a 5xx is retried with backoff, but
+   * each retry first asks GET /verifications whether the previous try landed, so a result is recorded once.
+   */
+  async postResult(jobId: string, result: ValidatorJobResultDto): Promise<PostOutcome> {
+    const body = JSON.stringify(result);
+    const submissionId = result.submission_id as string;
+    let reason = 'no attempt';
+    for (let attempt = 1; attempt <= this.options.postAttempts; attempt++) {
+      if (attempt > 1) {
+        await sleep(this.options.postBackoffMs * 2 ** (attempt - 2));
+        const recorded = await this.recorded(submissionId, jobId);
+        if (recorded instanceof Retryable) {
+          reason = recorded.reason;
+          continue;
+        }
+        if (recorded !== null) return { kind: 'already_recorded', verification: recorded, attempts: attempt - 1 };
+      }
+      const outcome = await this.tryPost(jobId, body, attempt);
+      if (!(outcome instanceof Retryable)) return outcome;
+      reason = outcome.reason;
+      this.logger.warn({ job_id: jobId, attempt, reason }, 'post: no definite answer; will check and retry');
+    }
+    return { kind: 'gave_up', reason, attempts: this.options.postAttempts };
+  }
+
+  private async tryPost(jobId: string, body: string, attempt: number): Promise<PostOutcome | Retryable> {
+    let response: Answer;
+    try {
+      response = await this.send('POST', `/api/v1/validator/jobs/${encodeURIComponent(jobId)}/result`, body);
+    } catch (error) {
+      if (error instanceof CoordinatorUnreachableError) return new Retryable(error.reason);
+      throw error;
+    }
+    if (response.status === 200) return { kind: 'posted', verification: JSON.parse(response.text) as VerificationSummaryDto, attempts: attempt };
+    if (response.status >= 500) return new Retryable(`HTTP ${response.status}`);
+    const refused = answerError(response);
+    return { kind: 'refused', status: response.status, code: refused.code, message: refused.message, attempts: attempt };
+  }
+
+  private async recorded(submissionId: string, jobId: string): Promise<VerificationSummaryDto | null | Retryable> {
+    try {
+      return await this.findVerification(submissionId, jobId);
+    } catch (error) {
+      // Never re-post without a definite "not recorded": any failed check waits for the next try.
+      if (error instanceof CoordinatorUnreachableError) return new Retryable(error.reason);
+      if (error instanceof CoordinatorAnswerError) return new Retryable(`verification check answered ${error.status}`);
+      throw error;
+    }
+  }
+
+  private async send(method: 'GET' | 'POST', path: string, body?: string, signed = true): Promise<Answer> {
+    const headers: Record<string, string> = signed ? { ...this.signer.signRequest({ method, url: path, body }) } : {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    try {
+      const response = await fetch(`${this.options.baseUrl}${path}`, { method, headers, body, signal: AbortSignal.timeout(this.options.timeoutMs) });
+      return { status: response.status, text: await response.text() };
+    } catch (error) {
+      throw new CoordinatorUnreachableError(describeFetchError(error));
+    }
+  }
+}
+
+interface Answer {
+  status: number;
+  text: string;
+}
+
+/** The `detail.error` code and message of a DECISIONS §1 error body, when there is one. */
+function answerError(response: Answer): CoordinatorAnswerError {
+  try {
+    const detail = (JSON.parse(response.text) as { detail?: unknown }).detail;
+    if (typeof detail === 'object' && detail !== null && !Array.isArray(detail)) {
+      const { error, message } = detail as { error?: unknown; message?: unknown };
+      return new CoordinatorAnswerError(response.status, typeof error === 'string' ? error : null, typeof message === 'string' ? message : response.text.slice(0, 500));
+    }
+  } catch {
+    // Not JSON: the text says what happened.
+  }
+  return new CoordinatorAnswerError(response.status, null, response.text.slice(0, 500));
+}
+
+function describeFetchError(error: unknown): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'timed out';
+  const cause = error instanceof Error ? (error.cause as NodeJS.ErrnoException | undefined) : undefined;
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}
+
+/** Refusals that end the job for this validator: the lease is gone or another result is recorded. */
+export const FINAL_CONFLICTS: readonly string[] = [ErrorCode.JobNotLeased, ErrorCode.JobAlreadyCompleted];

@@ -1,0 +1,103 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Keyring } from '@polkadot/keyring';
+import type { KeyringPair } from '@polkadot/keyring/types';
+import { cryptoWaitReady, mnemonicValidate } from '@polkadot/util-crypto';
+import { BtAuthSigner } from '@rcs/auth';
+import type { IdentitySource } from '../config/config';
+
+/** The validator hotkey could not be loaded; the message says which file or variable and why. */
+export class ValidatorKeyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ValidatorKeyError';
+  }
+}
+
+/** The fields of a Bittensor keyfile (btwallet's `serialized_keypair_to_keyfile_data`) the runner reads. */
+export interface HotkeyFile {
+  secretPhrase: string | null;
+  secretSeed: string | null;
+  ss58Address: string | null;
+}
+
+// btwallet marks encrypted keyfiles with these prefixes; hotkeys are normally stored in clear.
+const ENCRYPTED_PREFIXES = ['$NACL', '$ANSIBLE_VAULT', 'gAAAAA'];
+const SEED = /^0x[0-9a-fA-F]{64}$/;
+
+/** Parses a hotkey file's text; refuses encrypted files and files with neither a phrase nor a seed. */
+export function parseHotkeyFile(text: string, path: string): HotkeyFile {
+  if (ENCRYPTED_PREFIXES.some((prefix) => text.startsWith(prefix))) {
+    throw new ValidatorKeyError(`${path} is encrypted; the runner needs the hotkey in clear (as btcli writes hotkeys)`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new ValidatorKeyError(`${path} is not a Bittensor keyfile (not JSON)`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new ValidatorKeyError(`${path} is not a Bittensor keyfile (not a JSON object)`);
+  }
+  const fields = data as Record<string, unknown>;
+  const field = (name: string): string | null => (typeof fields[name] === 'string' && fields[name] !== '' ? (fields[name] as string) : null);
+  const file: HotkeyFile = { secretPhrase: field('secretPhrase'), secretSeed: field('secretSeed'), ss58Address: field('ss58Address') };
+  if (file.secretPhrase === null && file.secretSeed === null) {
+    throw new ValidatorKeyError(`${path} holds neither "secretPhrase" nor "secretSeed"; a public-only keyfile cannot sign`);
+  }
+  if (file.secretPhrase !== null && !mnemonicValidate(file.secretPhrase)) {
+    throw new ValidatorKeyError(`${path}: "secretPhrase" is not a valid BIP39 mnemonic`);
+  }
+  if (file.secretPhrase === null && !SEED.test(file.secretSeed ?? '')) {
+    throw new ValidatorKeyError(`${path}: "secretSeed" must be 0x and 64 hex digits`);
+  }
+  return file;
+}
+
+/** The sr25519 pair of a hotkey file (the phrase wins over the seed, as btwallet reads it), checked against its ss58Address. */
+export async function keypairFromHotkeyFile(file: HotkeyFile, path: string): Promise<KeyringPair> {
+  await cryptoWaitReady();
+  const keyring = new Keyring({ type: 'sr25519', ss58Format: 42 });
+  const pair = keyring.addFromUri((file.secretPhrase ?? file.secretSeed) as string);
+  if (file.ss58Address !== null && keyring.encodeAddress(keyring.decodeAddress(file.ss58Address)) !== pair.address) {
+    throw new ValidatorKeyError(`${path}: the secret derives ${pair.address}, not the file's ss58Address ${file.ss58Address}`);
+  }
+  return pair;
+}
+
+/** `<wallets>/<name>/hotkeys/<hotkey>`, the layout btcli writes. */
+export function hotkeyFilePath(source: Extract<IdentitySource, { kind: 'wallet' }>): string {
+  return join(source.walletPath, source.walletName, 'hotkeys', source.hotkeyName);
+}
+
+/** The signer of every coordinator call, from the configured identity. */
+export async function loadValidatorSigner(source: IdentitySource): Promise<BtAuthSigner> {
+  await cryptoWaitReady();
+  if (source.kind === 'uri') {
+    // The keyring takes a short non-mnemonic as a raw seed: a mistyped mnemonic would silently be another key.
+    if (source.variable === 'VALIDATOR_MNEMONIC' && !mnemonicValidate(source.uri.split('//')[0].trim())) {
+      throw new ValidatorKeyError('VALIDATOR_MNEMONIC is not a valid BIP39 mnemonic');
+    }
+    try {
+      return new BtAuthSigner(new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromUri(source.uri));
+    } catch (error) {
+      // The keyring's message may quote the secret: name only the variable.
+      throw new ValidatorKeyError(`${source.variable} is not a valid mnemonic or secret URI (${(error as Error).name})`);
+    }
+  }
+  const path = hotkeyFilePath(source);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new ValidatorKeyError(`cannot read the hotkey file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  let pair: KeyringPair;
+  try {
+    pair = await keypairFromHotkeyFile(parseHotkeyFile(text.trim(), path), path);
+  } catch (error) {
+    if (error instanceof ValidatorKeyError) throw error;
+    throw new ValidatorKeyError(`${path}: the secret is not a valid mnemonic or seed (${(error as Error).name})`);
+  }
+  return new BtAuthSigner(pair);
+}

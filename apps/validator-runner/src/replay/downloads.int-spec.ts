@@ -1,0 +1,208 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { VerificationStatus } from '@rcs/contracts';
+import { downloadArtifact } from './artifact-download';
+import { prefetchHeldout } from './heldout';
+import { ReplayFailure } from './replay-failure';
+
+/** A plain HTTP server on loopback that records what it was asked; downloads reach it with the test-only flags. */
+class FileServer {
+  readonly requests: { path: string; headers: IncomingHttpHeaders }[] = [];
+  private readonly closedEarly = new Map<string, Promise<void>>();
+  private readonly onClosedEarly = new Map<string, () => void>();
+  private readonly server: Server;
+  url = '';
+
+  constructor(private readonly routes: Record<string, (res: ServerResponse, headers: IncomingHttpHeaders) => void>) {
+    this.server = createServer((req, res) => {
+      const path = req.url ?? '/';
+      this.requests.push({ path, headers: req.headers });
+      res.on('close', () => {
+        if (!res.writableFinished) this.earlyClose(path);
+      });
+      const route = this.routes[path];
+      if (route) route(res, req.headers);
+      else res.writeHead(404).end('not found');
+    });
+  }
+
+  /** Resolves once a response on `path` was cut by the client before it finished. */
+  closedBeforeEnd(path: string): Promise<void> {
+    if (!this.closedEarly.has(path)) this.closedEarly.set(path, new Promise((resolve) => this.onClosedEarly.set(path, resolve)));
+    return this.closedEarly.get(path) as Promise<void>;
+  }
+
+  private earlyClose(path: string): void {
+    void this.closedBeforeEnd(path);
+    this.onClosedEarly.get(path)?.();
+  }
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  stop(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+const BODY = randomBytes(64 * 1024);
+const SHA = createHash('sha256').update(BODY).digest('hex');
+const LOCAL = { allowInsecureHttp: true, allowPrivateAddresses: true };
+
+/** Writes until the client goes away, with no Content-Length: only the runner's byte count can stop it. */
+function endless(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/octet-stream' });
+  const chunk = Buffer.alloc(16 * 1024, 1);
+  const pump = () => {
+    while (!res.destroyed && res.write(chunk));
+    if (!res.destroyed) res.once('drain', pump);
+  };
+  pump();
+}
+
+describe('artifact download and held-out prefetch against a local HTTP server', () => {
+  let dir: string;
+  let server: FileServer;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'runner-downloads-'));
+    server = new FileServer({
+      '/model.bin': (res) => res.writeHead(200, { 'content-length': BODY.length }).end(BODY),
+      '/short.bin': (res) => res.writeHead(200).end(BODY.subarray(0, 1000)),
+      '/moved': (res) => res.writeHead(302, { location: '/model.bin' }).end(),
+      '/endless': endless,
+      '/broken': (res) => res.writeHead(503).end('busy'),
+      '/heldout/rows.jsonl': (res, headers) => {
+        if (headers.authorization !== 'Bearer heldout-secret-token') res.writeHead(401).end('no');
+        else res.writeHead(200).end('{"x": 1}\n{"x": 2}\n');
+      },
+    });
+    await server.start();
+  });
+
+  afterAll(async () => {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const download = (path: string, overrides: { sha256?: string; sizeBytes?: number; rules?: typeof LOCAL } = {}) =>
+    downloadArtifact(
+      { uri: `${server.url}${path}`, sha256: overrides.sha256 ?? SHA, sizeBytes: overrides.sizeBytes ?? BODY.length },
+      { directory: dir, rules: overrides.rules ?? LOCAL, maxBytes: 1024 * 1024 * 1024, signal: AbortSignal.timeout(10_000) },
+    );
+
+  async function failure(promise: Promise<unknown>): Promise<ReplayFailure> {
+    const error = await promise.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ReplayFailure);
+    return error as ReplayFailure;
+  }
+
+  it('streams the artifact to disk, checking its size and SHA-256', async () => {
+    const artifact = await download('/model.bin');
+    expect(artifact).toMatchObject({ bytes: BODY.length, sha256: SHA, path: join(dir, 'model.bin') });
+    expect(readFileSync(artifact.path).equals(BODY)).toBe(true);
+  });
+
+  it('rejects a hash mismatch and a size mismatch', async () => {
+    const hash = await failure(download('/model.bin', { sha256: 'a'.repeat(64) }));
+    expect(hash).toMatchObject({ status: VerificationStatus.Rejected, note: expect.stringMatching(/SHA-256 is [0-9a-f]{64}; the submission declares a{64}/) });
+    const size = await failure(download('/short.bin', { sizeBytes: BODY.length }));
+    expect(size).toMatchObject({ status: VerificationStatus.Rejected, note: `The artifact is 1000 bytes; the submission declares ${BODY.length}.` });
+  });
+
+  it('refuses a Content-Length above the declared size before reading, and stops an endless stream at the declared size', async () => {
+    const announced = await failure(download('/model.bin', { sizeBytes: 100 }));
+    expect(announced).toMatchObject({ status: VerificationStatus.Rejected, note: expect.stringMatching(/announces 65536 bytes, more than the 100/) });
+    const endlessFailure = await failure(download('/endless', { sizeBytes: 50_000 }));
+    expect(endlessFailure).toMatchObject({ status: VerificationStatus.Rejected, note: expect.stringMatching(/went past 50000 bytes and was stopped/) });
+    await server.closedBeforeEnd('/endless');
+  });
+
+  it('refuses redirects without following them', async () => {
+    const before = server.requests.filter((r) => r.path === '/model.bin').length;
+    const redirect = await failure(download('/moved'));
+    expect(redirect).toMatchObject({ status: VerificationStatus.Rejected, note: expect.stringMatching(/answered 302 \(a redirect\)/) });
+    expect(server.requests.filter((r) => r.path === '/model.bin')).toHaveLength(before);
+  });
+
+  it('refuses loopback hosts (by address or by name) unless private hosts are allowed, without connecting', async () => {
+    const before = server.requests.length;
+    const byAddress = await failure(download('/model.bin', { rules: { allowInsecureHttp: true, allowPrivateAddresses: false } }));
+    expect(byAddress).toMatchObject({ status: VerificationStatus.Rejected, note: expect.stringMatching(/resolves to a loopback address/) });
+    const port = new URL(server.url).port;
+    const byName = await failure(
+      downloadArtifact(
+        { uri: `http://localhost:${port}/model.bin`, sha256: SHA, sizeBytes: BODY.length },
+        { directory: dir, rules: { allowInsecureHttp: true, allowPrivateAddresses: false }, maxBytes: 1 << 30, signal: AbortSignal.timeout(10_000) },
+      ),
+    );
+    expect(byName.note).toMatch(/resolves to a loopback address/);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('refuses http:// unless insecure URIs are allowed, and file:// always', async () => {
+    const http = await failure(download('/model.bin', { rules: { allowInsecureHttp: false, allowPrivateAddresses: true } }));
+    expect(http).toMatchObject({ status: VerificationStatus.Rejected, note: expect.stringMatching(/http:\/\/ URLs are not allowed; only https:\/\//) });
+    const file = await failure(
+      downloadArtifact({ uri: pathToFileURL(join(dir, 'model.bin')).href, sha256: SHA, sizeBytes: BODY.length }, { directory: dir, rules: LOCAL, maxBytes: 1 << 30, signal: AbortSignal.timeout(10_000) }),
+    );
+    expect(file).toMatchObject({ status: VerificationStatus.Rejected, note: expect.stringMatching(/file:\/\/ sources are not allowed/) });
+  });
+
+  it('calls a 4xx the submission’s fault and a 5xx or a refused connection the validator’s', async () => {
+    expect(await failure(download('/gone'))).toMatchObject({ status: VerificationStatus.Rejected, note: expect.stringMatching(/answered 404/) });
+    expect(await failure(download('/broken'))).toMatchObject({ status: VerificationStatus.Error, note: expect.stringMatching(/answered 503/) });
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer();
+      probe.listen(0, '127.0.0.1', () => {
+        const port = (probe.address() as AddressInfo).port;
+        probe.close(() => resolve(port));
+      });
+    });
+    const refused = await failure(
+      downloadArtifact({ uri: `http://127.0.0.1:${closed}/x`, sha256: SHA, sizeBytes: 1 }, { directory: dir, rules: LOCAL, maxBytes: 1 << 30, signal: AbortSignal.timeout(10_000) }),
+    );
+    expect(refused).toMatchObject({ status: VerificationStatus.Error, note: expect.stringMatching(/ECONNREFUSED/) });
+  });
+
+  it('prefetches held-out rows with the Bearer token and writes a manifest of local paths', async () => {
+    const heldout = join(dir, 'heldout');
+    const local = join(dir, 'mix.json');
+    writeFileSync(local, '{"mix": 1}');
+    const manifest = await prefetchHeldout(
+      [
+        { name: 'HELDOUT', url: `${server.url}/heldout/rows.jsonl`, token: 'heldout-secret-token' },
+        { name: 'MIX', url: pathToFileURL(local).href, token: null },
+      ],
+      { directory: heldout, rules: { ...LOCAL, allowFile: true }, maxBytes: 1 << 20, signal: AbortSignal.timeout(10_000) },
+    );
+    expect(server.requests.find((r) => r.path === '/heldout/rows.jsonl')?.headers.authorization).toBe('Bearer heldout-secret-token');
+    const rows = '{"x": 1}\n{"x": 2}\n';
+    expect(manifest).toEqual({
+      HELDOUT: { env: 'HELDOUT_PATH', path: join(heldout, 'HELDOUT', 'rows.jsonl'), bytes: rows.length, sha256: createHash('sha256').update(rows).digest('hex') },
+      MIX: { env: 'MIX_PATH', path: join(heldout, 'MIX', 'mix.json'), bytes: 10, sha256: createHash('sha256').update('{"mix": 1}').digest('hex') },
+    });
+    expect(JSON.parse(readFileSync(join(heldout, 'manifest.json'), 'utf8'))).toEqual(manifest);
+    expect(readFileSync(join(heldout, 'manifest.json'), 'utf8')).not.toMatch(/127\.0\.0\.1|token|file:/);
+  });
+
+  it('ends the replay in error when a held-out source fails (wrong token, file:// not allowed)', async () => {
+    const rules = { ...LOCAL, allowFile: false };
+    const options = { directory: join(dir, 'heldout-bad'), rules, maxBytes: 1 << 20, signal: AbortSignal.timeout(10_000) };
+    const wrongToken = await failure(prefetchHeldout([{ name: 'HELDOUT', url: `${server.url}/heldout/rows.jsonl`, token: 'wrong' }], options));
+    expect(wrongToken).toMatchObject({ status: VerificationStatus.Error, note: 'Held-out source HELDOUT could not be prefetched: the server answered 401.' });
+    const file = await failure(prefetchHeldout([{ name: 'MIX', url: 'file:///etc/hostname', token: null }], options));
+    expect(file).toMatchObject({ status: VerificationStatus.Error, note: expect.stringMatching(/file:\/\/ sources are not allowed/) });
+  });
+});

@@ -1,0 +1,296 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { checkPatch } from '@rcs/patch';
+import { ReplaySpecDto, VerificationStatus } from '@rcs/contracts';
+import type { FetchPolicy } from '../config/config';
+import { Sandbox, SandboxError, SandboxLimits, SandboxRunResult } from '../sandbox/sandbox.port';
+import { downloadArtifact } from './artifact-download';
+import { Deadline } from './deadline';
+import { applyPatch, cloneAt } from './git-workspace';
+import { heldoutSandboxEnv, HeldoutManifest, planBenchmarkEnv, prefetchHeldout } from './heldout';
+import { Redactor } from './redaction';
+import { ReplayFailure } from './replay-failure';
+import { ReplayLog } from './replay-log';
+import { boundedMetrics, lastMetricInOutput, readResultFile } from './result-reader';
+
+export type ReplayStatus = VerificationStatus.Accepted | VerificationStatus.Rejected | VerificationStatus.Error;
+
+/** What one replay observed; the result body is made of it (never of claimed metrics). */
+export interface ReplayResult {
+  status: ReplayStatus;
+  observedMetrics: Record<string, number>;
+  /** Public: one or two redacted sentences. */
+  notes: string;
+  /** Admin-only: phases and output tails, redacted and capped. */
+  replayLog: string;
+  /** Milliseconds per phase that ran, and `total`. */
+  timings: Record<string, number>;
+}
+
+/** The job as the scan answers it, as much of it as a replay reads. */
+export interface ReplayJob {
+  job_id: string;
+  submission_id: string;
+  replay_spec: ReplaySpecDto;
+}
+
+export interface ReplayPipelineOptions {
+  workDir: string;
+  keepWorkspaces: boolean;
+  /** Host environment for git (PATH, HOME, proxies, ssh agent). */
+  gitEnv: Record<string, string>;
+  fetch: FetchPolicy;
+  artifactMaxBytes: number;
+  heldoutMaxBytes: number;
+  resultMaxBytes: number;
+  logCapBytes: number;
+  limits: SandboxLimits;
+}
+
+/** Environment every sandboxed command gets besides the task's. */
+const BASE_ENV: Record<string, string> = { LANG: 'C.UTF-8', PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' };
+const JOB_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+interface JobDirs {
+  root: string;
+  repo: string;
+  artifact: string;
+  heldout: string;
+}
+
+/** The state of one replay while it runs: its deadline, log and timings. */
+class ReplayRun {
+  readonly timings: Record<string, number> = {};
+
+  constructor(
+    readonly job: ReplayJob,
+    readonly dirs: JobDirs,
+    readonly deadline: Deadline,
+    readonly log: ReplayLog,
+    readonly logger: Logger,
+  ) {}
+
+  /** Runs one phase: its duration is recorded and logged (with `fields` of its result), its failure logged. */
+  async phase<T>(name: string, work: () => Promise<T>, fields: (value: T) => Record<string, unknown> = () => ({})): Promise<T> {
+    const started = Date.now();
+    this.logger.info({ phase: name }, `${name}: started`);
+    try {
+      const value = await work();
+      const ms = (this.timings[name] = Date.now() - started);
+      this.logger.info({ phase: name, ms, ...fields(value) }, `${name}: done`);
+      return value;
+    } catch (error) {
+      const ms = (this.timings[name] = Date.now() - started);
+      if (error instanceof ReplayFailure) this.logger.warn({ phase: name, ms, status: error.status }, `${name}: ${error.status}`);
+      throw error;
+    }
+  }
+}
+
+/**
+ * One replay of a leased job, within its time budget (one deadline for every phase): clone at the pinned
+ * base, check and apply the patch, download and check the artifact, prefetch held-out data on the host,
+ * run setup and benchmark in the sandbox, read the observed metrics. Never throws for the submission's
+ * faults: every outcome is a ReplayResult.
+ */
+export class ReplayPipeline {
+  constructor(
+    private readonly options: ReplayPipelineOptions,
+    private readonly sandbox: Sandbox,
+    private readonly logger: Logger,
+  ) {}
+
+  async replay(job: ReplayJob): Promise<ReplayResult> {
+    const spec = job.replay_spec;
+    const started = Date.now();
+    const redactor = new Redactor(spec.validator_benchmark_env);
+    const log = new ReplayLog(redactor, this.options.logCapBytes);
+    const logger = this.logger.child({ job_id: job.job_id, submission_id: job.submission_id });
+    if (!JOB_ID.test(job.job_id)) {
+      return { status: VerificationStatus.Error, observedMetrics: {}, notes: 'The job id is not usable as a directory name.', replayLog: '', timings: {} };
+    }
+    const dirs = jobDirs(this.options.workDir, job.job_id);
+    const run = new ReplayRun(job, dirs, new Deadline(spec.time_budget_seconds * 1000), log, logger);
+    log.line('replay', `job ${job.job_id}, submission ${job.submission_id}; budget ${spec.time_budget_seconds} s; sandbox ${this.sandbox.kind}`);
+    let outcome: Omit<ReplayResult, 'replayLog' | 'timings'>;
+    try {
+      await rm(dirs.root, { recursive: true, force: true });
+      await Promise.all([dirs.artifact, dirs.heldout].map((dir) => mkdir(dir, { recursive: true })));
+      outcome = await this.execute(run);
+    } catch (error) {
+      if (!(error instanceof ReplayFailure)) {
+        logger.error({ err: error }, 'replay failed unexpectedly');
+        outcome = { status: VerificationStatus.Error, observedMetrics: {}, notes: `The validator failed: ${(error as Error).message}` };
+      } else {
+        outcome = { status: error.status, observedMetrics: {}, notes: error.note };
+      }
+    } finally {
+      if (!this.options.keepWorkspaces) {
+        await rm(dirs.root, { recursive: true, force: true }).catch((error: unknown) => logger.warn({ err: error, dir: dirs.root }, 'could not remove the workspace'));
+      }
+    }
+    const notes = redactor.redact(outcome.notes);
+    log.line('verdict', `${outcome.status}: ${notes}`);
+    run.timings.total = Date.now() - started;
+    return { ...outcome, notes, replayLog: log.render(), timings: run.timings };
+  }
+
+  private async execute(run: ReplayRun): Promise<Omit<ReplayResult, 'replayLog' | 'timings'>> {
+    const spec = run.job.replay_spec;
+    const { dirs, deadline, log } = run;
+    const commit = await run.phase(
+      'clone',
+      () =>
+        cloneAt({ repository: spec.repository, baseRef: spec.base_ref, baseCommitSha: spec.base_commit_sha }, dirs.repo, {
+          env: this.options.gitEnv,
+          allowLocalRepositories: this.options.fetch.allowLocalSources,
+          deadline,
+        }),
+      (sha) => ({ commit: sha }),
+    );
+    log.line('clone', `checked out ${commit} (base ref ${spec.base_ref})`);
+
+    if (spec.patch !== '') {
+      const files = await run.phase('patch', () => this.applyPatch(run), (count) => ({ files: count, bytes: Buffer.byteLength(spec.patch) }));
+      log.line('patch', `applied ${Buffer.byteLength(spec.patch)} bytes touching ${files} file(s)`);
+    }
+
+    let artifactPath: string | null = null;
+    const readOnlyPaths = [dirs.heldout, dirs.artifact].map((path) => ({ host: path, sandbox: path }));
+    if (spec.artifact_uri !== null) {
+      const uri = spec.artifact_uri;
+      const artifact = await run.phase(
+        'download',
+        () =>
+          downloadArtifact(
+            { uri, sha256: spec.artifact_sha256, sizeBytes: spec.artifact_size_bytes },
+            { directory: dirs.artifact, rules: httpRules(this.options.fetch), maxBytes: this.options.artifactMaxBytes, signal: deadline.signal() },
+          ),
+        (a) => ({ bytes: a.bytes, bytes_per_second: rate(a.bytes, a.durationMs), sha256: a.sha256 }),
+      );
+      artifactPath = artifact.path;
+      log.line('download', `artifact ${artifact.bytes} bytes in ${artifact.durationMs} ms, sha256 ${artifact.sha256} checked`);
+    }
+
+    const plan = planBenchmarkEnv(spec.validator_benchmark_env);
+    let manifest: HeldoutManifest = {};
+    if (plan.sources.length > 0) {
+      manifest = await run.phase(
+        'prefetch',
+        () =>
+          prefetchHeldout(plan.sources, {
+            directory: dirs.heldout,
+            rules: { ...httpRules(this.options.fetch), allowFile: this.options.fetch.allowLocalSources },
+            maxBytes: this.options.heldoutMaxBytes,
+            signal: deadline.signal(),
+            onDownloaded: (name, entry, ms) => run.logger.info({ phase: 'prefetch', source: name, bytes: entry.bytes, ms, bytes_per_second: rate(entry.bytes, ms) }, `prefetch: ${name} downloaded`),
+          }),
+        (m) => ({ sources: Object.keys(m), bytes: Object.values(m).reduce((sum, entry) => sum + entry.bytes, 0) }),
+      );
+      for (const [name, entry] of Object.entries(manifest)) log.line('prefetch', `${name}: ${entry.bytes} bytes, sha256 ${entry.sha256}, at ${entry.env}`);
+    }
+    if (plan.dropped.length > 0) log.line('prefetch', `not passed to the benchmark: ${plan.dropped.join(', ')}`);
+    // The runner's own paths win over a private value of the same name.
+    const env = { ...BASE_ENV, ...heldoutSandboxEnv(plan, manifest, dirs.heldout), ...(artifactPath === null ? {} : { ARTIFACT_PATH: artifactPath }) };
+
+    if (spec.setup_command !== null && spec.setup_command.trim() !== '') {
+      const setup = await run.phase('setup', () => this.inSandbox(run, 'setup', spec.setup_command as string, env, readOnlyPaths), sandboxFields);
+      if (setup.timedOut) throw ReplayFailure.error('The setup command ran past the time budget.');
+      if (setup.exitCode !== 0) throw ReplayFailure.error(`The setup command ${exitDescription(setup)}.`);
+    }
+
+    const bench = await run.phase('benchmark', () => this.inSandbox(run, 'benchmark', spec.benchmark_command, env, readOnlyPaths), sandboxFields);
+    if (bench.timedOut) throw ReplayFailure.error('The benchmark ran past the time budget.');
+    return this.observe(run, bench);
+  }
+
+  /** checkPatch (the coordinator's own rule) before `git apply`; answers the number of files. */
+  private async applyPatch(run: ReplayRun): Promise<number> {
+    const spec = run.job.replay_spec;
+    const check = checkPatch(spec.patch, { allowedPatchPaths: spec.allowed_patch_paths, maxPatchBytes: spec.max_patch_bytes });
+    if (!check.ok) {
+      throw ReplayFailure.rejected(`The patch breaks the task's patch rules: ${check.violations.map((v) => `${v.type}: ${v.msg}`).join('; ')}`);
+    }
+    const patchFile = join(run.dirs.root, 'submission.patch');
+    await writeFile(patchFile, spec.patch);
+    await applyPatch(run.dirs.repo, patchFile, { env: this.options.gitEnv, deadline: run.deadline });
+    return check.files.length;
+  }
+
+  private async inSandbox(
+    run: ReplayRun,
+    phase: string,
+    command: string,
+    env: Record<string, string>,
+    readOnlyPaths: { host: string; sandbox: string }[],
+  ): Promise<SandboxRunResult> {
+    const timeoutMs = run.deadline.remainingMs();
+    if (timeoutMs === 0) throw ReplayFailure.error(`The time budget ran out before the ${phase} command started.`);
+    run.log.line(phase, `running in the ${this.sandbox.kind} sandbox with ${Math.ceil(timeoutMs / 1000)} s left`);
+    let result: SandboxRunResult;
+    try {
+      result = await this.sandbox.run({ command, workspace: run.dirs.repo, readOnlyPaths, env, timeoutMs, limits: this.options.limits });
+    } catch (error) {
+      if (!(error instanceof SandboxError)) throw error;
+      throw ReplayFailure.error(`The sandbox could not run the ${phase} command (${error.code}): ${error.message}`);
+    }
+    run.log.output(phase, result.output, result.outputTruncated);
+    run.log.line(phase, `${exitDescription(result)} after ${result.durationMs} ms${result.timedOut ? ' (time budget)' : ''}`);
+    return result;
+  }
+
+  /** The verdict of a benchmark that finished in time: its exit status, then the observed task metric. */
+  private async observe(run: ReplayRun, bench: SandboxRunResult): Promise<Omit<ReplayResult, 'replayLog' | 'timings'>> {
+    const spec = run.job.replay_spec;
+    let metrics: Record<string, number> = {};
+    let source = 'the output';
+    if (spec.result_path !== null) {
+      const read = await readResultFile(run.dirs.repo, spec.result_path, this.options.resultMaxBytes);
+      if ('metrics' in read) {
+        metrics = read.metrics;
+        source = spec.result_path;
+      } else {
+        run.log.line('result', `${read.problem}; falling back to the output`);
+      }
+    }
+    for (const name of [spec.metric_name, spec.secondary_metric_name]) {
+      if (name === null || Object.hasOwn(metrics, name)) continue;
+      const value = lastMetricInOutput(bench.output, name);
+      if (value !== null) metrics[name] = value;
+    }
+    if (!Object.hasOwn(metrics, spec.metric_name)) source = 'nowhere';
+    const observed = boundedMetrics(metrics, [spec.metric_name, spec.secondary_metric_name]);
+    run.log.line('result', `observed ${JSON.stringify(observed)} (task metric from ${source})`);
+    if (bench.exitCode !== 0) {
+      return { status: VerificationStatus.Rejected, observedMetrics: observed, notes: `The benchmark ${exitDescription(bench)}.` };
+    }
+    if (!Object.hasOwn(observed, spec.metric_name)) {
+      return { status: VerificationStatus.Rejected, observedMetrics: observed, notes: `The benchmark produced no finite ${spec.metric_name}.` };
+    }
+    const value = observed[spec.metric_name];
+    return { status: VerificationStatus.Accepted, observedMetrics: observed, notes: `Observed ${spec.metric_name}=${value} (from ${source}).` };
+  }
+}
+
+function jobDirs(workDir: string, jobId: string): JobDirs {
+  const root = join(workDir, jobId);
+  return { root, repo: join(root, 'repo'), artifact: join(root, 'artifact'), heldout: join(root, 'heldout') };
+}
+
+function httpRules(policy: FetchPolicy): { allowInsecureHttp: boolean; allowPrivateAddresses: boolean } {
+  return { allowInsecureHttp: policy.allowInsecureHttp, allowPrivateAddresses: policy.allowPrivateAddresses };
+}
+
+function sandboxFields(result: SandboxRunResult): Record<string, unknown> {
+  return { exit_code: result.exitCode, signal: result.signal, timed_out: result.timedOut, output_truncated: result.outputTruncated };
+}
+
+function exitDescription(result: SandboxRunResult): string {
+  if (result.exitCode !== null) return `exited with code ${result.exitCode}`;
+  return `was killed by ${result.signal ?? 'a signal'}`;
+}
+
+function rate(bytes: number, ms: number): number {
+  return Math.round((bytes * 1000) / Math.max(1, ms));
+}

@@ -1,0 +1,72 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { boundedMetrics, lastMetricInOutput, metricsFromJson, readResultFile } from './result-reader';
+
+describe('result file', () => {
+  let root: string;
+  let workspace: string;
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'runner-result-'));
+    workspace = join(root, 'repo');
+    mkdirSync(join(workspace, 'out'), { recursive: true });
+    writeFileSync(join(root, 'outside.json'), '{"loss": 0.001}');
+  });
+
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('reads the finite numbers of a JSON object, those of a nested metrics object winning', async () => {
+    writeFileSync(join(workspace, 'out', 'r.json'), JSON.stringify({ loss: 1.5, name: 'x', n: null, metrics: { loss: 0.5, acc: 0.9, bad: 'NaN' } }));
+    expect(await readResultFile(workspace, 'out/r.json', 1024)).toEqual({ metrics: { loss: 0.5, acc: 0.9 } });
+  });
+
+  it('refuses paths and symlinks leading outside the workspace, directories, oversized and non-JSON files', async () => {
+    symlinkSync(join(root, 'outside.json'), join(workspace, 'link.json'));
+    symlinkSync('/etc', join(workspace, 'etc'));
+    writeFileSync(join(workspace, 'big.json'), `{"loss": 1, "pad": "${'x'.repeat(2000)}"}`);
+    writeFileSync(join(workspace, 'text.json'), 'loss=1');
+    writeFileSync(join(workspace, 'array.json'), '[1, 2]');
+    expect(await readResultFile(workspace, '../outside.json', 1024)).toEqual({ problem: expect.stringMatching(/outside the workspace/) });
+    expect(await readResultFile(workspace, '/etc/hostname', 1024)).toEqual({ problem: expect.stringMatching(/outside the workspace/) });
+    expect(await readResultFile(workspace, 'link.json', 1024)).toEqual({ problem: expect.stringMatching(/resolves outside/) });
+    expect(await readResultFile(workspace, 'etc/hostname', 1024)).toEqual({ problem: expect.stringMatching(/resolves outside/) });
+    expect(await readResultFile(workspace, 'out', 1024)).toEqual({ problem: expect.stringMatching(/not a regular file/) });
+    expect(await readResultFile(workspace, 'big.json', 1024)).toEqual({ problem: expect.stringMatching(/more than the 1024/) });
+    expect(await readResultFile(workspace, 'text.json', 1024)).toEqual({ problem: expect.stringMatching(/not JSON/) });
+    expect(await readResultFile(workspace, 'array.json', 1024)).toEqual({ problem: expect.stringMatching(/not a JSON object/) });
+    expect(await readResultFile(workspace, 'missing.json', 1024)).toEqual({ problem: expect.stringMatching(/wrote no missing.json/) });
+  });
+
+  it('metricsFromJson answers null for anything but an object', () => {
+    expect(metricsFromJson([1])).toBeNull();
+    expect(metricsFromJson('x')).toBeNull();
+    expect(metricsFromJson({ a: Infinity, b: 2 })).toEqual({ b: 2 });
+  });
+});
+
+describe('lastMetricInOutput', () => {
+  it('takes the last `name=value` or `name: value` of the output', () => {
+    const output = 'step 1 loss=2.5\nloss: 1.25e-1\nval_loss=9\ntrain.loss=7\nINFO loss = 0.75 done\n';
+    expect(lastMetricInOutput(output, 'loss')).toBe(0.75);
+    expect(lastMetricInOutput('loss=1\nloss: 3', 'loss')).toBe(3);
+    expect(lastMetricInOutput('heldout_ppl: 12.5,', 'heldout_ppl')).toBe(12.5);
+  });
+
+  it('ignores other names that contain the metric, words and non-finite values', () => {
+    expect(lastMetricInOutput('val_loss=1\nmy-loss=2\nloss=nan\nloss=abc', 'loss')).toBeNull();
+    expect(lastMetricInOutput('loss=1e999', 'loss')).toBeNull();
+    expect(lastMetricInOutput('a.b=1', 'a.b')).toBe(1);
+    expect(lastMetricInOutput('axb=1', 'a.b')).toBeNull();
+  });
+});
+
+describe('boundedMetrics', () => {
+  it('keeps at most 64 metrics, the task metrics first', () => {
+    const many = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`m${i}`, i]));
+    const bounded = boundedMetrics({ ...many, loss: 1, acc: 2 }, ['loss', 'acc']);
+    expect(Object.keys(bounded)).toHaveLength(64);
+    expect(Object.keys(bounded).slice(0, 2)).toEqual(['loss', 'acc']);
+    expect(boundedMetrics({ a: 1 }, ['loss', null])).toEqual({ a: 1 });
+  });
+});

@@ -1,0 +1,87 @@
+import { lstat, open, realpath } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+
+/** The coordinator keeps at most this many observed metrics (VerifyDto). */
+export const MAX_OBSERVED_METRICS = 64;
+
+export type ResultFileRead = { metrics: Record<string, number> } | { problem: string };
+
+/**
+ * Reads the benchmark's result file: it must resolve inside the workspace (symlinks included), be a
+ * regular file of at most `maxBytes`, and hold a JSON object. Its metrics are the finite numbers at the
+ * top level and, when present, those of a `metrics` object (which win).
+ */
+export async function readResultFile(workspace: string, resultPath: string, maxBytes: number): Promise<ResultFileRead> {
+  const root = await realpath(workspace);
+  const candidate = resolve(root, resultPath);
+  if (!inside(root, candidate)) return { problem: `result_path "${resultPath}" points outside the workspace` };
+  let real: string;
+  try {
+    real = await realpath(candidate);
+  } catch {
+    return { problem: `the benchmark wrote no ${resultPath}` };
+  }
+  if (!inside(root, real)) return { problem: `${resultPath} resolves outside the workspace` };
+  const stat = await lstat(real);
+  if (!stat.isFile()) return { problem: `${resultPath} is not a regular file` };
+  if (stat.size > maxBytes) return { problem: `${resultPath} is ${stat.size} bytes, more than the ${maxBytes} read` };
+  const handle = await open(real, 'r');
+  let text: string;
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(maxBytes + 1), 0, maxBytes + 1, 0);
+    if (bytesRead > maxBytes) return { problem: `${resultPath} grew past ${maxBytes} bytes` };
+    text = buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { problem: `${resultPath} is not JSON` };
+  }
+  const metrics = metricsFromJson(value);
+  return metrics === null ? { problem: `${resultPath} is not a JSON object` } : { metrics };
+}
+
+function inside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
+export function metricsFromJson(value: unknown): Record<string, number> | null {
+  if (!isObject(value)) return null;
+  const nested = isObject(value.metrics) ? finiteNumbers(value.metrics) : {};
+  return { ...finiteNumbers(value), ...nested };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function finiteNumbers(object: Record<string, unknown>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [key, value] of Object.entries(object)) {
+    if (typeof value === 'number' && Number.isFinite(value)) out[key] = value;
+  }
+  return out;
+}
+
+const NUMBER = String.raw`[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?`;
+
+/** The value of the last `name=value` or `name: value` in the output, when it is a finite number. */
+export function lastMetricInOutput(output: string, name: string): number | null {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`(?<![A-Za-z0-9_.-])${escaped}\\s*[=:]\\s*(${NUMBER})(?![A-Za-z0-9_.])`, 'g');
+  let last: string | null = null;
+  for (const match of output.matchAll(pattern)) last = match[1];
+  if (last === null) return null;
+  const value = Number(last);
+  return Number.isFinite(value) ? value : null;
+}
+
+/** At most MAX_OBSERVED_METRICS entries, the task's metrics first. */
+export function boundedMetrics(metrics: Record<string, number>, first: (string | null)[]): Record<string, number> {
+  const keys = [...new Set([...first.filter((k): k is string => k !== null && Object.hasOwn(metrics, k)), ...Object.keys(metrics)])];
+  return Object.fromEntries(keys.slice(0, MAX_OBSERVED_METRICS).map((key) => [key, metrics[key]]));
+}

@@ -1,0 +1,10 @@
+import { QueueName, ReplayJob, ReplayJobData } from '@rcs/contracts';
+import type { JobSpec } from '@rcs/queue';
+import type { JobReport } from './job-processor';
+
+/** The runner's one queue: each leased coordinator job, keyed by its job id. */
+export type RunnerJobs = {
+  [QueueName.Replay]: {
+    [ReplayJob.Replay]: JobSpec<ReplayJobData, JobReport>;
+  };
+};

@@ -1,0 +1,39 @@
+import type { Logger } from 'pino';
+import { BtAuthSigner } from '@rcs/auth';
+import type { ValidatorRunnerConfig } from '../config/config';
+import { CoordinatorClient } from '../coordinator/coordinator.client';
+import { ReplayPipeline } from '../replay/replay-pipeline';
+import { createSandbox } from '../sandbox/create-sandbox';
+
+/** The replay pipeline on the configured sandbox (the `none` driver refuses to exist without its flag). */
+export function createReplayPipeline(config: ValidatorRunnerConfig, logger: Logger): ReplayPipeline {
+  const sandbox = createSandbox({
+    kind: config.sandbox.kind,
+    allowUnsafeNone: config.sandbox.allowUnsafeNone,
+    dockerImage: config.sandbox.dockerImage ?? undefined,
+    logger,
+  });
+  return new ReplayPipeline(
+    {
+      workDir: config.workDir,
+      keepWorkspaces: config.keepWorkspaces,
+      gitEnv: config.gitEnv,
+      fetch: config.fetch,
+      artifactMaxBytes: config.artifactMaxBytes,
+      heldoutMaxBytes: config.heldoutMaxBytes,
+      resultMaxBytes: config.resultMaxBytes,
+      logCapBytes: config.logCapBytes,
+      limits: config.sandbox.limits,
+    },
+    sandbox,
+    logger,
+  );
+}
+
+export function createCoordinatorClient(config: ValidatorRunnerConfig, signer: BtAuthSigner, logger: Logger): CoordinatorClient {
+  return new CoordinatorClient(
+    { baseUrl: config.coordinatorUrl, timeoutMs: config.httpTimeoutMs, postAttempts: config.postAttempts, postBackoffMs: config.postBackoffMs },
+    signer,
+    logger,
+  );
+}

@@ -1,0 +1,55 @@
+import { bwrapArgv, bwrapEnvArgs, systemMountArgs } from './bwrap-sandbox';
+
+describe('bwrapArgv', () => {
+  const argv = bwrapArgv({
+    bwrap: '/usr/bin/bwrap',
+    systemMounts: ['--ro-bind', '/usr', '/usr'],
+    command: 'python3 bench.py',
+    workspace: '/srv/runner/jobs/j1',
+    readOnlyPaths: [{ host: '/srv/runner/heldout/j1', sandbox: '/srv/runner/heldout/j1' }],
+    tmpBytes: 1024,
+  });
+
+  function after(flag: string): string[] {
+    const at = argv.indexOf(flag);
+    return argv.slice(at + 1, at + 3);
+  }
+
+  it('unshares every namespace, drops capabilities and dies with the runner', () => {
+    expect(argv[0]).toBe('/usr/bin/bwrap');
+    expect(argv).toEqual(expect.arrayContaining(['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session']));
+    expect(after('--cap-drop')[0]).toBe('ALL');
+  });
+
+  it('binds the workspace read-write and the data read-only at their host paths, with a sized private /tmp', () => {
+    expect(after('--bind')).toEqual(['/srv/runner/jobs/j1', '/srv/runner/jobs/j1']);
+    expect(argv.slice(argv.lastIndexOf('--ro-bind') + 1).slice(0, 2)).toEqual(['/srv/runner/heldout/j1', '/srv/runner/heldout/j1']);
+    expect(argv.slice(argv.indexOf('--size'), argv.indexOf('--size') + 4)).toEqual(['--size', '1024', '--tmpfs', '/tmp']);
+    expect(after('--chdir')[0]).toBe('/srv/runner/jobs/j1');
+  });
+
+  it('ends with the command under /bin/sh -c and reports status on fd 3', () => {
+    expect(argv.slice(-4)).toEqual(['--', '/bin/sh', '-c', 'python3 bench.py']);
+    expect(after('--json-status-fd')[0]).toBe('3');
+  });
+
+  it('puts no environment on the command line: it comes through fd 4', () => {
+    expect(argv).not.toContain('--setenv');
+    expect(after('--args')[0]).toBe('4');
+  });
+});
+
+describe('bwrapEnvArgs', () => {
+  it('clears the environment then sets each variable, NUL-separated', () => {
+    const expected = ['--clearenv', '--setenv', 'A', '1', '--setenv', 'TOKEN', 'with space\nand newline', ''].join('\0');
+    expect(bwrapEnvArgs({ A: '1', TOKEN: 'with space\nand newline' }).toString()).toBe(expected);
+  });
+});
+
+describe('systemMountArgs', () => {
+  it('mounts /usr read-only and never the host home, /work or /var', () => {
+    const args = systemMountArgs();
+    expect(args.slice(0, 3)).toEqual(['--ro-bind', '/usr', '/usr']);
+    for (const forbidden of ['/root', '/home', '/work', '/var', '/etc']) expect(args).not.toContain(forbidden);
+  });
+});

@@ -1,0 +1,51 @@
+import { userInfo } from 'node:os';
+import { BwrapSandbox, systemMountArgs } from './bwrap-sandbox';
+import { probeCgroups } from './cgroups';
+import { DockerSandbox } from './docker-sandbox';
+import { createLimitPlan, LimitPlan, resolveExecutable } from './limit-plan';
+import { nprocEnforcedFor } from './rlimits';
+import { Sandbox, SandboxConfig, SandboxError } from './sandbox.port';
+import { UnsafeHostSandbox } from './unsafe-host-sandbox';
+
+/** Builds the configured driver and checks, at boot, that it can work on this host. */
+export function createSandbox(config: SandboxConfig): Sandbox {
+  const sandbox = buildSandbox(config);
+  const unenforced = Object.entries(sandbox.enforcement)
+    .filter(([, how]) => how === 'none')
+    .map(([limit]) => limit);
+  config.logger.info({ sandbox: sandbox.kind, enforcement: sandbox.enforcement }, 'sandbox ready');
+  if (unenforced.length > 0) {
+    config.logger.warn({ sandbox: sandbox.kind, unenforced }, 'some sandbox limits cannot be enforced on this host (no writable cgroup)');
+  }
+  return sandbox;
+}
+
+function buildSandbox(config: SandboxConfig): Sandbox {
+  const { uid, gid } = userInfo();
+  switch (config.kind) {
+    case 'bwrap': {
+      const bwrap = requireExecutable('bwrap', 'install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)');
+      const sandbox = new BwrapSandbox(bwrap, systemMountArgs(), hostLimitPlan(nprocEnforcedFor(uid)), config.logger);
+      sandbox.assertWorks();
+      return sandbox;
+    }
+    case 'docker':
+      if (!config.dockerImage) throw new SandboxError('misconfigured', 'sandbox "docker" needs an image');
+      return new DockerSandbox(config.dockerImage, `${uid}:${gid}`, config.logger);
+    case 'none':
+      // No user namespace here: RLIMIT_NPROC would count every process of the runner's user, so it is not used.
+      return new UnsafeHostSandbox(config.allowUnsafeNone, hostLimitPlan(false), config.logger);
+  }
+}
+
+function hostLimitPlan(nproc: boolean): LimitPlan {
+  const bash = requireExecutable('bash', 'install bash');
+  const prlimit = requireExecutable('prlimit', 'install util-linux');
+  return createLimitPlan({ bash, prlimit, cgroups: probeCgroups(), nproc });
+}
+
+function requireExecutable(name: string, hint: string): string {
+  const path = resolveExecutable(name);
+  if (path === null) throw new SandboxError('misconfigured', `${name} is not installed: ${hint}`);
+  return path;
+}

@@ -1,0 +1,52 @@
+import { dockerEnvFile, dockerRunArgv } from './docker-sandbox';
+import { SandboxError } from './sandbox.port';
+
+describe('dockerRunArgv', () => {
+  it('builds a locked-down docker run with the limits, the mounts at their host paths and the env file', () => {
+    const argv = dockerRunArgv({
+      image: 'rcs/bench:1',
+      name: 'rcs-sandbox-abc',
+      user: '1000:1000',
+      command: 'python3 bench.py',
+      workspace: '/srv/jobs/j1',
+      readOnlyPaths: [{ host: '/srv/heldout/j1', sandbox: '/data' }],
+      envFile: '/tmp/env-x/env',
+      limits: { memoryBytes: 1073741824, pids: 128, cpus: 1.5, outputBytes: 4096, fileBytes: 2048 },
+    });
+    expect(argv).toEqual([
+      'docker', 'run', '--rm', '--name', 'rcs-sandbox-abc', '--init',
+      '--network', 'none', '--read-only', '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges',
+      '--pids-limit', '128', '--memory', '1073741824', '--memory-swap', '1073741824', '--cpus', '1.5',
+      '--ulimit', 'core=0', '--ulimit', 'fsize=2048', '--user', '1000:1000',
+      '--tmpfs', '/tmp:rw,exec,nosuid,nodev,size=1073741824',
+      '--mount', 'type=bind,src=/srv/jobs/j1,dst=/srv/jobs/j1',
+      '--mount', 'type=bind,src=/srv/heldout/j1,dst=/data,readonly',
+      '--workdir', '/srv/jobs/j1', '--env-file', '/tmp/env-x/env',
+      'rcs/bench:1', '/bin/sh', '-c', 'python3 bench.py',
+    ]);
+  });
+
+  it('leaves the file size unlimited when no limit is given', () => {
+    const argv = dockerRunArgv({
+      image: 'i',
+      name: 'n',
+      user: '0:0',
+      command: 'true',
+      workspace: '/w',
+      readOnlyPaths: [],
+      envFile: '/e',
+      limits: { memoryBytes: 1, pids: 1, cpus: 1, outputBytes: 1 },
+    });
+    expect(argv.filter((arg) => arg.startsWith('fsize='))).toEqual([]);
+  });
+});
+
+describe('dockerEnvFile', () => {
+  it('writes one NAME=value line per variable, values literal', () => {
+    expect(dockerEnvFile({ A: '1', TOKEN: 'a b=c "d"' })).toBe('A=1\nTOKEN=a b=c "d"\n');
+  });
+
+  it('refuses a value with a line break', () => {
+    expect(() => dockerEnvFile({ KEY: 'line1\nline2' })).toThrow(SandboxError);
+  });
+});

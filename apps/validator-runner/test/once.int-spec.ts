@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { mnemonicGenerate } from '@polkadot/util-crypto';
+import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
+import { createTestRedis, spawnService } from '@rcs/testing';
+import { createBenchRepo, scalePatch } from './bench-repo';
+import { DroppingProxy } from './support/dropping-proxy';
+import { call, Json, runRunner, RunningCoordinator, startCoordinator } from './support/coordinator';
+
+/**
+ * The first end-to-end round: a task on a local repository, a miner's signed claim and submission, then
+ * `validator-runner once` (its real entry point, the bwrap sandbox) leases, replays and posts; the
+ * coordinator decides the submission by the observed metric.
+ */
+describe('validator-runner once against a running coordinator', () => {
+  let root: string;
+  let coordinator: RunningCoordinator;
+  let validatorUri: string;
+  let miner: BtAuthSigner;
+  let taskId: string;
+  let baseRef: string;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'runner-once-'));
+    baseRef = createBenchRepo(join(root, 'origin'));
+    validatorUri = mnemonicGenerate();
+    const validator = new BtAuthSigner(await keypairFromUri(validatorUri));
+    miner = new BtAuthSigner(await keypairFromUri(mnemonicGenerate()));
+    coordinator = await startCoordinator(validator.hotkey);
+    const task = await call(coordinator.url, 'POST', '/api/v1/tasks', { admin: coordinator.adminToken }, {
+      slug: `runner-${randomBytes(4).toString('hex')}`,
+      title: 'Runner end to end',
+      repository: `file://${join(root, 'origin')}`,
+      base_ref: baseRef,
+      benchmark_command: 'python3 bench.py',
+      result_path: 'result.json',
+      allowed_patch_paths: ['model.py'],
+      metric_name: 'loss',
+      metric_direction: 'minimize',
+      competition_mode: 'standard',
+      time_budget_seconds: 120,
+      validator_benchmark_env: { DATASET_MIX: 'validator-only-mix' },
+    });
+    expect(task.status).toBe(201);
+    taskId = (task.json as Json).id as string;
+  }, 180_000);
+
+  afterAll(async () => {
+    await coordinator?.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  /** A claim and a submission by the miner; answers the submission id. */
+  async function submit(scale: string, claimedLoss: number): Promise<string> {
+    const claim = await call(coordinator.url, 'POST', `/api/v1/tasks/${taskId}/claim`, { signer: miner }, { claim_description: 'tune SCALE' });
+    expect(claim.status).toBe(201);
+    const submission = await call(coordinator.url, 'POST', '/api/v1/submissions', { signer: miner }, {
+      claim_id: (claim.json as Json).id,
+      base_ref: baseRef,
+      patch: scalePatch(scale),
+      summary: `SCALE = ${scale}`,
+      claimed_metrics: { loss: claimedLoss },
+    });
+    expect(submission.status).toBe(201);
+    return (submission.json as Json).id as string;
+  }
+
+  const runnerEnv = (coordinatorUrl: string): NodeJS.ProcessEnv => ({
+    COORDINATOR_URL: coordinatorUrl,
+    VALIDATOR_MNEMONIC: validatorUri,
+    ALLOW_LOCAL_REPOSITORIES: 'true',
+    RUNNER_WORK_DIR: join(root, 'work'),
+    RUNNER_POST_BACKOFF_MS: '0',
+    LOG_LEVEL: 'info',
+  });
+
+  async function verifications(submissionId: string): Promise<Json[]> {
+    const list = await call(coordinator.url, 'GET', `/api/v1/verifications?submission_id=${submissionId}`, null);
+    return list.json as Json[];
+  }
+
+  it('leases, replays in the sandbox and posts: the submission is accepted with the observed metric, not the claimed one', async () => {
+    const submissionId = await submit('1.5', 0.0001);
+    const run = await runRunner(['once'], runnerEnv(coordinator.url));
+    expect(run).toMatchObject({ code: 0 });
+    for (const phase of ['scan', 'clone', 'patch', 'benchmark', 'post']) expect(run.stdout).toContain(`"phase":"${phase}"`);
+    expect(run.stdout).toMatch(/"msg":"job finished: accepted, posted"/);
+    expect(run.stdout).not.toContain('validator-only-mix');
+
+    const recorded = await verifications(submissionId);
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]).toMatchObject({ status: 'accepted', metric_name: 'loss', metric_value: 1.25, observed_metrics: { loss: 1.25, rows: 4 } });
+    const detail = await call(coordinator.url, 'GET', `/api/v1/submissions/${submissionId}`, { signer: miner });
+    expect(detail.json).toMatchObject({ status: 'accepted' });
+    const log = await fetch(`${coordinator.url}/api/v1/submissions/${submissionId}/replay.log`, { headers: { 'X-Admin-Token': coordinator.adminToken } });
+    const text = await log.text();
+    expect(text).toContain('----- benchmark output -----');
+    expect(text).not.toContain('validator-only-mix');
+  }, 180_000);
+
+  it('checks /verifications after a lost answer and does not post twice', async () => {
+    const submissionId = await submit('1.75', 0.0001);
+    const proxy = new DroppingProxy(coordinator.url, (method, path) => method === 'POST' && path.endsWith('/result'));
+    await proxy.start();
+    try {
+      const run = await runRunner(['once'], runnerEnv(proxy.url));
+      expect(run).toMatchObject({ code: 0 });
+      expect(run.stdout).toMatch(/"msg":"post: already_recorded"/);
+      expect(proxy.seen.filter((line) => line.startsWith('POST') && line.endsWith('/result'))).toHaveLength(1);
+      expect(proxy.seen).toContain(`GET /api/v1/verifications?submission_id=${submissionId}`);
+    } finally {
+      await proxy.stop();
+    }
+    const recorded = await verifications(submissionId);
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]).toMatchObject({ status: 'accepted', metric_value: 0.625 });
+  }, 180_000);
+
+  it('run: the scan loop queues the leased job on runner.replay and a worker replays and posts it', async () => {
+    const submissionId = await submit('1.25', 0.0001);
+    const redis = await createTestRedis();
+    const runner = await spawnService({
+      entry: 'apps/validator-runner/src/main.ts',
+      portVariable: 'VALIDATOR_RUNNER_PORT',
+      healthPath: '/healthz',
+      env: { ...runnerEnv(coordinator.url), REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.prefix, RUNNER_SCAN_INTERVAL_SECONDS: '1' },
+    });
+    try {
+      // The runner works on its own schedule: watch for the verification it posts.
+      const deadline = Date.now() + 90_000;
+      let recorded: Json[] = [];
+      while (recorded.length === 0 && Date.now() < deadline) {
+        recorded = await verifications(submissionId);
+        if (recorded.length === 0) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(recorded).toHaveLength(1);
+      expect(recorded[0]).toMatchObject({ status: 'accepted', metric_value: 1.875 });
+    } finally {
+      expect(await runner.stop()).toBe(0);
+      await redis.cleanup();
+    }
+    expect(runner.output()).toMatch(/"msg":"job finished: accepted, posted"/);
+  }, 180_000);
+
+  it('exits 0 with nothing to do when no job is pending', async () => {
+    const run = await runRunner(['once'], runnerEnv(coordinator.url));
+    expect(run).toMatchObject({ code: 0 });
+    expect(run.stdout).toContain('scan: leased 0 job(s)');
+  }, 120_000);
+});

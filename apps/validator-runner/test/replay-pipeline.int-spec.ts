@@ -1,0 +1,178 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { MetricDirection, RankingMode, ReplaySpecDto, VerificationStatus } from '@rcs/contracts';
+import { ReplayJob, ReplayPipeline } from '../src/replay/replay-pipeline';
+import { createSandbox } from '../src/sandbox/create-sandbox';
+import { BENCH_PATCH, createBenchRepo, scalePatch } from './bench-repo';
+
+const ARTIFACT = Buffer.from('weights '.repeat(100));
+const HELDOUT_ROWS = '{"x": 1}\n{"x": 2}\n{"x": 3}\n';
+const TOKEN = 'heldout-token-7f3a9c';
+
+/** The bwrap sandbox end to end: clone, patch, download, prefetch, setup, benchmark, verdict. */
+describe('replay pipeline on the bwrap sandbox', () => {
+  let root: string;
+  let repo: string;
+  let commit: string;
+  let server: Server;
+  let baseUrl: string;
+  const heldoutRequests: IncomingHttpHeaders[] = [];
+  let pipeline: ReplayPipeline;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'runner-pipeline-'));
+    repo = join(root, 'origin');
+    commit = createBenchRepo(repo);
+    server = createServer((req, res) => {
+      if (req.url === '/artifact/model.bin') return void res.writeHead(200).end(ARTIFACT);
+      if (req.url === '/heldout/rows.jsonl') {
+        heldoutRequests.push(req.headers);
+        return void (req.headers.authorization === `Bearer ${TOKEN}` ? res.writeHead(200).end(HELDOUT_ROWS) : res.writeHead(401).end());
+      }
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const logger = pino({ level: 'silent' });
+    pipeline = new ReplayPipeline(
+      {
+        workDir: join(root, 'work'),
+        keepWorkspaces: true,
+        gitEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root },
+        fetch: { allowInsecureHttp: true, allowPrivateAddresses: true, allowLocalSources: true },
+        artifactMaxBytes: 1 << 20,
+        heldoutMaxBytes: 1 << 20,
+        resultMaxBytes: 1 << 20,
+        logCapBytes: 64 * 1024,
+        limits: { memoryBytes: 1 << 30, pids: 128, cpus: 1, outputBytes: 1 << 20 },
+      },
+      createSandbox({ kind: 'bwrap', allowUnsafeNone: false, logger }),
+      logger,
+    );
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  function job(spec: Partial<ReplaySpecDto>): ReplayJob {
+    return {
+      job_id: randomUUID(),
+      submission_id: randomUUID(),
+      replay_spec: {
+        repository: `file://${repo}`,
+        base_ref: 'main',
+        base_commit_sha: commit,
+        setup_command: null,
+        benchmark_command: 'python3 bench.py',
+        result_path: 'result.json',
+        allowed_patch_paths: ['model.py'],
+        metric_name: 'loss',
+        metric_direction: MetricDirection.Minimize,
+        ranking_mode: RankingMode.Scalar,
+        secondary_metric_name: null,
+        secondary_metric_direction: null,
+        validator_benchmark_env: {},
+        time_budget_seconds: 60,
+        max_patch_bytes: 10_000,
+        patch: scalePatch('1.5'),
+        artifact_uri: null,
+        artifact_sha256: null,
+        artifact_size_bytes: null,
+        ...spec,
+      },
+    };
+  }
+
+  const workspace = (j: ReplayJob) => join(root, 'work', j.job_id, 'repo');
+
+  it('accepts with the metric the benchmark observed on the patched code', async () => {
+    const result = await pipeline.replay(job({ setup_command: 'echo setting up > setup.txt' }));
+    expect(result).toMatchObject({
+      status: VerificationStatus.Accepted,
+      observedMetrics: { loss: 1.25, rows: 4 },
+      notes: 'Observed loss=1.25 (from result.json).',
+    });
+    expect(Object.keys(result.timings)).toEqual(['clone', 'patch', 'setup', 'benchmark', 'total']);
+    expect(result.replayLog).toMatch(/clone: checked out [0-9a-f]{40}/);
+    expect(result.replayLog).toContain('----- benchmark output -----');
+  }, 60_000);
+
+  it('falls back to the last `loss=` line of the output when there is no result file', async () => {
+    const result = await pipeline.replay(job({ validator_benchmark_env: { BENCH_MODE: 'print-only' } }));
+    expect(result).toMatchObject({ status: VerificationStatus.Accepted, observedMetrics: { loss: 1.25 } });
+    expect(result.replayLog).toContain('the benchmark wrote no result.json; falling back to the output');
+  }, 60_000);
+
+  it('rejects a patch outside the allowed surface without running anything', async () => {
+    const j = job({ patch: BENCH_PATCH });
+    const result = await pipeline.replay(j);
+    expect(result.status).toBe(VerificationStatus.Rejected);
+    expect(result.notes).toMatch(/^The patch breaks the task's patch rules: patch_path_not_allowed: The patch touches "bench.py"/);
+    expect(result.timings).not.toHaveProperty('benchmark');
+    expect(existsSync(join(workspace(j), 'env.json'))).toBe(false);
+  }, 60_000);
+
+  it('rejects when the benchmark exits non-zero, with its output in the log', async () => {
+    const result = await pipeline.replay(job({ validator_benchmark_env: { BENCH_MODE: 'exit-3' } }));
+    expect(result).toMatchObject({ status: VerificationStatus.Rejected, notes: 'The benchmark exited with code 3.' });
+    expect(result.replayLog).toContain('benchmark failed on purpose');
+  }, 60_000);
+
+  it('ends in error when the benchmark outlives the time budget', async () => {
+    const result = await pipeline.replay(job({ validator_benchmark_env: { BENCH_MODE: 'sleep-forever' }, time_budget_seconds: 4 }));
+    expect(result).toMatchObject({ status: VerificationStatus.Error, notes: 'The benchmark ran past the time budget.' });
+    expect(result.timings.total).toBeLessThan(15_000);
+  }, 60_000);
+
+  it('ends in error when setup fails', async () => {
+    const result = await pipeline.replay(job({ setup_command: 'exit 4' }));
+    expect(result).toMatchObject({ status: VerificationStatus.Error, notes: 'The setup command exited with code 4.' });
+  }, 60_000);
+
+  it('gives the benchmark the artifact and held-out data as local paths only, and redacts every private value', async () => {
+    const j = job({
+      patch: '',
+      artifact_uri: `${baseUrl}/artifact/model.bin`,
+      artifact_sha256: createHash('sha256').update(ARTIFACT).digest('hex'),
+      artifact_size_bytes: ARTIFACT.length,
+      validator_benchmark_env: { HELDOUT_URL: `${baseUrl}/heldout/rows.jsonl`, HELDOUT_TOKEN: TOKEN, DATASET_MIX: 'private-mix-0.7' },
+    });
+    const result = await pipeline.replay(j);
+    expect(result).toMatchObject({ status: VerificationStatus.Accepted, observedMetrics: { loss: 2.5, heldout_rows: 3, artifact_bytes: ARTIFACT.length } });
+    expect(heldoutRequests.at(-1)?.authorization).toBe(`Bearer ${TOKEN}`);
+
+    const env = JSON.parse(readFileSync(join(workspace(j), 'env.json'), 'utf8')) as Record<string, string>;
+    const jobDir = join(root, 'work', j.job_id);
+    expect(env).toMatchObject({
+      HELDOUT_PATH: join(jobDir, 'heldout', 'HELDOUT', 'rows.jsonl'),
+      HELDOUT_MANIFEST: join(jobDir, 'heldout', 'manifest.json'),
+      ARTIFACT_PATH: join(jobDir, 'artifact', 'model.bin'),
+      DATASET_MIX: 'private-mix-0.7',
+    });
+    expect(env).not.toHaveProperty('HELDOUT_URL');
+    expect(env).not.toHaveProperty('HELDOUT_TOKEN');
+    expect(JSON.stringify(env)).not.toContain(TOKEN);
+    expect(JSON.stringify(env)).not.toContain('/heldout/rows.jsonl?');
+    expect(Object.values(env).some((value) => value.includes(baseUrl))).toBe(false);
+
+    for (const secret of [TOKEN, 'private-mix-0.7', `${baseUrl}/heldout/rows.jsonl`]) expect(result.replayLog).not.toContain(secret);
+    expect(result.replayLog).toContain('prefetch: HELDOUT: 27 bytes');
+    expect(Object.keys(result.timings)).toEqual(['clone', 'download', 'prefetch', 'benchmark', 'total']);
+  }, 60_000);
+
+  it('rejects an artifact whose hash does not match, before running the benchmark', async () => {
+    const result = await pipeline.replay(
+      job({ patch: '', artifact_uri: `${baseUrl}/artifact/model.bin`, artifact_sha256: 'b'.repeat(64), artifact_size_bytes: ARTIFACT.length }),
+    );
+    expect(result.status).toBe(VerificationStatus.Rejected);
+    expect(result.notes).toMatch(/SHA-256/);
+    expect(result.timings).not.toHaveProperty('benchmark');
+  }, 60_000);
+});

@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { childProcessBaseEnv, freePort } from '@rcs/testing';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** Runs a tools script as a child process and collects its output and exit code. */
+function runScript(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => resolve({ code, output }));
+  });
+}
+
+/** The issue's "done when": `npm start` (coordinator + validator runner with the bwrap sandbox) then `npm run demo`. */
+describe('npm run demo against the local stack', () => {
+  it('replays an improving patch, refuses a forbidden one and keeps the best against a worse one', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'demo-stack-'));
+    const [coordinatorPort, runnerPort] = [await freePort(), await freePort()];
+    const env = {
+      ...childProcessBaseEnv(),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      COORDINATOR_PORT: String(coordinatorPort),
+      VALIDATOR_RUNNER_PORT: String(runnerPort),
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      // Its own key space, so queues of other test runs on this Redis never meet this stack's.
+      REDIS_KEY_PREFIX: `demo-${coordinatorPort}`,
+    };
+    const stack = spawn(process.execPath, ['-r', '@swc-node/register', 'tools/stack/main.ts', 'coordinator-api', 'validator-runner'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stackOutput = '';
+    stack.stderr.on('data', (chunk: Buffer) => (stackOutput += chunk.toString()));
+    const stackExited = new Promise<number | null>((resolve) => stack.once('exit', (code) => resolve(code)));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        stack.stdout.on('data', (chunk: Buffer) => {
+          stackOutput += chunk.toString();
+          if (stackOutput.includes('stack: ready')) resolve();
+        });
+        void stackExited.then((code) => reject(new Error(`the stack exited (${code}) before it was ready:\n${stackOutput}`)));
+      });
+
+      const demo = await runScript(['tools/demo/main.ts', '--timeout', '120'], env);
+      expect(demo.output).toContain('refused: a patch to bench.py');
+      expect(demo.output).toMatch(/with a worse mse; the best stays/);
+      expect(demo.output).toMatch(/reward snapshot .*"score"/);
+      expect(demo).toMatchObject({ code: 0 });
+    } finally {
+      stack.kill('SIGINT');
+      await stackExited;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});

@@ -1,0 +1,49 @@
+/**
+ * `npm run demo`: the first end-to-end round against the stack `npm start` runs (coordinator and
+ * validator runner). Reads the coordinator URL and admin token from DATA_DIR/stack.json unless given.
+ * Exit 0 when every step answered as expected, 1 otherwise, 2 on bad usage.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { mnemonicGenerate } from '@polkadot/util-crypto';
+import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
+import { runCli, UsageError } from '../round/cli';
+import { runDemo } from './demo';
+
+const HELP = `Usage: npm run demo [-- --url URL --admin-token TOKEN --timeout SECONDS]
+
+Runs one competition round against the running local stack (start it with npm start first).
+  --url          coordinator base URL (default: from DATA_DIR/stack.json, written by npm start)
+  --admin-token  an X-Admin-Token the coordinator accepts (default: from DATA_DIR/stack.json)
+  --timeout      seconds to wait for each decision of the validator runner (default 180)`;
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  url: { type: 'string' },
+  'admin-token': { type: 'string' },
+  timeout: { type: 'string', default: '180' },
+} as const;
+
+function stackInfo(): { coordinator_url?: string; admin_token?: string } {
+  const file = join(resolve(process.env.DATA_DIR ?? '.data'), 'stack.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { coordinator_url?: string; admin_token?: string }) : {};
+}
+
+runCli('demo', HELP, OPTIONS, async (values) => {
+  const stack = stackInfo();
+  const url = values.url ?? stack.coordinator_url;
+  const adminToken = values['admin-token'] ?? stack.admin_token;
+  if (!url || !adminToken) throw new UsageError('no running stack found: start it with npm start, or pass --url and --admin-token');
+  const timeoutSeconds = Number(values.timeout);
+  if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1) throw new UsageError('--timeout must be a whole number of seconds');
+  const seed = mnemonicGenerate();
+  const [alice, bob] = await Promise.all([1, 2].map(async (n) => new BtAuthSigner(await keypairFromUri(`${seed}//demo/${n}`))));
+  await runDemo({
+    url: url.replace(/\/+$/, ''),
+    adminToken,
+    miners: [alice, bob],
+    decisionTimeoutMs: timeoutSeconds * 1000,
+    log: (line) => process.stdout.write(`${line}\n`),
+  });
+  process.stdout.write('demo: ok\n');
+});
