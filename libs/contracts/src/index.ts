@@ -62,3 +62,4 @@ export * from './status/onchain-status.dto';
 export * from './status/health.dto';
 
 export * from './queues/queues';
+export * from './common/page-query.dto';

@@ -1,21 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, Max, Min } from 'class-validator';
-import { ToNumber } from '../common/transforms';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../submissions/submission-query.dto';
+import { PageQueryDto } from '../common/page-query.dto';
 
 /** Query of `GET /api/v1/tasks/{task_id}/best/history`: oldest first, paged like the other lists. */
-export class BestResultHistoryQueryDto {
-  @ApiPropertyOptional({ description: 'Page size.', type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })
-  @ToNumber()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE_LIMIT)
-  limit: number = DEFAULT_PAGE_LIMIT;
-
-  @ApiPropertyOptional({ description: 'Rows to skip.', type: 'integer', minimum: 0, default: 0 })
-  @ToNumber()
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
-  offset = 0;
-}
+export class BestResultHistoryQueryDto extends PageQueryDto {}

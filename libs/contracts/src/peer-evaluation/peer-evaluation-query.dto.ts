@@ -1,11 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEnum, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { ToNumber } from '../common/transforms';
+import { IsEnum, IsOptional, IsString } from 'class-validator';
 import { VerificationStatus } from '../enums';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../submissions/submission-query.dto';
+import { PageQueryDto } from '../common/page-query.dto';
 
 /** Query of `GET /api/v1/peer-evaluations`: newest first, paged like the other lists. */
-export class PeerEvaluationQueryDto {
+export class PeerEvaluationQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ type: String, description: 'Only evaluations of this submission.' })
   @IsOptional()
   @IsString()
@@ -20,18 +19,4 @@ export class PeerEvaluationQueryDto {
   @IsOptional()
   @IsEnum(VerificationStatus)
   status?: VerificationStatus;
-
-  @ApiPropertyOptional({ description: 'Page size.', type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })
-  @ToNumber()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE_LIMIT)
-  limit: number = DEFAULT_PAGE_LIMIT;
-
-  @ApiPropertyOptional({ description: 'Rows to skip.', type: 'integer', minimum: 0, default: 0 })
-  @ToNumber()
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
-  offset = 0;
 }
