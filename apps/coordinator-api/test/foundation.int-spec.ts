@@ -1,8 +1,6 @@
 import { PARTICIPATION_DISCLAIMER } from '@rcs/contracts';
-import { sharedDataSourceOptions } from '@rcs/persistence';
-import { createTestDatabase, spawnService } from '@rcs/testing';
-import { COORDINATOR_ENTITIES, COORDINATOR_MIGRATIONS } from '../src/database';
-import { COORDINATOR_TEMPLATE, CoordinatorHarness, startCoordinator } from './harness';
+import { spawnService } from '@rcs/testing';
+import { CoordinatorHarness, createCoordinatorTestDatabase, startCoordinator } from './harness';
 
 const ONCHAIN_FIELDS = [
   'configured',
@@ -94,12 +92,7 @@ describe('coordinator-api readiness without Redis', () => {
   // Its own process, as operators run it: BullMQ's connection retries against a dead Redis outlive app.close()
   // and would surface in this test process as unhandled rejections (see README, Operations).
   it('answers 503 and names the failing dependency', async () => {
-    const db = await createTestDatabase({
-      template: COORDINATOR_TEMPLATE,
-      entities: COORDINATOR_ENTITIES,
-      migrations: COORDINATOR_MIGRATIONS,
-      dataSourceOptions: sharedDataSourceOptions(),
-    });
+    const db = await createCoordinatorTestDatabase();
     const service = await spawnService({
       entry: 'apps/coordinator-api/src/main.ts',
       portVariable: 'COORDINATOR_PORT',

@@ -23,15 +23,20 @@ export interface CoordinatorHarness {
   close(): Promise<void>;
 }
 
-/** The coordinator as it runs in production, on real Postgres and Redis, with the dev chain. */
-export async function startCoordinator(env: NodeJS.ProcessEnv = {}): Promise<CoordinatorHarness> {
-  await cryptoReady();
-  const db = await createTestDatabase({
+/** This test file's own coordinator database: a clone of the migrated template. */
+export function createCoordinatorTestDatabase(): Promise<TestDatabase> {
+  return createTestDatabase({
     template: COORDINATOR_TEMPLATE,
     entities: COORDINATOR_ENTITIES,
     migrations: COORDINATOR_MIGRATIONS,
     dataSourceOptions: sharedDataSourceOptions(),
   });
+}
+
+/** The coordinator as it runs in production, on real Postgres and Redis, with the dev chain. */
+export async function startCoordinator(env: NodeJS.ProcessEnv = {}): Promise<CoordinatorHarness> {
+  await cryptoReady();
+  const db = await createCoordinatorTestDatabase();
   const redis = await createTestRedis();
   const adminToken = randomBytes(16).toString('hex');
   const config = loadCoordinatorConfig({

@@ -3,10 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { cryptoReady } from '@rcs/auth';
-import { sharedDataSourceOptions } from '@rcs/persistence';
-import { childProcessBaseEnv, createTestDatabase, createTestRedis, spawnService, SpawnedService, TestDatabase, TestRedis } from '@rcs/testing';
-import { COORDINATOR_ENTITIES, COORDINATOR_MIGRATIONS } from '../../src/database';
-import { COORDINATOR_TEMPLATE } from '../harness';
+import { childProcessBaseEnv, createTestRedis, spawnService, SpawnedService, TestDatabase, TestRedis } from '@rcs/testing';
+import { createCoordinatorTestDatabase } from '../harness';
 
 const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
 
@@ -21,12 +19,7 @@ export interface CoordinatorProcess {
 
 export async function startCoordinatorProcess(env: NodeJS.ProcessEnv = {}): Promise<CoordinatorProcess> {
   await cryptoReady();
-  const db = await createTestDatabase({
-    template: COORDINATOR_TEMPLATE,
-    entities: COORDINATOR_ENTITIES,
-    migrations: COORDINATOR_MIGRATIONS,
-    dataSourceOptions: sharedDataSourceOptions(),
-  });
+  const db = await createCoordinatorTestDatabase();
   const redis = await createTestRedis();
   const adminToken = randomBytes(16).toString('hex');
   const service = await spawnService({
