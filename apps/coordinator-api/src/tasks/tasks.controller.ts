@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -27,6 +27,22 @@ const NOT_FOUND = { type: ErrorDetailDto, description: '`task_not_found`.' };
 const UNAUTHORIZED = { type: ErrorDetailDto, description: '`invalid_admin_token`.' };
 const ADMIN_UNCONFIGURED = { type: ErrorDetailDto, description: '`admin_unconfigured`: ADMIN_TOKENS is not set.' };
 const REFUSED = { type: ErrorDetailDto, description: '`invalid_task_transition`, with `task_id`, `task_state` and `requested`.' };
+
+/** `POST /api/v1/tasks/{task_id}/<operation>`: an admin state move answering TaskStateUpdateDto. */
+function TaskStateRoute(operation: string, summary: string, description: string): MethodDecorator {
+  return applyDecorators(
+    Post(`:task_id/${operation}`),
+    Admin(),
+    HttpCode(200),
+    ApiOperation({ summary, description: `Admin only. ${description}` }),
+    ApiParam(TASK_ID),
+    ApiOkResponse({ type: TaskStateUpdateDto, description: 'The state change.' }),
+    ApiNotFoundResponse(NOT_FOUND),
+    ApiConflictResponse(REFUSED),
+    ApiUnauthorizedResponse(UNAUTHORIZED),
+    ApiServiceUnavailableResponse(ADMIN_UNCONFIGURED),
+  );
+}
 
 @ApiTags('tasks')
 @Controller('api/v1/tasks')
@@ -91,47 +107,17 @@ export class TasksController {
     return document;
   }
 
-  @Post(':task_id/pause')
-  @Admin()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Pause a live task', description: 'Admin only. live → paused: no new claims or submissions; pending verifications still complete.' })
-  @ApiParam(TASK_ID)
-  @ApiOkResponse({ type: TaskStateUpdateDto, description: 'The state change.' })
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse(REFUSED)
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
-  @ApiServiceUnavailableResponse(ADMIN_UNCONFIGURED)
+  @TaskStateRoute('pause', 'Pause a live task', 'live → paused: no new claims or submissions; pending verifications still complete.')
   pause(@Param('task_id') taskId: string): Promise<TaskStateUpdateDto> {
     return this.tasks.transition(taskId, TaskOperation.Pause);
   }
 
-  @Post(':task_id/resume')
-  @Admin()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Resume a paused task', description: 'Admin only. paused → live.' })
-  @ApiParam(TASK_ID)
-  @ApiOkResponse({ type: TaskStateUpdateDto, description: 'The state change.' })
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse(REFUSED)
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
-  @ApiServiceUnavailableResponse(ADMIN_UNCONFIGURED)
+  @TaskStateRoute('resume', 'Resume a paused task', 'paused → live.')
   resume(@Param('task_id') taskId: string): Promise<TaskStateUpdateDto> {
     return this.tasks.transition(taskId, TaskOperation.Resume);
   }
 
-  @Post(':task_id/close')
-  @Admin()
-  @HttpCode(200)
-  @ApiOperation({
-    summary: 'Close a task for good',
-    description: 'Admin only. live or paused → closed (terminal): no new claims or submissions, and the best result freezes.',
-  })
-  @ApiParam(TASK_ID)
-  @ApiOkResponse({ type: TaskStateUpdateDto, description: 'The state change.' })
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse(REFUSED)
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
-  @ApiServiceUnavailableResponse(ADMIN_UNCONFIGURED)
+  @TaskStateRoute('close', 'Close a task for good', 'live or paused → closed (terminal): no new claims or submissions, and the best result freezes.')
   close(@Param('task_id') taskId: string): Promise<TaskStateUpdateDto> {
     return this.tasks.transition(taskId, TaskOperation.Close);
   }
