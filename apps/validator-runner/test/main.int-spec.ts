@@ -1,4 +1,4 @@
-import { createTestRedis, freePort, spawnService, TestRedis } from '@rcs/testing';
+import { createTestRedis, expectServiceAnswers, freePort, spawnService, TestRedis } from '@rcs/testing';
 import { runRunner } from './support/coordinator';
 
 describe('validator-runner process', () => {
@@ -20,10 +20,7 @@ describe('validator-runner process', () => {
       env: { VALIDATOR_SECRET_URI: '//Alice', REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.prefix, COORDINATOR_URL: `http://127.0.0.1:${await freePort()}` },
     });
     try {
-      const health = (await (await fetch(`${service.url}/healthz`)).json()) as Record<string, string>;
-      expect(health).toEqual({ status: 'ok', service: 'validator-runner', version: '0.1.0' });
-      const openapi = (await (await fetch(`${service.url}/openapi.json`)).json()) as { info: { version: string } };
-      expect(openapi.info.version).toBe('0.1.0');
+      await expectServiceAnswers(service, 'validator-runner', '/healthz');
     } finally {
       expect(await service.stop()).toBe(0);
     }

@@ -15,3 +15,4 @@ export { createTestRedis, deleteKeysWithPrefix, type TestRedis } from './redis/t
 export { freePort } from './net/free-port';
 export { waitForHttp, type WaitForHttpOptions, type WaitForHttpResult } from './net/wait-for-http';
 export { spawnService, ServiceExitedError, type SpawnedService, type SpawnServiceOptions } from './process/spawn-service';
+export { expectServiceAnswers } from './process/expect-service';
