@@ -4,7 +4,7 @@ import { Keyring } from '@polkadot/keyring';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { canonicalBody } from './canonical-body';
 import { buildMessage } from './message';
-import { cryptoReady, decodeSignature, isValidSs58, verifySignature } from './signature';
+import { cryptoReady, decodeSignature, isValidSs58, verifySignature, canonicalSs58 } from './signature';
 import { BtAuthSigner, keypairFromUri, SignerKeyTypeError } from './signer';
 
 const DEV_MNEMONIC = 'bottom drive obey lake curtain smoke basket hold race lonely fit walk';
@@ -103,5 +103,22 @@ describe('sr25519 signatures', () => {
       const ed = new Keyring({ type: 'ed25519' }).addFromUri('//Alice');
       expect(() => new BtAuthSigner(ed)).toThrow(SignerKeyTypeError);
     });
+  });
+});
+
+describe('canonicalSs58', () => {
+  // One key (//Alice's public key) spelled with prefixes 42, 0 and 7.
+  const alice42 = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';
+  const alicePolkadot = '15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5';
+
+  it('writes every spelling of one key with prefix 42', () => {
+    expect(canonicalSs58(alice42)).toBe(alice42);
+    expect(canonicalSs58(alicePolkadot)).toBe(alice42);
+  });
+
+  it('refuses what is not an SS58 address of a 32-byte key', () => {
+    expect(canonicalSs58('not-an-address')).toBeNull();
+    expect(canonicalSs58('0x' + 'ab'.repeat(32))).toBeNull();
+    expect(canonicalSs58(alice42.slice(0, -1) + 'Z')).toBeNull();
   });
 });

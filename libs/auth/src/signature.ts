@@ -1,5 +1,5 @@
 import { isReady, sr25519Verify, waitReady } from '@polkadot/wasm-crypto';
-import { decodeAddress } from '@polkadot/util-crypto';
+import { decodeAddress, encodeAddress } from '@polkadot/util-crypto';
 
 /** The sr25519 WebAssembly module could not start, or was used before `cryptoReady()`. */
 export class CryptoNotReadyError extends Error {
@@ -40,6 +40,18 @@ export function decodePublicKey(ss58: string): Uint8Array | null {
   } catch {
     return null;
   }
+}
+
+/** The SS58 network prefix every service stores, compares and prints identities in (DECISIONS.md §2 Identity). */
+export const CANONICAL_SS58_PREFIX = 42;
+
+/**
+ * The canonical spelling (prefix 42) of an SS58 address written with any network prefix, or null when
+ * `ss58` is not the address of a 32-byte account. Two spellings of one key give the same string.
+ */
+export function canonicalSs58(ss58: string): string | null {
+  const publicKey = decodePublicKey(ss58);
+  return publicKey === null ? null : encodeAddress(publicKey, CANONICAL_SS58_PREFIX);
 }
 
 /** True when `addr` is an SS58 address of a 32-byte account (any network prefix). */
