@@ -2,12 +2,12 @@ import { MerkleInputError } from './errors';
 
 export type Hex = `0x${string}`;
 
-const HEX_DIGITS = '0123456789abcdef';
+const HEX_OF_BYTE = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
 /** Lower-case `0x…` spelling of bytes. */
 export function toHex(bytes: Uint8Array): Hex {
   let out = '0x';
-  for (const byte of bytes) out += HEX_DIGITS[byte >> 4] + HEX_DIGITS[byte & 15];
+  for (let i = 0; i < bytes.length; i += 1) out += HEX_OF_BYTE[bytes[i]];
   return out as Hex;
 }
 

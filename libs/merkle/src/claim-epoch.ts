@@ -46,19 +46,19 @@ export interface ClaimEpochTree {
  */
 export function buildClaimEpoch(epoch: number, entries: readonly ClaimEntry[]): ClaimEpochTree {
   if (!Number.isSafeInteger(epoch) || epoch < 0) throw new MerkleInputError(`epoch must be a non-negative integer, got ${epoch}`);
-  const canonical = entries.map((entry) => ({
-    hotkey: accountIdToSs58(accountIdOf(entry.hotkey, 'hotkey')),
-    recipientColdkey: accountIdToSs58(accountIdOf(entry.recipientColdkey, 'recipient_coldkey')),
-    amount: entry.amount,
-  }));
+  const canonical = entries.map((entry) => {
+    const hotkeyId = accountIdOf(entry.hotkey, 'hotkey');
+    const recipientId = accountIdOf(entry.recipientColdkey, 'recipient_coldkey');
+    return { hotkeyId, recipientId, hotkey: accountIdToSs58(hotkeyId), recipientColdkey: accountIdToSs58(recipientId), amount: entry.amount };
+  });
   canonical.sort((a, b) => (a.hotkey < b.hotkey ? -1 : a.hotkey > b.hotkey ? 1 : 0));
   for (let i = 1; i < canonical.length; i += 1) {
     if (canonical[i].hotkey === canonical[i - 1].hotkey) throw new MerkleInputError(`hotkey ${canonical[i].hotkey} appears twice`);
   }
-  const sorted = canonical.map((entry, index) => ({
+  const sorted = canonical.map(({ hotkeyId, recipientId, ...entry }, index) => ({
     index,
     ...entry,
-    leaf: encodeClaimLeaf({ epoch, index, hotkey: entry.hotkey, recipientColdkey: entry.recipientColdkey, amount: entry.amount }),
+    leaf: encodeClaimLeaf({ epoch, index, hotkey: hotkeyId, recipientColdkey: recipientId, amount: entry.amount }),
   }));
   const tree = MerkleTree.fromLeaves(sorted.map((entry) => entry.leaf));
   const root = toHex(tree.root);
