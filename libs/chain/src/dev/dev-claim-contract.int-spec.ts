@@ -5,6 +5,8 @@ import { buildClaimEpoch, type ClaimEntry, type ClaimPackage } from '@rcs/merkle
 import { createTestRedis, type TestRedis } from '@rcs/testing';
 import { Redis } from 'ioredis';
 import { ClaimContractError, type ClaimContractErrorCode, type ClaimData, type ClaimReceipt, type HexHash } from '../ports/claim-contract.port';
+import { closeChainAdapters, createChainAdapters } from '../chain-adapters';
+import { chainConfigFromEnv } from '../config';
 import { DevChain } from './dev-chain';
 import { DevClaimContract } from './dev-claim-contract';
 
@@ -33,11 +35,11 @@ describe('DevClaimContract (Redis-backed, shared by every process of one stack)'
   const clock = { ms: 0 };
   const now = (): number => clock.ms;
 
-  /** One "process": its own dev chain (same genesis, as one stack shares) and its own Redis connection. */
-  function contractProcess(prefix = testRedis.prefix, challengeBlocks = 0): DevClaimContract {
+  /** One "process": its own dev chain and its own Redis connection. */
+  function contractProcess(prefix = testRedis.prefix, challengeBlocks = 0, genesisMs = 0): DevClaimContract {
     const redis = new Redis(testRedis.url);
     clients.push(redis);
-    return new DevClaimContract(new DevChain({ now, genesisMs: 0, blockTimeMs: 1_000 }), redis, prefix, { challengeBlocks });
+    return new DevClaimContract(new DevChain({ now, genesisMs, blockTimeMs: 1_000 }), redis, prefix, { challengeBlocks });
   }
 
   function epochOf(epoch: number, entries: ClaimEntry[]) {
@@ -197,6 +199,37 @@ describe('DevClaimContract (Redis-backed, shared by every process of one stack)'
     expect(await pool.epochInfo(3)).toMatchObject({ disputed: true, bondRao: 0n });
     expect(await refusal(pool.claimSingle(claimOf(packageFor(tree, account(2))), true, miner))).toBe('claims_locked');
     expect(await refusal(arbiter.resolveChallenge(3, false, account(5), publisher))).toBe('not_disputed');
+  });
+
+  it('processes started at different times count blocks from the block 0 of the first one', async () => {
+    const prefix = `${testRedis.prefix}:genesis`;
+    const early = contractProcess(prefix, 3, 0);
+    expect(await early.currentBlock()).toBe(100);
+    const late = contractProcess(prefix, 3, 60_000); // its own clock would say block 40
+    expect(await late.currentBlock()).toBe(100);
+    const { tree, args } = epochOf(1, [{ hotkey: account(1), recipientColdkey: account(11), amount: 9n }]);
+    await late.publishEpoch(args, publisher);
+    expect((await early.epochInfo(1))?.claimsOpenAt).toBe(103);
+    clock.ms = 103_000;
+    expect((await early.claimSingle(claimOf(tree.packageAt(0)), true, miner)).paidRao).toBe(9n);
+    expect((await late.status()).latest_block).toBe(103);
+  });
+
+  it('createChainAdapters with CHAIN=dev gives every process of one REDIS_KEY_PREFIX the same contract', async () => {
+    const env = { CHAIN: 'dev', NETUID: '1', REDIS_URL: testRedis.url, REDIS_KEY_PREFIX: `${testRedis.prefix}:stack` };
+    const pool = createChainAdapters(chainConfigFromEnv(env));
+    const coordinator = createChainAdapters(chainConfigFromEnv(env));
+    const otherStack = createChainAdapters(chainConfigFromEnv({ ...env, REDIS_KEY_PREFIX: `${testRedis.prefix}:other` }));
+    try {
+      const { args } = epochOf(5, [{ hotkey: account(1), recipientColdkey: account(11), amount: 1n }]);
+      await pool.claimContract.publishEpoch(args, publisher);
+      expect(await coordinator.claimContract.latestPublishedEpoch()).toBe(5);
+      expect((await coordinator.claimContract.epochInfo(5))?.root).toBe(args.root);
+      expect(await otherStack.claimContract.latestPublishedEpoch()).toBeNull();
+    } finally {
+      await Promise.all([pool, coordinator, otherStack].map((adapters) => closeChainAdapters(adapters)));
+    }
+    expect(pool.devRedis?.status).toBe('end');
   });
 
   it('concurrent claims of one hotkey from several processes pay once', async () => {

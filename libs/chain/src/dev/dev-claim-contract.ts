@@ -108,6 +108,8 @@ return 'ok'`;
  * `amount − claimed`.
  */
 export class DevClaimContract implements ClaimContractPort {
+  readonly #genesisKey: string;
+  #sharedGenesis: Promise<number> | null = null;
   readonly #keys: { latest: string; claimed: string; ledger: string; txCounter: string; epoch: (epoch: number) => string; challenge: (epoch: number) => string };
   readonly #challengeBlocks: number;
   readonly #bondRao: bigint;
@@ -118,6 +120,8 @@ export class DevClaimContract implements ClaimContractPort {
     keyPrefix: string,
     options: DevClaimContractOptions = {},
   ) {
+    // The first process of a stack to use the contract fixes block 0 for all of them.
+    this.#genesisKey = `${keyPrefix}:devchain:genesis-ms`;
     const base = `${keyPrefix}:devchain:claim-contract`;
     this.#keys = {
       latest: `${base}:latest`,
@@ -141,7 +145,7 @@ export class DevClaimContract implements ClaimContractPort {
       metadata_messages: [...REQUIRED_CLAIM_CONTRACT_MESSAGES],
       required_messages_present: true,
       chain_reachable: true,
-      latest_block: this.chain.currentBlock(),
+      latest_block: await this.currentBlock(),
       contract_info_present: true,
       contract_account_free: 0,
       contract_account_reserved: 0,
@@ -166,7 +170,7 @@ export class DevClaimContract implements ClaimContractPort {
   async claimState(): Promise<ClaimContractState> {
     const latest = await this.latestPublishedEpoch();
     const epoch = latest === null ? null : await this.epochInfo(latest);
-    return claimStateOf(latest, epoch, this.chain.currentBlock());
+    return claimStateOf(latest, epoch, await this.currentBlock());
   }
 
   async publishEpoch(args: PublishEpochArgs, publisher: CallerAddress): Promise<ContractTxReceipt> {
@@ -174,7 +178,7 @@ export class DevClaimContract implements ClaimContractPort {
     checkU32(args.numOfLeaves, 'num_of_leaves');
     checkU64(args.totalRao, 'total_rao');
     const root = toHex(fromHexHash(args.root, 'root'));
-    const block = this.chain.currentBlock();
+    const block = await this.currentBlock();
     const txHash = await this.#txHash('publish_epoch', args.epoch);
     const outcome = await this.#eval(PUBLISH, [this.#keys.latest, this.#keys.epoch(args.epoch)], [
       String(args.epoch),
@@ -208,7 +212,7 @@ export class DevClaimContract implements ClaimContractPort {
       if (epoch === null) throw new ClaimContractError('unknown_epoch', `epoch ${data.epoch} is not published`);
       if (latest !== String(data.epoch)) throw new ClaimContractError('epoch_not_claimable', `epoch ${data.epoch} is superseded by epoch ${latest}`);
       if (epoch.disputed) throw new ClaimContractError('claims_locked', `epoch ${data.epoch} is disputed`);
-      const block = this.chain.currentBlock();
+      const block = await this.currentBlock();
       if (block < epoch.claimsOpenAt) throw new ClaimContractError('claims_not_open', `claims of epoch ${data.epoch} open at block ${epoch.claimsOpenAt}, now ${block}`);
       if (!verifyAuditPath(hashLeaf(leaf), data.index, epoch.numOfLeaves, proof, fromHex(epoch.root))) {
         throw new ClaimContractError('invalid_proof', `the proof does not lead leaf ${data.index} to the root of epoch ${data.epoch}`);
@@ -247,7 +251,7 @@ export class DevClaimContract implements ClaimContractPort {
   async challengeEpoch(epoch: number, evidenceHash: HexHash, challenger: CallerAddress): Promise<ContractTxReceipt> {
     checkEpoch(epoch);
     const evidence = toHex(fromHexHash(evidenceHash, 'evidence_hash'));
-    const block = this.chain.currentBlock();
+    const block = await this.currentBlock();
     const txHash = await this.#txHash('challenge_epoch', epoch);
     const outcome = await this.#eval(CHALLENGE, [this.#keys.epoch(epoch), this.#keys.challenge(epoch)], [evidence, toSs58(challenger.address), String(block)]);
     refuse(outcome, { unknown_epoch: `epoch ${epoch} is not published`, already_disputed: `epoch ${epoch} is already disputed` });
@@ -256,11 +260,27 @@ export class DevClaimContract implements ClaimContractPort {
 
   async resolveChallenge(epoch: number, slash: boolean, beneficiary: string, _arbiter: CallerAddress): Promise<ContractTxReceipt> {
     checkEpoch(epoch);
-    const block = this.chain.currentBlock();
+    const block = await this.currentBlock();
     const txHash = await this.#txHash('resolve_challenge', epoch);
     const outcome = await this.#eval(RESOLVE, [this.#keys.epoch(epoch), this.#keys.challenge(epoch)], [slash ? '1' : '0', toSs58(beneficiary), String(block)]);
     refuse(outcome, { unknown_epoch: `epoch ${epoch} is not published`, not_disputed: `epoch ${epoch} has no active challenge` });
     return { block, txHash };
+  }
+
+  /**
+   * The contract's block: the dev chain's clock counted from the stack's shared block 0 (the
+   * genesis the first process stored), so that processes started at different times agree on
+   * `claims_open_at`.
+   */
+  async currentBlock(): Promise<number> {
+    this.#sharedGenesis ??= (async () => {
+      await this.redis.set(this.#genesisKey, String(this.chain.genesisMs), 'NX');
+      return Number(await this.redis.get(this.#genesisKey));
+    })().catch((error: unknown) => {
+      this.#sharedGenesis = null;
+      throw error;
+    });
+    return this.chain.blockSince(await this.#sharedGenesis);
   }
 
   /** The challenge of an epoch, if any (dev only: the real contract only emits events). */
