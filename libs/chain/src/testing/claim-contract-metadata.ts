@@ -5,7 +5,7 @@ import { CLAIM_CONTRACT_ERROR_CODES, type ClaimContractErrorCode } from '../port
  * ink! v5 metadata of the claim contract's messages as DECISIONS §8 lists them (`merklepool`:
  * `Balance = u64`, `BlockNumber = u32`, `ClaimData`, `Epoch`), written here for tests because the
  * contract's own metadata file is not part of the shared material. Selectors are ink!'s default
- * (the first 4 bytes of BLAKE2b-256 of the message label), as the deployed contract uses. Mutating
+ * (the first 4 bytes of BLAKE2b-256 of the message label). Mutating
  * messages answer `Result<(), Error>`; `Error` has one variant per `ClaimContractErrorCode`
  * (PascalCase), the names the `polkadot` adapter maps back.
  */
