@@ -42,7 +42,12 @@ export async function closeChainAdapters(adapters: ChainAdapters): Promise<void>
   await Promise.all([adapters.subtensor.close(), adapters.claimContract.close()]);
   const redis = adapters.devRedis;
   if (redis && redis.status !== 'end') {
-    if (redis.status === 'ready') await redis.quit();
-    else redis.disconnect();
+    if (redis.status === 'ready') {
+      const ended = new Promise((resolve) => redis.once('end', resolve));
+      await redis.quit();
+      await ended;
+    } else {
+      redis.disconnect();
+    }
   }
 }

@@ -85,6 +85,14 @@ describe('DevClaimContract (Redis-backed, shared by every process of one stack)'
     });
   });
 
+  it('reports an unreachable dev chain state in the status instead of rejecting', async () => {
+    const redis = new Redis(testRedis.url, { lazyConnect: true });
+    await redis.connect();
+    await redis.quit();
+    const contract = new DevClaimContract(new DevChain({ now }), redis, `${testRedis.prefix}:closed`);
+    expect(await contract.status()).toMatchObject({ chain_reachable: false, latest_block: null, error: expect.stringMatching(/dev chain state unreachable/) });
+  });
+
   it('publishes once per epoch, only newer epochs, and every process reads the same epochs', async () => {
     const prefix = `${testRedis.prefix}:publish`;
     const pool = contractProcess(prefix, 5);

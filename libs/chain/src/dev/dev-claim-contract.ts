@@ -2,6 +2,7 @@ import { blake2b } from '@noble/hashes/blake2';
 import { encodeClaimLeaf, fromHex, hashLeaf, toHex, verifyAuditPath } from '@rcs/merkle';
 import type { Redis } from 'ioredis';
 import { accountIdOf, toSs58 } from '../address';
+import { errorText } from '../errors';
 import {
   ClaimContractError,
   claimStateOf,
@@ -135,7 +136,15 @@ export class DevClaimContract implements ClaimContractPort {
     this.#bondRao = options.bondRao ?? 0n;
   }
 
+  /** Never rejects: a Redis failure is reported as an unreachable chain. */
   async status(): Promise<OnchainStatus> {
+    let latestBlock: number | null = null;
+    let error: string | null = null;
+    try {
+      latestBlock = await this.currentBlock();
+    } catch (failure) {
+      error = `dev chain state unreachable: ${errorText(failure)}`;
+    }
     return {
       configured: true,
       ws_url: 'dev://local',
@@ -144,12 +153,12 @@ export class DevClaimContract implements ClaimContractPort {
       metadata_exists: true,
       metadata_messages: [...REQUIRED_CLAIM_CONTRACT_MESSAGES],
       required_messages_present: true,
-      chain_reachable: true,
-      latest_block: await this.currentBlock(),
+      chain_reachable: error === null,
+      latest_block: latestBlock,
       contract_info_present: true,
       contract_account_free: 0,
       contract_account_reserved: 0,
-      error: null,
+      error,
     };
   }
 
