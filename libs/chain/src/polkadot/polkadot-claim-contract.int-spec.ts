@@ -48,10 +48,10 @@ describe('PolkadotClaimContract messages through @polkadot/api-contract against 
   let miner: KeyringPair;
   const connections: PolkadotConnection[] = [];
 
-  const adapter = (address: string | null = CONTRACT, path: string | null = metadataPath) => {
+  const adapter = (address: string | null = CONTRACT, path: string | null = metadataPath, txTimeoutMs?: number) => {
     const connection = new PolkadotConnection(node.url, 10_000);
     connections.push(connection);
-    return new PolkadotClaimContract(connection, address, path);
+    return new PolkadotClaimContract(connection, address, path, txTimeoutMs);
   };
 
   beforeAll(async () => {
@@ -162,5 +162,18 @@ describe('PolkadotClaimContract messages through @polkadot/api-contract against 
     const partial = join(dir, 'partial.json');
     writeFileSync(partial, JSON.stringify(inkMetadata(['publish_epoch', 'claim_single', 'challenge_epoch'])));
     await expect(adapter(CONTRACT, partial).latestPublishedEpoch()).rejects.toThrow(/has no message get_latest_published_epoch/);
+  });
+
+  it('fails with ChainUnavailableError when a transaction is not included within its bound', async () => {
+    const contract = adapter(CONTRACT, metadataPath, 1_500);
+    const before = await contract.latestPublishedEpoch();
+    const epoch = (before ?? 0) + 1;
+    const tree = buildClaimEpoch(epoch, [{ hotkey: account(6), recipientColdkey: account(16), amount: 5n }]);
+    deployed.beforeNextInclusion = () => new Promise<void>(() => undefined); // the node never produces the block
+
+    await expect(contract.publishEpoch({ epoch, root: tree.root, numOfLeaves: 1, totalRao: 5n, uri: 'u' }, publisher)).rejects.toThrow(
+      /claim contract publish_epoch: no answer from .* within 1500 ms/,
+    );
+    expect(await contract.latestPublishedEpoch()).toBe(before);
   });
 });

@@ -25,6 +25,8 @@ import {
 import type { PolkadotConnection } from './polkadot-connection';
 import { findStorage, storage } from './storage';
 
+export const DEFAULT_CONTRACT_TX_TIMEOUT_MS = 120_000;
+
 /** One message executed without a transaction: its decoded `MessageResult` payload and whether it reverted. */
 interface DryRun {
   value: Codec;
@@ -56,6 +58,8 @@ export class PolkadotClaimContract implements ClaimContractPort {
     private readonly connection: PolkadotConnection,
     private readonly contractAddress: string | null,
     private readonly metadataPath: string | null,
+    /** Bound on a transaction, from its dry run to its inclusion (blocks take seconds; reads keep `CHAIN_TIMEOUT_MS`). */
+    private readonly txTimeoutMs = DEFAULT_CONTRACT_TX_TIMEOUT_MS,
   ) {}
 
   async status(): Promise<OnchainStatus> {
@@ -149,15 +153,19 @@ export class PolkadotClaimContract implements ClaimContractPort {
   }
 
   /** `connection.run`, except that the contract's refusal stays a `ClaimContractError` instead of becoming "chain unavailable". */
-  async #run<T>(what: string, call: (api: ApiPromise) => Promise<T>): Promise<T> {
-    const outcome = await this.connection.run(what, async (api): Promise<{ value: T } | { refused: ClaimContractError }> => {
-      try {
-        return { value: await call(api) };
-      } catch (error) {
-        if (error instanceof ClaimContractError) return { refused: error };
-        throw error;
-      }
-    });
+  async #run<T>(what: string, call: (api: ApiPromise) => Promise<T>, timeoutMs?: number): Promise<T> {
+    const outcome = await this.connection.run(
+      what,
+      async (api): Promise<{ value: T } | { refused: ClaimContractError }> => {
+        try {
+          return { value: await call(api) };
+        } catch (error) {
+          if (error instanceof ClaimContractError) return { refused: error };
+          throw error;
+        }
+      },
+      timeoutMs,
+    );
     if ('refused' in outcome) throw outcome.refused;
     return outcome.value;
   }
@@ -247,7 +255,7 @@ export class PolkadotClaimContract implements ClaimContractPort {
       const blockHash = included.status.isInBlock ? included.status.asInBlock : included.status.asFinalized;
       const block = (await api.rpc.chain.getHeader(blockHash)).number.toNumber();
       return { block, txHash: included.txHash.toHex() };
-    });
+    }, this.txTimeoutMs);
   }
 
   async #contract(api: ApiPromise): Promise<ContractPromise> {

@@ -75,7 +75,7 @@ export class LocalClaimContract {
     private readonly options: LocalClaimContractOptions,
   ) {
     const metadata = new Metadata(this.#registry, new Uint8Array(readFileSync(options.runtimeMetadataPath ?? SUBTENSOR_DEVNET_METADATA_PATH)));
-    this.#registry.setMetadata(metadata);
+    this.#registry.setMetadata(metadata, undefined, undefined, true); // the adapter under test warns about unknown extensions already
     this.abi = new Abi(options.metadata ?? claimContractMetadata());
     this.#accountId = this.#registry.createType('AccountId32', options.address).toU8a();
     this.engine = this.#engineAt(options.keyPrefix);
