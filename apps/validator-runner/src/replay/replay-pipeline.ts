@@ -12,7 +12,7 @@ import { heldoutSandboxEnv, HeldoutManifest, planBenchmarkEnv, prefetchHeldout }
 import { Redactor } from './redaction';
 import { ReplayFailure } from './replay-failure';
 import { ReplayLog } from './replay-log';
-import { boundedMetrics, lastMetricInOutput, readResultFile } from './result-reader';
+import { lastMetricInOutput, readResultFile, taskMetrics } from './result-reader';
 
 export type ReplayStatus = VerificationStatus.Accepted | VerificationStatus.Rejected | VerificationStatus.Error;
 
@@ -260,7 +260,7 @@ export class ReplayPipeline {
       if (value !== null) metrics[name] = value;
     }
     if (!Object.hasOwn(metrics, spec.metric_name)) source = 'nowhere';
-    const observed = boundedMetrics(metrics, [spec.metric_name, spec.secondary_metric_name]);
+    const observed = taskMetrics(metrics, [spec.metric_name, spec.secondary_metric_name]);
     run.log.line('result', `observed ${JSON.stringify(observed)} (task metric from ${source})`);
     if (bench.exitCode !== 0) {
       return { status: VerificationStatus.Rejected, observedMetrics: observed, notes: `The benchmark ${exitDescription(bench)}.` };
