@@ -9,6 +9,7 @@ import { MetricDirection, RankingMode, ReplaySpecDto, VerificationStatus } from 
 import { ReplayJob, ReplayPipeline } from '../src/replay/replay-pipeline';
 import { toResultBody } from '../src/runner/job-processor';
 import { createSandbox } from '../src/sandbox/create-sandbox';
+import { unmountUnder } from '../src/sandbox/workspace-volume';
 import { BENCH_PATCH, createBenchRepo, scalePatch } from './bench-repo';
 
 const ARTIFACT = Buffer.from('weights '.repeat(100));
@@ -50,7 +51,8 @@ describe('replay pipeline on the bwrap sandbox', () => {
         heldoutMaxBytes: 1 << 20,
         resultMaxBytes: 1 << 20,
         logCapBytes: 64 * 1024,
-        limits: { memoryBytes: 1 << 30, pids: 128, cpus: 1, outputBytes: 1 << 20 },
+        limits: { memoryBytes: 1 << 30, pids: 128, cpus: 1, outputBytes: 1 << 20, fileBytes: 1 << 26 },
+        workspaceBytes: 1 << 27,
       },
       createSandbox({ kind: 'bwrap', allowUnsafeNone: false, logger }),
       logger,
@@ -59,6 +61,8 @@ describe('replay pipeline on the bwrap sandbox', () => {
 
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
+    // Kept workspaces stay mounted (keepWorkspaces); a later replay of the same job, or this, unmounts them.
+    unmountUnder(root);
     rmSync(root, { recursive: true, force: true });
   });
 
