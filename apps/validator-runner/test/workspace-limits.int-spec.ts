@@ -268,7 +268,14 @@ describe('workspace quota, tmpfs sizes and clean-up (real mounts, real bubblewra
       expect(JSON.parse(run.stdout)).toMatchObject({ status: 'accepted', observed_metrics: { loss: 1 } });
       expect(run.stderr).not.toContain('could not remove the workspace');
       expect(readdirSync(work)).toEqual([]);
-    }, 90_000);
+
+      // A result file the benchmark made unreadable is a missing result (the output is read instead), not a validator failure.
+      writeFileSync(jobFile, JSON.stringify({ job_id: randomUUID(), submission_id: randomUUID(), replay_spec: job(origin, commit, `${LOCK.replace(' && chmod 500 .', '')} && chmod 000 result.json && echo loss=2`) }));
+      const unreadable = await runRunner(['replay', '--job-file', jobFile], { ALLOW_LOCAL_REPOSITORIES: 'true', RUNNER_WORK_DIR: work, HOME: '/tmp' }, AS_NOBODY);
+      expect(unreadable.stderr).not.toContain('could not remove the workspace');
+      expect(JSON.parse(unreadable.stdout)).toMatchObject({ status: 'accepted', observed_metrics: { loss: 2 }, notes: 'Observed loss=2 (from the output).' });
+      expect(readdirSync(work)).toEqual([]);
+    }, 120_000);
 
     function job(origin: string, commit: string, benchmark: string): ReplaySpecDto {
       return {

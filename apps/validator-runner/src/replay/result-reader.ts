@@ -22,7 +22,13 @@ export async function readResultFile(workspace: string, resultPath: string, maxB
   const stat = await lstat(real);
   if (!stat.isFile()) return { problem: `${resultPath} is not a regular file` };
   if (stat.size > maxBytes) return { problem: `${resultPath} is ${stat.size} bytes, more than the ${maxBytes} read` };
-  const handle = await open(real, 'r');
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(real, 'r');
+  } catch {
+    // The benchmark took its own permissions away (chmod 000): a runner without CAP_DAC_OVERRIDE cannot read it.
+    return { problem: `${resultPath} is not readable` };
+  }
   let text: string;
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(maxBytes + 1), 0, maxBytes + 1, 0);

@@ -159,27 +159,27 @@ function mountPoints(): string[] {
 /**
  * Removes a directory tree whatever the benchmark did to its permissions: a directory without write or search
  * permission (chmod 500, 000) is made searchable and writable again first, so a runner without
- * CAP_DAC_OVERRIDE can delete it. Symbolic links are removed, never followed.
+ * CAP_DAC_OVERRIDE can delete it. Permissions are restored before anything is deleted (a failed recursive rm
+ * leaves deletions of its own still running). Symbolic links are removed, never followed.
  */
 export async function removeTree(dir: string): Promise<void> {
-  try {
-    await rm(dir, { recursive: true, force: true });
-    return;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EACCES' && code !== 'EPERM' && code !== 'ENOTEMPTY') throw error;
-  }
   await restorePermissions(dir);
   await rm(dir, { recursive: true, force: true });
 }
 
 async function restorePermissions(dir: string): Promise<void> {
-  const stat = await lstat(dir).catch(() => null);
+  const stat = await lstat(dir).catch(nullWhenMissing);
   if (stat === null || !stat.isDirectory()) return;
-  await chmod(dir, 0o700);
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
+  if ((stat.mode & 0o700) !== 0o700) await chmod(dir, (stat.mode & 0o7777) | 0o700);
+  const entries = await readdir(dir, { withFileTypes: true }).catch(nullWhenMissing);
+  for (const entry of entries ?? []) {
     if (entry.isDirectory()) await restorePermissions(join(dir, entry.name));
   }
+}
+
+function nullWhenMissing(error: unknown): null {
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+  throw error;
 }
 
 /** mount, umount and mkfs.ext4 take milliseconds; they run synchronously so no job can see a half-made workspace. */
