@@ -4,14 +4,17 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { keypairFromUri } from '@rcs/auth';
 import { STACK_APPS, StackApp } from './apps';
+import { acquireStackLock, assertPortsFree, stackFiles } from './guard';
 import { StackError, redisAnswers, redisServerInstalled, startRedis } from './redis';
+import { runnerSandboxProblem } from './sandbox-check';
 
 const ROOT = join(__dirname, '..', '..');
 const HEALTH_TIMEOUT_MS = 120_000;
+const RUNNER = 'validator-runner';
 
 interface Running {
   app: StackApp;
@@ -63,11 +66,6 @@ async function stackEnvironment(): Promise<{ env: NodeJS.ProcessEnv; generatedAd
   return { env, generatedAdminToken };
 }
 
-/** Where `npm run demo` (and other local tools) find the running stack. */
-function stackFile(env: NodeJS.ProcessEnv): string {
-  return join(resolve(env.DATA_DIR ?? '.data'), 'stack.json');
-}
-
 async function waitHealthy(running: Running): Promise<void> {
   const deadline = Date.now() + HEALTH_TIMEOUT_MS;
   while (Date.now() < deadline) {
@@ -86,14 +84,34 @@ async function waitHealthy(running: Running): Promise<void> {
 }
 
 function startApp(app: StackApp, env: NodeJS.ProcessEnv): Running {
-  const port = Number(env[app.portVariable] ?? app.defaultPort);
+  const port = appPort(app, env);
   const child = spawn(process.execPath, ['-r', '@swc-node/register', join('apps', app.name, 'src', 'main.ts')], {
     cwd: ROOT,
     env: { ...env, [app.portVariable]: String(port) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const host = env.HOST === '0.0.0.0' || !env.HOST ? '127.0.0.1' : env.HOST;
-  return { app, child, url: `http://${host}:${port}` };
+  return { app, child, url: `http://${localHost(env)}:${port}` };
+}
+
+function appPort(app: StackApp, env: NodeJS.ProcessEnv): number {
+  return Number(env[app.portVariable] ?? app.defaultPort);
+}
+
+/** Where this machine reaches the apps. */
+function localHost(env: NodeJS.ProcessEnv): string {
+  return env.HOST === '0.0.0.0' || !env.HOST ? '127.0.0.1' : env.HOST;
+}
+
+/**
+ * The runner needs its sandbox; without it the rest of the stack still runs. Asked for by name, it must start.
+ * Answers the apps to start and, when the runner is left out, why.
+ */
+function withRunnerIfPossible(apps: StackApp[], env: NodeJS.ProcessEnv, named: boolean): { apps: StackApp[]; runnerSkipped: string | null } {
+  if (!apps.some((app) => app.name === RUNNER)) return { apps, runnerSkipped: null };
+  const problem = runnerSandboxProblem(env);
+  if (problem === null) return { apps, runnerSkipped: null };
+  if (named) throw new StackError(`${RUNNER} cannot start: ${problem}`);
+  return { apps: apps.filter((app) => app.name !== RUNNER), runnerSkipped: problem };
 }
 
 function stopAll(children: ChildProcess[], signal: NodeJS.Signals): Promise<void> {
@@ -113,20 +131,43 @@ function stopAll(children: ChildProcess[], signal: NodeJS.Signals): Promise<void
   ).then(() => undefined);
 }
 
+/** The Redis at REDIS_URL, or a throw-away redis-server started there (answered, for the stack to stop). */
+async function ensureRedis(redisUrl: string): Promise<ChildProcess | null> {
+  if (await redisAnswers(redisUrl)) return null;
+  if (!redisServerInstalled()) {
+    throw new StackError(
+      `nothing answers at REDIS_URL=${redisUrl} and redis-server is not installed.\n` +
+        '  Start Redis yourself (e.g. the redis-server package of your distribution) or set REDIS_URL to one that runs.',
+    );
+  }
+  process.stdout.write(`stack: no Redis at ${redisUrl}; starting redis-server without persistence\n`);
+  return startRedis(redisUrl);
+}
+
 async function main(): Promise<void> {
-  const apps = selectApps(process.argv.slice(2));
+  const args = process.argv.slice(2);
+  const selected = selectApps(args);
   const { env, generatedAdminToken } = await stackEnvironment();
+  const files = stackFiles(env);
+  // First of all: a second launcher on a running stack refuses here and touches nothing of it.
+  const releaseLock = acquireStackLock(files);
+  let apps: StackApp[];
+  let runnerSkipped: string | null;
+  try {
+    ({ apps, runnerSkipped } = withRunnerIfPossible(selected, env, args.length > 0));
+    await assertPortsFree(apps.map((app) => ({ app: app.name, variable: app.portVariable, host: localHost(env), port: appPort(app, env) })));
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  if (runnerSkipped) process.stdout.write(`stack: not starting ${RUNNER}: ${runnerSkipped}\n`);
   const redisUrl = env.REDIS_URL as string;
-  let redis: ChildProcess | null = null;
-  if (!(await redisAnswers(redisUrl))) {
-    if (!redisServerInstalled()) {
-      throw new StackError(
-        `nothing answers at REDIS_URL=${redisUrl} and redis-server is not installed.\n` +
-          '  Start Redis yourself (e.g. the redis-server package of your distribution) or set REDIS_URL to one that runs.',
-      );
-    }
-    process.stdout.write(`stack: no Redis at ${redisUrl}; starting redis-server without persistence\n`);
-    redis = await startRedis(redisUrl);
+  let redis: ChildProcess | null;
+  try {
+    redis = await ensureRedis(redisUrl);
+  } catch (error) {
+    releaseLock();
+    throw error;
   }
 
   const running = apps.map((app) => startApp(app, env));
@@ -140,7 +181,7 @@ async function main(): Promise<void> {
       'SIGTERM',
     );
     if (redis) await stopAll([redis], 'SIGTERM');
-    rmSync(stackFile(env), { force: true });
+    releaseLock();
     process.stdout.write('stack: stopped\n');
     process.exit(code);
   };
@@ -162,10 +203,9 @@ async function main(): Promise<void> {
     return;
   }
   const coordinator = running.find((r) => r.app.name === 'coordinator-api');
-  mkdirSync(resolve(env.DATA_DIR ?? '.data'), { recursive: true });
   writeFileSync(
-    stackFile(env),
-    JSON.stringify({ coordinator_url: coordinator?.url ?? env.COORDINATOR_URL, admin_token: (env.ADMIN_TOKENS ?? '').split(',')[0] }, null, 2),
+    files.state,
+    JSON.stringify({ coordinator_url: coordinator?.url ?? env.COORDINATOR_URL, admin_token: (env.ADMIN_TOKENS ?? '').split(',')[0], pid: process.pid }, null, 2),
     { mode: 0o600 },
   );
   const lines = ['', 'stack: ready', ''];
@@ -177,7 +217,11 @@ async function main(): Promise<void> {
   lines.push(generatedAdminToken ? `  admin token (X-Admin-Token): ${generatedAdminToken}` : '  admin token: from ADMIN_TOKENS');
   lines.push(`  chain: ${env.CHAIN}   stake check: ${env.STAKE_CHECK}   redis: ${redisUrl}${redis ? ' (started by the stack)' : ''}`);
   if (env.VALIDATOR_HOTKEYS) lines.push(`  validators: ${env.VALIDATOR_HOTKEYS}   sandbox: ${env.SANDBOX}`);
-  lines.push(`  npm run demo runs a whole round against this stack (${stackFile(env)})`);
+  if (runnerSkipped) {
+    lines.push(`  ${RUNNER.padEnd(17)} NOT STARTED: ${runnerSkipped}`);
+    lines.push(`  ${''.padEnd(17)} validator jobs wait until a runner runs; start the stack again once it is installed`);
+  }
+  lines.push(`  npm run demo runs a whole round against this stack (${files.state})`);
   lines.push('', '  Ctrl-C stops everything.', '');
   process.stdout.write(lines.join('\n'));
 }

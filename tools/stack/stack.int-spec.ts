@@ -1,8 +1,9 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { freePort } from '@rcs/testing';
+import { STACK_APPS } from './apps';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -54,4 +55,131 @@ describe('local stack launcher', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+/** One launcher process: its output so far, and promises for "stack: ready" and its exit. */
+interface Launcher {
+  child: ChildProcessWithoutNullStreams;
+  stdout: () => string;
+  stderr: () => string;
+  ready: Promise<void>;
+  exited: Promise<number | null>;
+}
+
+function launch(args: string[], env: NodeJS.ProcessEnv): Launcher {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'tools/stack/main.ts', ...args], {
+    cwd: ROOT,
+    env: { HOME: process.env.HOME, LOG_LEVEL: 'warn', REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('stack: ready')) resolve();
+    });
+    void exited.then((code) => reject(new Error(`launcher exited (${code}): ${stdout}\n${stderr}`)));
+  });
+  ready.catch(() => undefined);
+  return { child, stdout: () => stdout, stderr: () => stderr, ready, exited };
+}
+
+/** Free ports for every app the launcher knows, under their variables. */
+async function freePorts(): Promise<Record<string, string>> {
+  const ports: Record<string, string> = {};
+  for (const app of STACK_APPS) ports[app.portVariable] = String(await freePort());
+  return ports;
+}
+
+/** A directory holding every executable of PATH except bwrap: this host as if bubblewrap were not installed. */
+function pathWithout(name: string, into: string): string {
+  mkdirSync(into);
+  for (const dir of (process.env.PATH ?? '').split(delimiter).filter((d) => existsSync(d) && statSync(d).isDirectory())) {
+    for (const entry of readdirSync(dir)) {
+      if (entry !== name && !existsSync(join(into, entry))) symlinkSync(join(dir, entry), join(into, entry));
+    }
+  }
+  return into;
+}
+
+describe('local stack launcher: sharp edges', () => {
+  let dataDir: string;
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'stack-'));
+  });
+
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('refuses a second npm start while one runs, touching nothing of the running stack', async () => {
+    const ports = await freePorts();
+    const env = { PATH: process.env.PATH, DATA_DIR: dataDir, ...ports };
+    const first = launch(['coordinator-api'], env);
+    try {
+      await first.ready;
+      const url = `http://127.0.0.1:${ports.COORDINATOR_PORT}`;
+      const state = readFileSync(join(dataDir, 'stack.json'), 'utf8');
+      expect(JSON.parse(state)).toMatchObject({ coordinator_url: url, pid: first.child.pid });
+
+      // The same DATA_DIR: the lock names the running launcher.
+      const second = launch(['coordinator-api'], env);
+      expect(await second.exited).toBe(1);
+      expect(second.stdout()).not.toContain('stack: ready');
+      expect(second.stderr()).toContain(`stack: a stack is already running from ${dataDir} (launcher pid ${first.child.pid}, coordinator at ${url})`);
+      expect(second.stderr()).toContain('stop it first (Ctrl-C in its terminal');
+      expect(second.stderr()).not.toMatch(/EADDRINUSE|at .*\.ts:\d+/);
+
+      // Another DATA_DIR on the same ports: the busy port is named with its variable.
+      const otherDir = join(dataDir, 'other');
+      const third = launch(['coordinator-api'], { ...env, DATA_DIR: otherDir });
+      expect(await third.exited).toBe(1);
+      expect(third.stderr()).toContain(`something already listens on 127.0.0.1:${ports.COORDINATOR_PORT} (coordinator-api, COORDINATOR_PORT)`);
+      expect(readdirSync(otherDir)).toEqual([]);
+
+      // The running stack is untouched: its state file, its health, its admin token.
+      expect(readFileSync(join(dataDir, 'stack.json'), 'utf8')).toBe(state);
+      expect(readFileSync(join(dataDir, 'stack.pid'), 'utf8')).toBe(`${first.child.pid}\n`);
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      const token = (JSON.parse(state) as { admin_token: string }).admin_token;
+      const admin = await fetch(`${url}/api/v1/tasks`, { method: 'POST', headers: { 'X-Admin-Token': token, 'Content-Type': 'application/json' }, body: '{}' });
+      expect(admin.status).toBe(422);
+
+      first.child.kill('SIGINT');
+      expect(await first.exited).toBe(0);
+      expect(existsSync(join(dataDir, 'stack.json'))).toBe(false);
+      expect(existsSync(join(dataDir, 'stack.pid'))).toBe(false);
+    } finally {
+      if (first.child.exitCode === null) first.child.kill('SIGKILL');
+    }
+  }, 180_000);
+
+  it('without bwrap runs every other app, and the banner says the runner is not started and how to get its sandbox', async () => {
+    const ports = await freePorts();
+    const env = { PATH: pathWithout('bwrap', join(dataDir, 'bin')), DATA_DIR: join(dataDir, 'data'), ...ports };
+
+    const named = launch(['validator-runner'], env);
+    expect(await named.exited).toBe(1);
+    expect(named.stderr()).toContain('stack: validator-runner cannot start: bubblewrap (bwrap) is not installed; install it with: apt-get install bubblewrap');
+    expect(existsSync(join(dataDir, 'data', 'stack.pid'))).toBe(false);
+
+    const stack = launch([], env);
+    try {
+      await stack.ready;
+      const out = stack.stdout();
+      expect(out).toContain('stack: not starting validator-runner: bubblewrap (bwrap) is not installed; install it with: apt-get install bubblewrap');
+      expect(out).toMatch(/validator-runner +NOT STARTED: bubblewrap \(bwrap\) is not installed; install it with: apt-get install bubblewrap/);
+      for (const app of STACK_APPS.filter((a) => a.name !== 'validator-runner')) {
+        expect(out).toContain(`${app.name.padEnd(17)} http://127.0.0.1:${ports[app.portVariable]}`);
+        expect((await fetch(`http://127.0.0.1:${ports[app.portVariable]}${app.healthPath}`)).status).toBe(200);
+      }
+      await expect(fetch(`http://127.0.0.1:${ports.VALIDATOR_RUNNER_PORT}/healthz`)).rejects.toThrow();
+      stack.child.kill('SIGINT');
+      expect(await stack.exited).toBe(0);
+    } finally {
+      if (stack.child.exitCode === null) stack.child.kill('SIGKILL');
+    }
+  }, 240_000);
 });

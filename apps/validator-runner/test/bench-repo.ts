@@ -5,7 +5,8 @@ import { join } from 'node:path';
 /**
  * A tiny benchmark repository: bench.py computes `loss` from data.txt and model.py's SCALE and writes
  * result.json. Plain env switches (validator-private values passed through) make it misbehave:
- * BENCH_MODE=exit-3 exits 3, BENCH_MODE=sleep-forever outlives any budget, BENCH_MODE=print-only only prints the metric.
+ * BENCH_MODE=exit-3 exits 3, BENCH_MODE=sleep-forever outlives any budget, BENCH_MODE=print-only only prints the metric,
+ * BENCH_MODE=leak-heldout writes every held-out row as a metric name (a miner trying to publish hidden data).
  * It records its environment in env.json, and reads HELDOUT_PATH and ARTIFACT_PATH when given.
  */
 export const BENCH_PY = `import json, os, sys, time
@@ -17,7 +18,11 @@ mode = os.environ.get("BENCH_MODE", "")
 json.dump(dict(os.environ), open("env.json", "w"))
 metrics = {"loss": loss, "rows": len(data)}
 if os.environ.get("HELDOUT_PATH"):
-    metrics["heldout_rows"] = len(open(os.environ["HELDOUT_PATH"]).read().splitlines())
+    rows = open(os.environ["HELDOUT_PATH"]).read().splitlines()
+    metrics["heldout_rows"] = len(rows)
+    if mode == "leak-heldout":
+        metrics.update({row: 1 for row in rows})
+        metrics["metrics"] = {"leak:" + row: 1 for row in rows}
 if os.environ.get("ARTIFACT_PATH"):
     metrics["artifact_bytes"] = os.path.getsize(os.environ["ARTIFACT_PATH"])
 print("step 1 loss=99")

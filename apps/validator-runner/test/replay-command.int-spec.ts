@@ -55,7 +55,8 @@ describe('validator-runner replay --job-file', () => {
     });
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout) as Record<string, unknown>;
-    expect(result).toMatchObject({ status: 'accepted', observed_metrics: { loss: 1.25, rows: 4 }, notes: 'Observed loss=1.25 (from result.json).', submission_id: submissionId });
+    expect(result).toMatchObject({ status: 'accepted', observed_metrics: { loss: 1.25 }, notes: 'Observed loss=1.25 (from result.json).', submission_id: submissionId });
+    expect(result.observed_metrics).toEqual({ loss: 1.25 });
     expect(result.replay_log).toEqual(expect.stringContaining('verdict: accepted'));
     expect(run.stderr).toContain('"msg":"benchmark: done"');
     expect(run.stderr).not.toContain('"phase":"post"');

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { MetricDirection, RankingMode, ReplaySpecDto, VerificationStatus } from '@rcs/contracts';
 import { ReplayJob, ReplayPipeline } from '../src/replay/replay-pipeline';
+import { toResultBody } from '../src/runner/job-processor';
 import { createSandbox } from '../src/sandbox/create-sandbox';
+import { unmountUnder } from '../src/sandbox/workspace-volume';
 import { BENCH_PATCH, createBenchRepo, scalePatch } from './bench-repo';
 
 const ARTIFACT = Buffer.from('weights '.repeat(100));
@@ -49,7 +51,8 @@ describe('replay pipeline on the bwrap sandbox', () => {
         heldoutMaxBytes: 1 << 20,
         resultMaxBytes: 1 << 20,
         logCapBytes: 64 * 1024,
-        limits: { memoryBytes: 1 << 30, pids: 128, cpus: 1, outputBytes: 1 << 20 },
+        limits: { memoryBytes: 1 << 30, pids: 128, cpus: 1, outputBytes: 1 << 20, fileBytes: 1 << 26 },
+        workspaceBytes: 1 << 27,
       },
       createSandbox({ kind: 'bwrap', allowUnsafeNone: false, logger }),
       logger,
@@ -58,6 +61,8 @@ describe('replay pipeline on the bwrap sandbox', () => {
 
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
+    // Kept workspaces stay mounted (keepWorkspaces); a later replay of the same job, or this, unmounts them.
+    unmountUnder(root);
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -96,9 +101,10 @@ describe('replay pipeline on the bwrap sandbox', () => {
     const result = await pipeline.replay(job({ setup_command: 'echo setting up > setup.txt' }));
     expect(result).toMatchObject({
       status: VerificationStatus.Accepted,
-      observedMetrics: { loss: 1.25, rows: 4 },
       notes: 'Observed loss=1.25 (from result.json).',
     });
+    // Only the task's metric is posted: `rows`, also in result.json, is not the task's.
+    expect(result.observedMetrics).toEqual({ loss: 1.25 });
     expect(Object.keys(result.timings)).toEqual(['clone', 'patch', 'setup', 'benchmark', 'total']);
     expect(result.replayLog).toMatch(/clone: checked out [0-9a-f]{40}/);
     expect(result.replayLog).toContain('----- benchmark output -----');
@@ -143,9 +149,11 @@ describe('replay pipeline on the bwrap sandbox', () => {
       artifact_sha256: createHash('sha256').update(ARTIFACT).digest('hex'),
       artifact_size_bytes: ARTIFACT.length,
       validator_benchmark_env: { HELDOUT_URL: `${baseUrl}/heldout/rows.jsonl`, HELDOUT_TOKEN: TOKEN, DATASET_MIX: 'private-mix-0.7' },
+      secondary_metric_name: 'artifact_bytes',
     });
     const result = await pipeline.replay(j);
-    expect(result).toMatchObject({ status: VerificationStatus.Accepted, observedMetrics: { loss: 2.5, heldout_rows: 3, artifact_bytes: ARTIFACT.length } });
+    expect(result).toMatchObject({ status: VerificationStatus.Accepted });
+    expect(result.observedMetrics).toEqual({ loss: 2.5, artifact_bytes: ARTIFACT.length });
     expect(heldoutRequests.at(-1)?.authorization).toBe(`Bearer ${TOKEN}`);
 
     const env = JSON.parse(readFileSync(join(workspace(j), 'env.json'), 'utf8')) as Record<string, string>;
@@ -165,6 +173,21 @@ describe('replay pipeline on the bwrap sandbox', () => {
     for (const secret of [TOKEN, 'private-mix-0.7', `${baseUrl}/heldout/rows.jsonl`]) expect(result.replayLog).not.toContain(secret);
     expect(result.replayLog).toContain('prefetch: HELDOUT: 27 bytes');
     expect(Object.keys(result.timings)).toEqual(['clone', 'download', 'prefetch', 'benchmark', 'total']);
+  }, 60_000);
+
+  it('posts only the task metric and secondary metric: held-out rows written as metric names stay private', async () => {
+    const result = await pipeline.replay(
+      job({
+        validator_benchmark_env: { HELDOUT_URL: `${baseUrl}/heldout/rows.jsonl`, HELDOUT_TOKEN: TOKEN, BENCH_MODE: 'leak-heldout' },
+        secondary_metric_name: 'heldout_rows',
+      }),
+    );
+    expect(result.status).toBe(VerificationStatus.Accepted);
+    expect(result.observedMetrics).toEqual({ loss: 1.25, heldout_rows: 3 });
+    const body = JSON.stringify(toResultBody({ submission_id: 'sub' }, result));
+    // Each row as it would appear inside the posted JSON (the benchmark did write them: see its output's result.json).
+    for (const row of HELDOUT_ROWS.trim().split('\n')) expect(body).not.toContain(JSON.stringify(row).slice(1, -1));
+    expect(result.replayLog).toContain('observed {"loss":1.25,"heldout_rows":3}');
   }, 60_000);
 
   it('rejects an artifact whose hash does not match, before running the benchmark', async () => {

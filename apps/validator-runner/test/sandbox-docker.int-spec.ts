@@ -23,7 +23,7 @@ describe('docker sandbox without a usable Docker engine', () => {
 
   it('rejects the run with a start failure that says why, instead of reporting a benchmark result', async () => {
     const sandbox = createSandbox({ kind: 'docker', allowUnsafeNone: false, dockerImage: 'rcs-sandbox-test-absent:none', logger });
-    expect(sandbox.enforcement).toEqual({ memory: 'docker', pids: 'docker', cpus: 'docker' });
+    expect(sandbox.enforcement).toEqual({ memory: 'docker', pids: 'docker', cpus: 'docker', disk: sandbox.workspaces.kind });
     const run = sandbox.run({
       command: 'echo never',
       workspace,

@@ -21,7 +21,12 @@ describe('validator runner configuration', () => {
       logCapBytes: 64 * 1024,
       resultMaxBytes: 1024 * 1024,
     });
-    expect(config.sandbox.limits).not.toHaveProperty('fileBytes');
+    // Every write the benchmark can make is bounded by default: file size, workspace, /tmp, /dev/shm.
+    expect(config.sandbox).toMatchObject({
+      limits: { fileBytes: 2048 * 1024 * 1024, tmpBytes: 1024 * 1024 * 1024, shmBytes: 256 * 1024 * 1024 },
+      workspaceBytes: 10 * 1024 * 1024 * 1024,
+      workspaceFs: 'auto',
+    });
     // git gets what a clone needs from the host, nothing else.
     expect(config.gitEnv).toEqual({ PATH: '/usr/bin', HOME: '/root' });
   });
@@ -55,6 +60,20 @@ describe('validator runner configuration', () => {
     ]);
   });
 
+  it('refuses an unlimited file size, a file limit above the workspace quota and an unknown workspace file system', () => {
+    const problems = (env: Record<string, string>): string[] => {
+      try {
+        loadValidatorRunnerConfig(env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problems({ SANDBOX_FILE_MB: '0' })).toEqual(['SANDBOX_FILE_MB must be an integer from 1 to 1048576 (got "0")']);
+    expect(problems({ SANDBOX_FILE_MB: '64', SANDBOX_DISK_MB: '32' })).toEqual(['SANDBOX_FILE_MB (64) is larger than the workspace quota SANDBOX_DISK_MB (32)']);
+    expect(problems({ SANDBOX_WORKSPACE_FS: 'xfs' })).toEqual([expect.stringMatching(/^SANDBOX_WORKSPACE_FS must be one of auto, ext4-loop, tmpfs, none/)]);
+  });
+
   it('takes the local-stack switches and limits', () => {
     const config = loadValidatorRunnerConfig({
       COORDINATOR_URL: 'http://127.0.0.1:9000/',
@@ -63,12 +82,16 @@ describe('validator runner configuration', () => {
       ALLOW_LOCAL_REPOSITORIES: 'true',
       RUNNER_WORK_DIR: '/tmp/w',
       SANDBOX_FILE_MB: '10',
+      SANDBOX_DISK_MB: '64',
+      SANDBOX_TMP_MB: '32',
+      SANDBOX_SHM_MB: '16',
+      SANDBOX_WORKSPACE_FS: 'tmpfs',
     });
     expect(config).toMatchObject({
       coordinatorUrl: 'http://127.0.0.1:9000',
       workDir: '/tmp/w',
       fetch: { allowInsecureHttp: true, allowPrivateAddresses: true, allowLocalSources: true },
-      sandbox: { limits: { fileBytes: 10 * 1024 * 1024 } },
+      sandbox: { limits: { fileBytes: 10 * 1024 * 1024, tmpBytes: 32 * 1024 * 1024, shmBytes: 16 * 1024 * 1024 }, workspaceBytes: 64 * 1024 * 1024, workspaceFs: 'tmpfs' },
     });
   });
 });

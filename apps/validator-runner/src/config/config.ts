@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { MAX_SCAN_LIMIT } from '@rcs/contracts';
 import { ConfigError, EnvReader, readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
 import type { SandboxKind, SandboxLimits } from '../sandbox/sandbox.port';
+import { WORKSPACE_FS_SETTINGS, WorkspaceFsSetting } from '../sandbox/workspace-volume';
 
 export const SANDBOX_KINDS: readonly SandboxKind[] = ['bwrap', 'docker', 'none'];
 
@@ -27,7 +28,15 @@ export interface ValidatorRunnerConfig extends ServiceBaseConfig {
   identity: IdentitySource | null;
   redisUrl: string;
   redisKeyPrefix: string;
-  sandbox: { kind: SandboxKind; allowUnsafeNone: boolean; dockerImage: string | null; limits: SandboxLimits };
+  sandbox: {
+    kind: SandboxKind;
+    allowUnsafeNone: boolean;
+    dockerImage: string | null;
+    limits: SandboxLimits;
+    /** The workspace's disk quota, and how it is enforced. */
+    workspaceBytes: number;
+    workspaceFs: WorkspaceFsSetting;
+  };
   concurrency: number;
   workDir: string;
   keepWorkspaces: boolean;
@@ -62,6 +71,9 @@ export function loadValidatorRunnerConfig(env: NodeJS.ProcessEnv, cwd = process.
   if (sandboxKind === 'none' && !allowUnsafeNone) {
     read.problems.push('SANDBOX=none runs benchmarks unconfined; it also needs SANDBOX_ALLOW_NONE=true');
   }
+  const diskMb = read.int('SANDBOX_DISK_MB', 10 * 1024, 16, 1024 * 1024);
+  const fileMb = read.int('SANDBOX_FILE_MB', 2 * 1024, 1, 1024 * 1024);
+  if (fileMb > diskMb) read.problems.push(`SANDBOX_FILE_MB (${fileMb}) is larger than the workspace quota SANDBOX_DISK_MB (${diskMb})`);
   const config: ValidatorRunnerConfig = {
     ...readServiceBaseConfig(read, 'VALIDATOR_RUNNER_PORT', 8100),
     coordinatorUrl: read.string('COORDINATOR_URL', 'http://127.0.0.1:8000').replace(/\/+$/, ''),
@@ -77,8 +89,12 @@ export function loadValidatorRunnerConfig(env: NodeJS.ProcessEnv, cwd = process.
         pids: read.int('SANDBOX_PIDS', 256, 8, 65536),
         cpus: read.int('SANDBOX_CPUS', 2, 1, 1024),
         outputBytes: read.int('SANDBOX_OUTPUT_BYTES', 4 * MIB, 1024, 1024 * MIB),
-        ...fileLimit(read.int('SANDBOX_FILE_MB', 0, 0, 1024 * 1024)),
+        fileBytes: fileMb * MIB,
+        tmpBytes: read.int('SANDBOX_TMP_MB', 1024, 1, 1024 * 1024) * MIB,
+        shmBytes: read.int('SANDBOX_SHM_MB', 256, 1, 1024 * 1024) * MIB,
       },
+      workspaceBytes: diskMb * MIB,
+      workspaceFs: read.oneOf('SANDBOX_WORKSPACE_FS', WORKSPACE_FS_SETTINGS, 'auto'),
     },
     concurrency: read.int('RUNNER_CONCURRENCY', 1, 1, 64),
     workDir: resolve(cwd, read.string('RUNNER_WORK_DIR', join(dataDir, 'runner'))),
@@ -122,11 +138,6 @@ function readIdentity(read: EnvReader): IdentitySource | null {
     walletName,
     hotkeyName: read.string('BT_WALLET_HOTKEY', 'default'),
   };
-}
-
-/** SANDBOX_FILE_MB=0 leaves the size of files the benchmark writes unlimited. */
-function fileLimit(megabytes: number): Pick<SandboxLimits, 'fileBytes'> {
-  return megabytes === 0 ? {} : { fileBytes: megabytes * MIB };
 }
 
 function pick(env: NodeJS.ProcessEnv, names: string[]): Record<string, string> {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { BtAuthSigner } from '@rcs/auth';
+import { BtAuthSigner, canonicalSs58 } from '@rcs/auth';
 import { ErrorCode, ScanResponseDto, ValidatorJobDto, ValidatorJobResultDto, VerificationSummaryDto } from '@rcs/contracts';
 
 /** The coordinator answered something the runner cannot go on from (wrong key, not allowlisted, a 4xx). */
@@ -54,8 +54,9 @@ export class CoordinatorClient {
     private readonly logger: Logger,
   ) {}
 
+  /** The hotkey in canonical SS58 form (prefix 42), as the coordinator stores and compares it. */
   get hotkey(): string {
-    return this.signer.hotkey;
+    return canonicalSs58(this.signer.hotkey) ?? this.signer.hotkey;
   }
 
   /** Leases up to `limit` jobs; `[]` when nothing is pending. */

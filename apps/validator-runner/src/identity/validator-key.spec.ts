@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keyring } from '@polkadot/keyring';
 import { u8aToHex } from '@polkadot/util';
-import { cryptoWaitReady, mnemonicGenerate, mnemonicToMiniSecret } from '@polkadot/util-crypto';
+import { cryptoWaitReady, decodeAddress, encodeAddress, mnemonicGenerate, mnemonicToMiniSecret } from '@polkadot/util-crypto';
+import pino from 'pino';
+import { CoordinatorClient } from '../coordinator/coordinator.client';
 import { loadValidatorSigner, parseHotkeyFile, ValidatorKeyError } from './validator-key';
 
 describe('validator hotkey', () => {
@@ -40,6 +42,22 @@ describe('validator hotkey', () => {
   it('derives the same key from the secret seed alone', async () => {
     writeHotkey('seed', { secretSeed: seed, ss58Address: address });
     expect((await loadValidatorSigner(wallet('seed'))).hotkey).toBe(address);
+  });
+
+  it('takes a file whose ss58Address uses another network prefix, and signs and prints the canonical (prefix 42) form', async () => {
+    const polkadotSpelling = encodeAddress(decodeAddress(address), 0);
+    expect(polkadotSpelling).not.toBe(address);
+    writeHotkey('prefix0', { secretPhrase: mnemonic, ss58Address: polkadotSpelling });
+    const signer = await loadValidatorSigner(wallet('prefix0'));
+    expect(signer.hotkey).toBe(address);
+    expect(signer.signRequest({ method: 'POST', url: '/api/v1/validator/jobs/claim', body: '{}' })['X-Hotkey']).toBe(address);
+    const client = new CoordinatorClient({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 1000, postAttempts: 1, postBackoffMs: 0 }, signer, pino({ level: 'silent' }));
+    expect(client.hotkey).toBe(address);
+  });
+
+  it('refuses a file whose ss58Address is not an address, naming the field', async () => {
+    writeHotkey('garbage', { secretPhrase: mnemonic, ss58Address: '0x' + 'ab'.repeat(32) });
+    await expect(loadValidatorSigner(wallet('garbage'))).rejects.toThrow(/"ss58Address" 0xabab[0-9a-f]* is not an SS58 address/);
   });
 
   it('refuses a file whose secret does not derive its ss58Address', async () => {

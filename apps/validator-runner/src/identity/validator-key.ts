@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Keyring } from '@polkadot/keyring';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { cryptoWaitReady, mnemonicValidate } from '@polkadot/util-crypto';
-import { BtAuthSigner } from '@rcs/auth';
+import { BtAuthSigner, CANONICAL_SS58_PREFIX, canonicalSs58 } from '@rcs/auth';
 import type { IdentitySource } from '../config/config';
 
 /** The validator hotkey could not be loaded; the message says which file or variable and why. */
@@ -54,15 +54,24 @@ export function parseHotkeyFile(text: string, path: string): HotkeyFile {
   return file;
 }
 
-/** The sr25519 pair of a hotkey file (the phrase wins over the seed, as btwallet reads it), checked against its ss58Address. */
+/**
+ * The sr25519 pair of a hotkey file (the phrase wins over the seed, as btwallet reads it), checked against its
+ * ss58Address, which may be written with any network prefix: one key is one identity (DECISIONS.md §2 Identity).
+ */
 export async function keypairFromHotkeyFile(file: HotkeyFile, path: string): Promise<KeyringPair> {
   await cryptoWaitReady();
-  const keyring = new Keyring({ type: 'sr25519', ss58Format: 42 });
-  const pair = keyring.addFromUri((file.secretPhrase ?? file.secretSeed) as string);
-  if (file.ss58Address !== null && keyring.encodeAddress(keyring.decodeAddress(file.ss58Address)) !== pair.address) {
-    throw new ValidatorKeyError(`${path}: the secret derives ${pair.address}, not the file's ss58Address ${file.ss58Address}`);
+  const pair = canonicalKeyring().addFromUri((file.secretPhrase ?? file.secretSeed) as string);
+  if (file.ss58Address !== null) {
+    const declared = canonicalSs58(file.ss58Address);
+    if (declared === null) throw new ValidatorKeyError(`${path}: "ss58Address" ${file.ss58Address} is not an SS58 address`);
+    if (declared !== pair.address) throw new ValidatorKeyError(`${path}: the secret derives ${pair.address}, not the file's ss58Address ${file.ss58Address}`);
   }
   return pair;
+}
+
+/** Pairs whose address is the canonical SS58 form (prefix 42): what the runner sends as X-Hotkey and prints. */
+function canonicalKeyring(): Keyring {
+  return new Keyring({ type: 'sr25519', ss58Format: CANONICAL_SS58_PREFIX });
 }
 
 /** `<wallets>/<name>/hotkeys/<hotkey>`, the layout btcli writes. */
@@ -79,7 +88,7 @@ export async function loadValidatorSigner(source: IdentitySource): Promise<BtAut
       throw new ValidatorKeyError('VALIDATOR_MNEMONIC is not a valid BIP39 mnemonic');
     }
     try {
-      return new BtAuthSigner(new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromUri(source.uri));
+      return new BtAuthSigner(canonicalKeyring().addFromUri(source.uri));
     } catch (error) {
       // The keyring's message may quote the secret: name only the variable.
       throw new ValidatorKeyError(`${source.variable} is not a valid mnemonic or secret URI (${(error as Error).name})`);

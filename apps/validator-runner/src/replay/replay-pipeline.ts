@@ -1,10 +1,11 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { checkPatch } from '@rcs/patch';
 import { ReplaySpecDto, VerificationStatus } from '@rcs/contracts';
 import type { FetchPolicy } from '../config/config';
 import { Sandbox, SandboxError, SandboxLimits, SandboxRunResult } from '../sandbox/sandbox.port';
+import { removeTree, unmountUnder, WorkspaceVolume } from '../sandbox/workspace-volume';
 import { downloadArtifact } from './artifact-download';
 import { Deadline } from './deadline';
 import { applyPatch, cloneAt } from './git-workspace';
@@ -12,7 +13,7 @@ import { heldoutSandboxEnv, HeldoutManifest, planBenchmarkEnv, prefetchHeldout }
 import { Redactor } from './redaction';
 import { ReplayFailure } from './replay-failure';
 import { ReplayLog } from './replay-log';
-import { boundedMetrics, lastMetricInOutput, readResultFile } from './result-reader';
+import { lastMetricInOutput, readResultFile, taskMetrics } from './result-reader';
 
 export type ReplayStatus = VerificationStatus.Accepted | VerificationStatus.Rejected | VerificationStatus.Error;
 
@@ -46,6 +47,8 @@ export interface ReplayPipelineOptions {
   resultMaxBytes: number;
   logCapBytes: number;
   limits: SandboxLimits;
+  /** The workspace's disk quota (the checkout and everything setup and benchmark write into it). */
+  workspaceBytes: number;
 }
 
 /** Environment every sandboxed command gets besides the task's. */
@@ -62,6 +65,8 @@ interface JobDirs {
 /** The state of one replay while it runs: its deadline, log and timings. */
 class ReplayRun {
   readonly timings: Record<string, number> = {};
+  /** Set once the workspace exists (on its own quota-limited file system where the host allows it). */
+  volume: WorkspaceVolume | null = null;
 
   constructor(
     readonly job: ReplayJob,
@@ -115,8 +120,11 @@ export class ReplayPipeline {
     log.line('replay', `job ${job.job_id}, submission ${job.submission_id}; budget ${spec.time_budget_seconds} s; sandbox ${this.sandbox.kind}`);
     let outcome: Omit<ReplayResult, 'replayLog' | 'timings'>;
     try {
-      await rm(dirs.root, { recursive: true, force: true });
+      // A run that crashed may have left its workspace mounted, and the benchmark may have locked its files.
+      unmountUnder(dirs.root);
+      await removeTree(dirs.root);
       await Promise.all([dirs.artifact, dirs.heldout].map((dir) => mkdir(dir, { recursive: true })));
+      run.volume = this.createWorkspace(dirs.repo);
       outcome = await this.execute(run);
     } catch (error) {
       if (!(error instanceof ReplayFailure)) {
@@ -126,14 +134,32 @@ export class ReplayPipeline {
         outcome = { status: error.status, observedMetrics: {}, notes: error.note };
       }
     } finally {
-      if (!this.options.keepWorkspaces) {
-        await rm(dirs.root, { recursive: true, force: true }).catch((error: unknown) => logger.warn({ err: error, dir: dirs.root }, 'could not remove the workspace'));
-      }
+      if (!this.options.keepWorkspaces) await this.removeJobDir(run);
     }
     const notes = redactor.redact(outcome.notes);
     log.line('verdict', `${outcome.status}: ${notes}`);
     run.timings.total = Date.now() - started;
     return { ...outcome, notes, replayLog: log.render(), timings: run.timings };
+  }
+
+  /** The workspace on its quota; a host that cannot make one is the validator's failure, not the submission's. */
+  private createWorkspace(dir: string): WorkspaceVolume {
+    try {
+      return this.sandbox.workspaces.create(dir, this.options.workspaceBytes);
+    } catch (error) {
+      if (!(error instanceof SandboxError)) throw error;
+      throw ReplayFailure.error(`The validator could not create the workspace: ${error.message}`);
+    }
+  }
+
+  /** Unmounts the workspace and removes the job's directory, whatever the benchmark did to its permissions. */
+  private async removeJobDir(run: ReplayRun): Promise<void> {
+    try {
+      run.volume?.release();
+      await removeTree(run.dirs.root);
+    } catch (error) {
+      run.logger.warn({ err: error, dir: run.dirs.root }, 'could not remove the workspace');
+    }
   }
 
   private async execute(run: ReplayRun): Promise<Omit<ReplayResult, 'replayLog' | 'timings'>> {
@@ -197,7 +223,7 @@ export class ReplayPipeline {
     if (spec.setup_command !== null && spec.setup_command.trim() !== '') {
       const setup = await run.phase('setup', () => this.inSandbox(run, 'setup', spec.setup_command as string, env, readOnlyPaths), sandboxFields);
       if (setup.timedOut) throw ReplayFailure.error('The setup command ran past the time budget.');
-      if (setup.exitCode !== 0) throw ReplayFailure.error(`The setup command ${exitDescription(setup)}.`);
+      if (setup.exitCode !== 0) throw ReplayFailure.error(`The setup command ${exitDescription(setup)}${await this.limitsHit(run, setup)}.`);
     }
 
     const bench = await run.phase('benchmark', () => this.inSandbox(run, 'benchmark', spec.benchmark_command, env, readOnlyPaths), sandboxFields);
@@ -260,10 +286,10 @@ export class ReplayPipeline {
       if (value !== null) metrics[name] = value;
     }
     if (!Object.hasOwn(metrics, spec.metric_name)) source = 'nowhere';
-    const observed = boundedMetrics(metrics, [spec.metric_name, spec.secondary_metric_name]);
+    const observed = taskMetrics(metrics, [spec.metric_name, spec.secondary_metric_name]);
     run.log.line('result', `observed ${JSON.stringify(observed)} (task metric from ${source})`);
     if (bench.exitCode !== 0) {
-      return { status: VerificationStatus.Rejected, observedMetrics: observed, notes: `The benchmark ${exitDescription(bench)}.` };
+      return { status: VerificationStatus.Rejected, observedMetrics: observed, notes: `The benchmark ${exitDescription(bench)}${await this.limitsHit(run, bench)}.` };
     }
     if (!Object.hasOwn(observed, spec.metric_name)) {
       return { status: VerificationStatus.Rejected, observedMetrics: observed, notes: `The benchmark produced no finite ${spec.metric_name}.` };
@@ -271,6 +297,23 @@ export class ReplayPipeline {
     const value = observed[spec.metric_name];
     return { status: VerificationStatus.Accepted, observedMetrics: observed, notes: `Observed ${spec.metric_name}=${value} (from ${source}).` };
   }
+
+  /** `; it hit …` naming the sandbox limits a failed command ran into (the workspace quota, the file size limit), or ''. */
+  private async limitsHit(run: ReplayRun, result: SandboxRunResult): Promise<string> {
+    const hit: string[] = [];
+    if (run.volume !== null && (await run.volume.full())) hit.push(`the workspace quota (${mebibytes(run.volume.quotaBytes)} MB)`);
+    const fileBytes = this.options.limits.fileBytes;
+    // EFBIG's message: Python and most runtimes ignore SIGXFSZ and report the failed write instead.
+    if (fileBytes !== undefined && (result.signal === 'SIGXFSZ' || /File too large/.test(result.output))) hit.push(`the file size limit (${mebibytes(fileBytes)} MB)`);
+    if (hit.length === 0) return '';
+    const text = `; it hit ${hit.join(' and ')}`;
+    run.log.line('limits', text.slice(2));
+    return text;
+  }
+}
+
+function mebibytes(bytes: number): number {
+  return Math.round(bytes / (1024 * 1024));
 }
 
 function jobDirs(workDir: string, jobId: string): JobDirs {

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { boundedMetrics, lastMetricInOutput, metricsFromJson, readResultFile } from './result-reader';
+import { lastMetricInOutput, metricsFromJson, readResultFile, taskMetrics } from './result-reader';
 
 describe('result file', () => {
   let root: string;
@@ -61,12 +61,11 @@ describe('lastMetricInOutput', () => {
   });
 });
 
-describe('boundedMetrics', () => {
-  it('keeps at most 64 metrics, the task metrics first', () => {
-    const many = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`m${i}`, i]));
-    const bounded = boundedMetrics({ ...many, loss: 1, acc: 2 }, ['loss', 'acc']);
-    expect(Object.keys(bounded)).toHaveLength(64);
-    expect(Object.keys(bounded).slice(0, 2)).toEqual(['loss', 'acc']);
-    expect(boundedMetrics({ a: 1 }, ['loss', null])).toEqual({ a: 1 });
+describe('taskMetrics', () => {
+  it("keeps only the task's metric and secondary metric, never another key the benchmark wrote", () => {
+    const written = { loss: 1, acc: 2, '{"user": "alice", "label": 1}': 1, rows: 4 };
+    expect(taskMetrics(written, ['loss', 'acc'])).toEqual({ loss: 1, acc: 2 });
+    expect(taskMetrics(written, ['loss', null])).toEqual({ loss: 1 });
+    expect(taskMetrics({ rows: 4 }, ['loss', null])).toEqual({});
   });
 });

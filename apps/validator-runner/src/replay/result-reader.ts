@@ -1,9 +1,6 @@
 import { lstat, open, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
-/** The coordinator keeps at most this many observed metrics (VerifyDto). */
-export const MAX_OBSERVED_METRICS = 64;
-
 export type ResultFileRead = { metrics: Record<string, number> } | { problem: string };
 
 /**
@@ -25,7 +22,13 @@ export async function readResultFile(workspace: string, resultPath: string, maxB
   const stat = await lstat(real);
   if (!stat.isFile()) return { problem: `${resultPath} is not a regular file` };
   if (stat.size > maxBytes) return { problem: `${resultPath} is ${stat.size} bytes, more than the ${maxBytes} read` };
-  const handle = await open(real, 'r');
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(real, 'r');
+  } catch {
+    // The benchmark took its own permissions away (chmod 000): a runner without CAP_DAC_OVERRIDE cannot read it.
+    return { problem: `${resultPath} is not readable` };
+  }
   let text: string;
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(maxBytes + 1), 0, maxBytes + 1, 0);
@@ -80,8 +83,12 @@ export function lastMetricInOutput(output: string, name: string): number | null 
   return Number.isFinite(value) ? value : null;
 }
 
-/** At most MAX_OBSERVED_METRICS entries, the task's metrics first. */
-export function boundedMetrics(metrics: Record<string, number>, first: (string | null)[]): Record<string, number> {
-  const keys = [...new Set([...first.filter((k): k is string => k !== null && Object.hasOwn(metrics, k)), ...Object.keys(metrics)])];
-  return Object.fromEntries(keys.slice(0, MAX_OBSERVED_METRICS).map((key) => [key, metrics[key]]));
+/**
+ * Only the metrics the task names (its metric and secondary metric), in that order. The result file is written
+ * by the miner's code, which can read the held-out data: any other key could carry it out through a public
+ * `observed_metrics`, so none is ever posted.
+ */
+export function taskMetrics(metrics: Record<string, number>, names: (string | null)[]): Record<string, number> {
+  const kept = names.filter((name): name is string => name !== null && Object.hasOwn(metrics, name));
+  return Object.fromEntries(kept.map((name) => [name, metrics[name]]));
 }

@@ -11,8 +11,14 @@ export function createReplayPipeline(config: ValidatorRunnerConfig, logger: Logg
     kind: config.sandbox.kind,
     allowUnsafeNone: config.sandbox.allowUnsafeNone,
     dockerImage: config.sandbox.dockerImage ?? undefined,
+    workspaceFs: config.sandbox.workspaceFs,
     logger,
   });
+  const { limits, workspaceBytes } = config.sandbox;
+  logger.info(
+    { sandbox: sandbox.kind, disk: sandbox.enforcement.disk, workspace_bytes: workspaceBytes, file_bytes: limits.fileBytes, tmp_bytes: limits.tmpBytes, shm_bytes: limits.shmBytes, memory_bytes: limits.memoryBytes },
+    'sandbox limits',
+  );
   return new ReplayPipeline(
     {
       workDir: config.workDir,
@@ -24,6 +30,7 @@ export function createReplayPipeline(config: ValidatorRunnerConfig, logger: Logg
       resultMaxBytes: config.resultMaxBytes,
       logCapBytes: config.logCapBytes,
       limits: config.sandbox.limits,
+      workspaceBytes: config.sandbox.workspaceBytes,
     },
     sandbox,
     logger,

@@ -8,6 +8,7 @@ describe('bwrapArgv', () => {
     workspace: '/srv/runner/jobs/j1',
     readOnlyPaths: [{ host: '/srv/runner/heldout/j1', sandbox: '/srv/runner/heldout/j1' }],
     tmpBytes: 1024,
+    shmBytes: 512,
   });
 
   function after(flag: string): string[] {
@@ -24,8 +25,16 @@ describe('bwrapArgv', () => {
   it('binds the workspace read-write and the data read-only at their host paths, with a sized private /tmp', () => {
     expect(after('--bind')).toEqual(['/srv/runner/jobs/j1', '/srv/runner/jobs/j1']);
     expect(argv.slice(argv.lastIndexOf('--ro-bind') + 1).slice(0, 2)).toEqual(['/srv/runner/heldout/j1', '/srv/runner/heldout/j1']);
-    expect(argv.slice(argv.indexOf('--size'), argv.indexOf('--size') + 4)).toEqual(['--size', '1024', '--tmpfs', '/tmp']);
+    expect(argv.slice(argv.lastIndexOf('--size'), argv.lastIndexOf('--size') + 4)).toEqual(['--size', '1024', '--tmpfs', '/tmp']);
     expect(after('--chdir')[0]).toBe('/srv/runner/jobs/j1');
+  });
+
+  it('sizes every tmpfs: /dev/shm gets its own, and /dev itself is read-only once its nodes are in', () => {
+    const dev = argv.indexOf('--dev');
+    expect(argv.slice(dev, dev + 8)).toEqual(['--dev', '/dev', '--size', '512', '--tmpfs', '/dev/shm', '--remount-ro', '/dev']);
+    const tmpfs = argv.flatMap((arg, i) => (arg === '--tmpfs' ? [argv[i + 1]] : []));
+    expect(tmpfs).toEqual(['/dev/shm', '/tmp']);
+    for (const [i, arg] of argv.entries()) if (arg === '--tmpfs') expect(argv[i - 2]).toBe('--size');
   });
 
   it('ends with the command under /bin/sh -c and reports status on fd 3', () => {

@@ -3,7 +3,10 @@ import { lstatSync, readlinkSync } from 'node:fs';
 import { runHostProcess, killPid } from './host-process';
 import { LimitPlan, releaseLaunch } from './limit-plan';
 import { assertValidRequest, sandboxEnv } from './sandbox-request';
+import { WorkspaceVolumes } from './workspace-volume';
 import {
+  DEFAULT_SHM_BYTES,
+  DEFAULT_TMP_BYTES,
   Sandbox,
   SandboxEnforcement,
   SandboxError,
@@ -51,6 +54,8 @@ export interface BwrapArgvInput {
   readOnlyPaths: { host: string; sandbox: string }[];
   /** Size of the private /tmp (tmpfs). */
   tmpBytes: number;
+  /** Size of /dev/shm (tmpfs). */
+  shmBytes: number;
 }
 
 /**
@@ -74,6 +79,13 @@ const ISOLATION_ARGS = [
 ];
 
 /**
+ * bwrap's /dev is a tmpfs of the host's default size (half the RAM), writable by the sandbox user: it is made
+ * read-only once its device nodes are in, and /dev/shm gets a sized tmpfs of its own (see bwrapArgv). The
+ * device nodes stay usable: writing to a device is not writing to the file system.
+ */
+const DEV_ARGS = ['--dev', '/dev'];
+
+/**
  * The environment is read from fd 4 (see bwrapEnvArgs), so its values never show on a host command line and
  * never reach the host-side launchers (an LD_PRELOAD there would run outside the sandbox).
  */
@@ -84,7 +96,12 @@ export function bwrapArgv(input: BwrapArgvInput): string[] {
     ...input.systemMounts,
     '--proc',
     '/proc',
-    '--dev',
+    ...DEV_ARGS,
+    '--size',
+    String(input.shmBytes),
+    '--tmpfs',
+    '/dev/shm',
+    '--remount-ro',
     '/dev',
     '--size',
     String(input.tmpBytes),
@@ -121,14 +138,15 @@ export class BwrapSandbox implements Sandbox {
     private readonly bwrap: string,
     private readonly systemMounts: string[],
     private readonly limits: LimitPlan,
+    readonly workspaces: WorkspaceVolumes,
     private readonly logger: SandboxLogger,
   ) {
-    this.enforcement = limits.enforcement;
+    this.enforcement = { ...limits.enforcement, disk: workspaces.kind };
   }
 
   /** Fails at boot, not at the first job, when this host cannot create the namespaces. */
   assertWorks(): void {
-    const args = [...ISOLATION_ARGS, ...this.systemMounts, '--proc', '/proc', '--dev', '/dev', '--', '/bin/sh', '-c', 'exit 0'];
+    const args = [...ISOLATION_ARGS, ...this.systemMounts, '--proc', '/proc', ...DEV_ARGS, '--', '/bin/sh', '-c', 'exit 0'];
     const probe = spawnSync(this.bwrap, args, { env: {}, encoding: 'utf8' });
     if (probe.status !== 0) {
       const reason = probe.error?.message ?? probe.stderr.trim();
@@ -144,7 +162,8 @@ export class BwrapSandbox implements Sandbox {
       command: req.command,
       workspace: req.workspace,
       readOnlyPaths: req.readOnlyPaths ?? [],
-      tmpBytes: req.limits.memoryBytes,
+      tmpBytes: req.limits.tmpBytes ?? DEFAULT_TMP_BYTES,
+      shmBytes: req.limits.shmBytes ?? DEFAULT_SHM_BYTES,
     });
     // fd 3 carries bwrap's status out, fd 4 the environment in; bwrap closes both before the command starts.
     const launch = this.limits.launch(inner, req.limits, 4);

@@ -6,6 +6,7 @@ import { createLimitPlan, LimitPlan, resolveExecutable } from './limit-plan';
 import { nprocEnforcedFor } from './rlimits';
 import { Sandbox, SandboxConfig, SandboxError } from './sandbox.port';
 import { UnsafeHostSandbox } from './unsafe-host-sandbox';
+import { probeWorkspaceVolumes, WorkspaceVolumes } from './workspace-volume';
 
 /** Builds the configured driver and checks, at boot, that it can work on this host. */
 export function createSandbox(config: SandboxConfig): Sandbox {
@@ -15,7 +16,7 @@ export function createSandbox(config: SandboxConfig): Sandbox {
     .map(([limit]) => limit);
   config.logger.info({ sandbox: sandbox.kind, enforcement: sandbox.enforcement }, 'sandbox ready');
   if (unenforced.length > 0) {
-    config.logger.warn({ sandbox: sandbox.kind, unenforced }, 'some sandbox limits cannot be enforced on this host (no writable cgroup)');
+    config.logger.warn({ sandbox: sandbox.kind, unenforced }, 'some sandbox limits cannot be enforced on this host (no writable cgroup, no mount privilege)');
   }
   return sandbox;
 }
@@ -25,17 +26,21 @@ function buildSandbox(config: SandboxConfig): Sandbox {
   switch (config.kind) {
     case 'bwrap': {
       const bwrap = requireExecutable('bwrap', 'install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)');
-      const sandbox = new BwrapSandbox(bwrap, systemMountArgs(), hostLimitPlan(nprocEnforcedFor(uid)), config.logger);
+      const sandbox = new BwrapSandbox(bwrap, systemMountArgs(), hostLimitPlan(nprocEnforcedFor(uid)), workspaces(config), config.logger);
       sandbox.assertWorks();
       return sandbox;
     }
     case 'docker':
       if (!config.dockerImage) throw new SandboxError('misconfigured', 'sandbox "docker" needs an image');
-      return new DockerSandbox(config.dockerImage, `${uid}:${gid}`, config.logger);
+      return new DockerSandbox(config.dockerImage, `${uid}:${gid}`, workspaces(config), config.logger);
     case 'none':
       // No user namespace here: RLIMIT_NPROC would count every process of the runner's user, so it is not used.
-      return new UnsafeHostSandbox(config.allowUnsafeNone, hostLimitPlan(false), config.logger);
+      return new UnsafeHostSandbox(config.allowUnsafeNone, hostLimitPlan(false), workspaces(config), config.logger);
   }
+}
+
+function workspaces(config: SandboxConfig): WorkspaceVolumes {
+  return probeWorkspaceVolumes(config.workspaceFs ?? 'auto', config.logger);
 }
 
 function hostLimitPlan(nproc: boolean): LimitPlan {

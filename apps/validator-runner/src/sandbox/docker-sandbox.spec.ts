@@ -11,14 +11,14 @@ describe('dockerRunArgv', () => {
       workspace: '/srv/jobs/j1',
       readOnlyPaths: [{ host: '/srv/heldout/j1', sandbox: '/data' }],
       envFile: '/tmp/env-x/env',
-      limits: { memoryBytes: 1073741824, pids: 128, cpus: 1.5, outputBytes: 4096, fileBytes: 2048 },
+      limits: { memoryBytes: 1073741824, pids: 128, cpus: 1.5, outputBytes: 4096, fileBytes: 2048, tmpBytes: 4096, shmBytes: 1024 },
     });
     expect(argv).toEqual([
       'docker', 'run', '--rm', '--name', 'rcs-sandbox-abc', '--init',
       '--network', 'none', '--read-only', '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges',
       '--pids-limit', '128', '--memory', '1073741824', '--memory-swap', '1073741824', '--cpus', '1.5',
       '--ulimit', 'core=0', '--ulimit', 'fsize=2048', '--user', '1000:1000',
-      '--tmpfs', '/tmp:rw,exec,nosuid,nodev,size=1073741824',
+      '--tmpfs', '/tmp:rw,exec,nosuid,nodev,size=4096', '--shm-size', '1024',
       '--mount', 'type=bind,src=/srv/jobs/j1,dst=/srv/jobs/j1',
       '--mount', 'type=bind,src=/srv/heldout/j1,dst=/data,readonly',
       '--workdir', '/srv/jobs/j1', '--env-file', '/tmp/env-x/env',
@@ -26,7 +26,7 @@ describe('dockerRunArgv', () => {
     ]);
   });
 
-  it('leaves the file size unlimited when no limit is given', () => {
+  it('leaves the file size unlimited when no limit is given, but always sizes /tmp and /dev/shm', () => {
     const argv = dockerRunArgv({
       image: 'i',
       name: 'n',
@@ -38,6 +38,8 @@ describe('dockerRunArgv', () => {
       limits: { memoryBytes: 1, pids: 1, cpus: 1, outputBytes: 1 },
     });
     expect(argv.filter((arg) => arg.startsWith('fsize='))).toEqual([]);
+    expect(argv).toContain(`/tmp:rw,exec,nosuid,nodev,size=${1024 * 1024 * 1024}`);
+    expect(argv[argv.indexOf('--shm-size') + 1]).toBe(String(256 * 1024 * 1024));
   });
 });
 

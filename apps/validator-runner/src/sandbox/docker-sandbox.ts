@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runHostProcess } from './host-process';
 import { assertValidRequest, sandboxEnv } from './sandbox-request';
+import { WorkspaceVolumes } from './workspace-volume';
 import {
+  DEFAULT_SHM_BYTES,
+  DEFAULT_TMP_BYTES,
   Sandbox,
   SandboxEnforcement,
   SandboxError,
@@ -65,7 +68,9 @@ export function dockerRunArgv(input: DockerRunInput): string[] {
     '--user',
     input.user,
     '--tmpfs',
-    `/tmp:rw,exec,nosuid,nodev,size=${limits.memoryBytes}`,
+    `/tmp:rw,exec,nosuid,nodev,size=${limits.tmpBytes ?? DEFAULT_TMP_BYTES}`,
+    '--shm-size',
+    String(limits.shmBytes ?? DEFAULT_SHM_BYTES),
     '--mount',
     `type=bind,src=${input.workspace},dst=${input.workspace}`,
     ...input.readOnlyPaths.flatMap((mount) => ['--mount', `type=bind,src=${mount.host},dst=${mount.sandbox},readonly`]),
@@ -92,13 +97,16 @@ export function dockerEnvFile(env: Record<string, string>): string {
 
 export class DockerSandbox implements Sandbox {
   readonly kind = 'docker' as const;
-  readonly enforcement: SandboxEnforcement = { memory: 'docker', pids: 'docker', cpus: 'docker' };
+  readonly enforcement: SandboxEnforcement;
 
   constructor(
     private readonly image: string,
     private readonly user: string,
+    readonly workspaces: WorkspaceVolumes,
     private readonly logger: SandboxLogger,
-  ) {}
+  ) {
+    this.enforcement = { memory: 'docker', pids: 'docker', cpus: 'docker', disk: workspaces.kind };
+  }
 
   async run(req: SandboxRunRequest): Promise<SandboxRunResult> {
     assertValidRequest(req);

@@ -4,9 +4,12 @@ import { CgroupLayout, createRunCgroup } from './cgroups';
 import { rlimitOptions } from './rlimits';
 import { SANDBOX_DEFAULT_PATH, SandboxEnforcement, SandboxError, SandboxLimits, SandboxLogger } from './sandbox.port';
 
+/** What a launcher's limits enforce: everything but the workspace's disk quota. */
+export type ProcessEnforcement = Omit<SandboxEnforcement, 'disk'>;
+
 /** How a host-side launcher (bwrap, or the bare shell) is put under the run's limits. */
 export interface LimitPlan {
-  readonly enforcement: SandboxEnforcement;
+  readonly enforcement: ProcessEnforcement;
   /**
    * Prefixes `inner` so the launcher drops every inherited descriptor above `keepFds`, joins its cgroups and
    * takes its rlimits, then execs it.
@@ -48,7 +51,7 @@ export function launcherArgv(bash: string, keepFds: number, procsFiles: string[]
 export function createLimitPlan(options: LimitPlanOptions): LimitPlan {
   const { parents } = options.cgroups;
   const nproc = options.nproc && parents.pids === undefined;
-  const enforcement: SandboxEnforcement = {
+  const enforcement: ProcessEnforcement = {
     memory: parents.memory ? 'cgroup' : 'rlimit-data',
     pids: parents.pids ? 'cgroup' : nproc ? 'rlimit-nproc' : 'none',
     cpus: parents.cpu ? 'cgroup' : 'none',

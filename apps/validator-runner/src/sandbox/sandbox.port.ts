@@ -1,3 +1,5 @@
+import type { WorkspaceFs, WorkspaceFsSetting, WorkspaceVolumes } from './workspace-volume';
+
 /**
  * What the replay pipeline asks of a sandbox. Paths are the same inside and outside: the workspace and every
  * read-only bind appear at their host path in every driver, so a manifest or result path written on the host
@@ -26,9 +28,17 @@ export interface SandboxLimits {
   cpus: number;
   /** Combined output kept in the result; the tail is kept because results are printed last. */
   outputBytes: number;
-  /** Largest file the command may write (RLIMIT_FSIZE); unlimited when absent. */
+  /** Largest file the command may write (RLIMIT_FSIZE); unlimited when absent (the runner's config always sets it). */
   fileBytes?: number;
+  /** Size of the private /tmp (tmpfs); DEFAULT_TMP_BYTES when absent. */
+  tmpBytes?: number;
+  /** Size of /dev/shm (tmpfs); DEFAULT_SHM_BYTES when absent. */
+  shmBytes?: number;
 }
+
+/** Every tmpfs a sandbox mounts is size-limited, whatever the request says. */
+export const DEFAULT_TMP_BYTES = 1024 * 1024 * 1024;
+export const DEFAULT_SHM_BYTES = 256 * 1024 * 1024;
 
 export interface SandboxRunResult {
   exitCode: number | null;
@@ -45,6 +55,8 @@ export interface SandboxEnforcement {
   memory: 'cgroup' | 'rlimit-data' | 'docker' | 'none';
   pids: 'cgroup' | 'rlimit-nproc' | 'docker' | 'none';
   cpus: 'cgroup' | 'docker' | 'none';
+  /** The workspace's disk quota (see WorkspaceVolumes). */
+  disk: WorkspaceFs;
 }
 
 export type SandboxKind = 'bwrap' | 'docker' | 'none';
@@ -52,6 +64,8 @@ export type SandboxKind = 'bwrap' | 'docker' | 'none';
 export interface Sandbox {
   readonly kind: SandboxKind;
   readonly enforcement: SandboxEnforcement;
+  /** Makes each job's workspace, on its own quota-limited file system where the host allows it. */
+  readonly workspaces: WorkspaceVolumes;
   /**
    * Resolves once the command has run (any exit status, killed, or timed out). Rejects with SandboxError only
    * when the sandbox itself could not start the command — an infrastructure failure, never the benchmark's.
@@ -71,6 +85,8 @@ export interface SandboxConfig {
   allowUnsafeNone: boolean;
   /** Image for the docker driver; required when kind is 'docker'. */
   dockerImage?: string;
+  /** How workspaces get their disk quota; 'auto' (the default) takes the first that works on this host. */
+  workspaceFs?: WorkspaceFsSetting;
   logger: SandboxLogger;
 }
 

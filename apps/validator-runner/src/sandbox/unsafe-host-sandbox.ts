@@ -1,6 +1,7 @@
 import { runHostProcess } from './host-process';
 import { LimitPlan, releaseLaunch } from './limit-plan';
 import { assertValidRequest, sandboxEnv } from './sandbox-request';
+import { WorkspaceVolumes } from './workspace-volume';
 import { Sandbox, SandboxEnforcement, SandboxError, SandboxLogger, SandboxRunRequest, SandboxRunResult } from './sandbox.port';
 
 const WARNING =
@@ -17,12 +18,13 @@ export class UnsafeHostSandbox implements Sandbox {
   constructor(
     allowUnsafeNone: boolean,
     private readonly limits: LimitPlan,
+    readonly workspaces: WorkspaceVolumes,
     private readonly logger: SandboxLogger,
   ) {
     if (!allowUnsafeNone) {
       throw new SandboxError('unsafe-none-refused', 'sandbox "none" runs untrusted code unconfined; it needs the explicit allow-unsafe flag');
     }
-    this.enforcement = limits.enforcement;
+    this.enforcement = { ...limits.enforcement, disk: workspaces.kind };
     logger.warn({ sandbox: 'none' }, WARNING);
   }
 

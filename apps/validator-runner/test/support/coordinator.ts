@@ -76,11 +76,12 @@ export interface RunnerRun {
 }
 
 /** Runs the runner's entry point with a command, as a validator would (`node -r @swc-node/register …/main.ts once`). */
-export function runRunner(args: string[], env: NodeJS.ProcessEnv): Promise<RunnerRun> {
+export function runRunner(args: string[], env: NodeJS.ProcessEnv, wrapper: string[] = []): Promise<RunnerRun> {
+  const argv = [...wrapper, process.execPath, '-r', '@swc-node/register', 'apps/validator-runner/src/main.ts', ...args];
   return new Promise((resolve) => {
     execFile(
-      process.execPath,
-      ['-r', '@swc-node/register', 'apps/validator-runner/src/main.ts', ...args],
+      argv[0],
+      argv.slice(1),
       { cwd: REPO_ROOT, env: { ...childProcessBaseEnv(), ...env }, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
