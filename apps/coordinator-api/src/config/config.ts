@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { canonicalSs58 } from '@rcs/auth';
 import { ChainConfig, ChainConfigError, chainConfigFromEnv } from '@rcs/chain';
 import { ConfigError, EnvReader, readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
 
@@ -55,6 +56,17 @@ function positiveNumber(read: EnvReader, env: NodeJS.ProcessEnv, name: string, f
   return value;
 }
 
+/** A comma-separated list of SS58 addresses, each in its canonical spelling (DECISIONS.md §2 Identity). */
+function canonicalHotkeys(read: EnvReader, name: string): string[] {
+  const hotkeys: string[] = [];
+  for (const entry of read.list(name)) {
+    const hotkey = canonicalSs58(entry);
+    if (hotkey === null) read.problems.push(`${name} entries must be SS58 addresses (got "${entry}")`);
+    else if (!hotkeys.includes(hotkey)) hotkeys.push(hotkey);
+  }
+  return hotkeys;
+}
+
 export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): CoordinatorConfig {
   const read = new EnvReader(env);
   const plannerBaseUrl = read.optional('PLANNER_LLM_BASE_URL');
@@ -77,7 +89,7 @@ export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
     redisKeyPrefix: read.string('REDIS_KEY_PREFIX', 'rcs'),
     adminTokens: read.list('ADMIN_TOKENS'),
     adminTokenSha256: read.list('ADMIN_TOKEN_SHA256').map((digest) => digest.toLowerCase()),
-    validatorHotkeys: read.list('VALIDATOR_HOTKEYS'),
+    validatorHotkeys: canonicalHotkeys(read, 'VALIDATOR_HOTKEYS'),
     stakeCheck: read.bool('STAKE_CHECK', true),
     minerMinStakeRao: read.bigint('MINER_MIN_STAKE_RAO', 1n),
     stakeCacheSeconds: read.int('STAKE_CACHE_SECONDS', 60, 0, 86400),

@@ -1,4 +1,5 @@
 import { Brackets, EntityManager } from 'typeorm';
+import { canonicalSs58 } from '@rcs/auth';
 import { IdeaRewardQueryDto } from '@rcs/contracts';
 import { isUuid } from '../common/ids';
 import { IdeaRewardEntity } from './entities/idea-reward.entity';
@@ -17,14 +18,22 @@ export async function insertIdeaReward(manager: EntityManager, reward: NewIdeaRe
  * one query shows every reward a submission took part in. Ids that are not uuids match nothing.
  */
 export function listIdeaRewards(manager: EntityManager, query: IdeaRewardQueryDto): Promise<IdeaRewardEntity[]> {
-  if ((query.task_id !== undefined && !isUuid(query.task_id)) || (query.submission_id !== undefined && !isUuid(query.submission_id))) {
+  // Any SS58 spelling of a key finds its rewards (stored canonical); a non-address names no hotkey.
+  const proposer = query.proposer_hotkey === undefined ? undefined : canonicalSs58(query.proposer_hotkey);
+  const implementer = query.implementer_hotkey === undefined ? undefined : canonicalSs58(query.implementer_hotkey);
+  if (
+    (query.task_id !== undefined && !isUuid(query.task_id)) ||
+    (query.submission_id !== undefined && !isUuid(query.submission_id)) ||
+    proposer === null ||
+    implementer === null
+  ) {
     return Promise.resolve([]);
   }
   const builder = manager.createQueryBuilder(IdeaRewardEntity, 'r');
   if (query.task_id !== undefined) builder.andWhere('r.task_id = :taskId', { taskId: query.task_id });
   if (query.submission_id !== undefined) builder.andWhere(submissionClause(query.submission_id));
-  if (query.proposer_hotkey !== undefined) builder.andWhere('r.proposer_hotkey = :proposer', { proposer: query.proposer_hotkey });
-  if (query.implementer_hotkey !== undefined) builder.andWhere('r.implementer_hotkey = :implementer', { implementer: query.implementer_hotkey });
+  if (proposer !== undefined) builder.andWhere('r.proposer_hotkey = :proposer', { proposer });
+  if (implementer !== undefined) builder.andWhere('r.implementer_hotkey = :implementer', { implementer });
   return builder.orderBy('r.created_at', 'DESC').addOrderBy('r.id', 'DESC').take(query.limit).skip(query.offset).getMany();
 }
 
