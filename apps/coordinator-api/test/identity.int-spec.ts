@@ -131,11 +131,21 @@ describe('one identity per key, whatever its SS58 spelling', () => {
     const bob = await signerFor('//IdentityMiner6');
     const task = await api.createTask({ competition_mode: 'centerless' });
     const idea = await api.submitted(alice, task.id, { patch, proposed_idea: 'Cosine schedule.' });
-    await api.submitted(bob, task.id, { patch, proposed_idea: 'Longer warmup.', implemented_submission_id: idea.id });
+    const improvement = await api.submitted(bob, task.id, { patch, proposed_idea: 'Longer warmup.', implemented_submission_id: idea.id });
     const claim = await api.claim(alice7, task.id);
     const own = await api.submit(alice7, { claim_id: claim.id, patch, proposed_idea: 'Mine again.', implemented_submission_id: idea.id });
     expect(itemsOf(own)).toEqual([['implemented_submission_invalid', 'body.implemented_submission_id']]);
     expect(own.body).toMatchObject({ detail: [{ ctx: { reason: 'own_submission' } }] });
+
+    // Idea-reward filters take any spelling too.
+    await h.db.dataSource.query(
+      `INSERT INTO idea_rewards (task_id, idea_submission_id, improved_submission_id, proposer_hotkey, implementer_hotkey, metric_name, improved_metric_value)
+       VALUES ($1, $2, $3, $4, $5, 'loss', 0.5)`,
+      [task.id, idea.id, improvement.id, alice.hotkey, bob.hotkey],
+    );
+    const rewards = await api.anonymous<{ improved_submission_id: string }[]>('GET', `/api/v1/idea-rewards?proposer_hotkey=${alice7.hotkey}`);
+    expectStatus(rewards, 200);
+    expect(rewards.body.map((r) => r.improved_submission_id)).toEqual([improvement.id]);
   });
 
   it('admits a validator whose allowlist entry uses another spelling, signing with any spelling', async () => {

@@ -1,6 +1,6 @@
 import { Brackets, EntityManager } from 'typeorm';
-import { canonicalSs58 } from '@rcs/auth';
 import { IdeaRewardQueryDto } from '@rcs/contracts';
+import { storedHotkey } from '../common/hotkeys';
 import { isUuid } from '../common/ids';
 import { IdeaRewardEntity } from './entities/idea-reward.entity';
 
@@ -18,17 +18,11 @@ export async function insertIdeaReward(manager: EntityManager, reward: NewIdeaRe
  * one query shows every reward a submission took part in. Ids that are not uuids match nothing.
  */
 export function listIdeaRewards(manager: EntityManager, query: IdeaRewardQueryDto): Promise<IdeaRewardEntity[]> {
-  // Any SS58 spelling of a key finds its rewards (stored canonical); a non-address names no hotkey.
-  const proposer = query.proposer_hotkey === undefined ? undefined : canonicalSs58(query.proposer_hotkey);
-  const implementer = query.implementer_hotkey === undefined ? undefined : canonicalSs58(query.implementer_hotkey);
-  if (
-    (query.task_id !== undefined && !isUuid(query.task_id)) ||
-    (query.submission_id !== undefined && !isUuid(query.submission_id)) ||
-    proposer === null ||
-    implementer === null
-  ) {
+  if ((query.task_id !== undefined && !isUuid(query.task_id)) || (query.submission_id !== undefined && !isUuid(query.submission_id))) {
     return Promise.resolve([]);
   }
+  const proposer = storedHotkey(query.proposer_hotkey);
+  const implementer = storedHotkey(query.implementer_hotkey);
   const builder = manager.createQueryBuilder(IdeaRewardEntity, 'r');
   if (query.task_id !== undefined) builder.andWhere('r.task_id = :taskId', { taskId: query.task_id });
   if (query.submission_id !== undefined) builder.andWhere(submissionClause(query.submission_id));

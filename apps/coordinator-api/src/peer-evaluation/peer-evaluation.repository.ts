@@ -1,6 +1,6 @@
 import { EntityManager, FindOptionsWhere } from 'typeorm';
-import { canonicalSs58 } from '@rcs/auth';
 import { PeerEvaluationQueryDto, SubmissionStatus } from '@rcs/contracts';
+import { storedHotkey } from '../common/hotkeys';
 import { isUuid } from '../common/ids';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { PeerEvaluationEntity } from './entities/peer-evaluation.entity';
@@ -75,9 +75,7 @@ export async function decidePendingSubmission(manager: EntityManager, submission
 export function listPeerEvaluations(manager: EntityManager, query: PeerEvaluationQueryDto): Promise<PeerEvaluationEntity[]> {
   // A submission id that is not a uuid names no submission, and must never reach the uuid column.
   if (query.submission_id !== undefined && !isUuid(query.submission_id)) return Promise.resolve([]);
-  // Any SS58 spelling of the key finds its evaluations (stored canonical); a non-address names no hotkey.
-  const evaluator = query.evaluator_hotkey === undefined ? undefined : canonicalSs58(query.evaluator_hotkey);
-  if (evaluator === null) return Promise.resolve([]);
+  const evaluator = storedHotkey(query.evaluator_hotkey);
   const where: FindOptionsWhere<PeerEvaluationEntity> = {};
   if (query.submission_id !== undefined) where.submissionId = query.submission_id;
   if (evaluator !== undefined) where.evaluatorHotkey = evaluator;
