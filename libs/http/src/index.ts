@@ -5,6 +5,7 @@ export * from './health.controller';
 export * from './http-app';
 export * from './json-body';
 export * from './logger';
+export * from './low-level-errors';
 export * from './openapi';
 export * from './service';
 export * from './validation';
