@@ -38,3 +38,17 @@ describe('loadCoordinatorConfig: VALIDATOR_HOTKEYS', () => {
     );
   });
 });
+
+describe('loadCoordinatorConfig: TRUSTED_PROXIES', () => {
+  it('trusts nobody by default, and the listed addresses and ranges when set', () => {
+    expect(loadCoordinatorConfig(BASE).trustedProxies.includes('127.0.0.1')).toBe(false);
+    const proxies = loadCoordinatorConfig({ ...BASE, TRUSTED_PROXIES: '10.0.0.0/8, ::1' }).trustedProxies;
+    expect([proxies.includes('10.2.3.4'), proxies.includes('::1'), proxies.includes('192.168.0.1')]).toEqual([true, true, false]);
+  });
+
+  it('refuses an entry that is no address or range', () => {
+    expect(() => loadCoordinatorConfig({ ...BASE, TRUSTED_PROXIES: '10.0.0.0/8,proxy.internal' })).toThrow(
+      /TRUSTED_PROXIES entries must be IP addresses or CIDR ranges \(got "proxy.internal"\)/,
+    );
+  });
+});

@@ -1,6 +1,9 @@
 import { BlockList, isIP } from 'node:net';
 
-/** What an IP address is, for the rule that downloads reach public hosts only. */
+/**
+ * What an IP address is, for the rule that downloads reach public hosts only (the runner's downloads, and
+ * the artifact URIs the coordinator accepts).
+ */
 export type AddressClass =
   | 'public'
   | 'unspecified'
