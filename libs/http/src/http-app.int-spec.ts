@@ -1,12 +1,18 @@
-import { Body, Controller, Get, Header, HttpCode, Module, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Module, Param, Post, Query, Req } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { IsString, Length } from 'class-validator';
+import { IsOptional, IsString, Length } from 'class-validator';
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { ApiError, ErrorCode } from '@rcs/contracts';
 import { createHttpApp, listen } from './http-app';
 import { MAX_JSON_DEPTH, RequestWithRawBody } from './json-body';
 import { createLogger } from './logger';
+
+class FilterDto {
+  @IsOptional()
+  @IsString()
+  name?: string;
+}
 
 class EchoDto {
   @IsString()
@@ -36,6 +42,11 @@ class TestController {
   @Header('content-type', 'text/markdown; charset=utf-8')
   missingDocument(): never {
     throw ApiError.notFound(ErrorCode.TaskNotFound, 'No such task.');
+  }
+
+  @Get('filter')
+  filter(@Query() query: FilterDto): FilterDto {
+    return query;
   }
 
   @Get('things/:id')
@@ -156,6 +167,22 @@ describe('createHttpApp', () => {
         detail: [{ type: 'extra_forbidden', loc: ['body', key], msg: expect.any(String), input: { polluted: true } }],
       });
     }
+  });
+
+  it('refuses reserved names in a query string too', async () => {
+    for (const key of ['__proto__', 'constructor', 'toString']) {
+      const response = await fetch(`${base}/filter?name=a&${key}=x`);
+      expect({ key, status: response.status }).toEqual({ key, status: 422 });
+      expect(((await response.json()) as { detail: { type: string; loc: unknown[] }[] }).detail).toEqual([
+        expect.objectContaining({ type: 'extra_forbidden', loc: ['query', key] }),
+      ]);
+    }
+  });
+
+  it('answers 415 for a body sent without any content type', async () => {
+    const response = await rawRequest('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 15\r\nConnection: close\r\n\r\n{"name":"abcd"}');
+    expect(response.split('\r\n')[0]).toBe('HTTP/1.1 415 Unsupported Media Type');
+    expect(JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4))).toMatchObject({ detail: { error: 'unsupported_media_type' } });
   });
 
   it('answers 404 not_found in the detail shape for a path parameter over the router limit or bad percent-encoding', async () => {
