@@ -1,4 +1,5 @@
 import { encodeAddress } from '@polkadot/util-crypto';
+import { SubmissionStatus } from '@rcs/contracts';
 import type { TestDatabase } from '@rcs/testing';
 import { CanonicalHotkeys1764028800000, HOTKEY_COLUMNS } from '../src/migrations/1764028800000-canonical-hotkeys';
 import { createCoordinatorTestDatabase } from './harness';
@@ -92,6 +93,32 @@ describe('migration CanonicalHotkeys1764028800000', () => {
       const rows = await query<{ hotkey: string }>(`SELECT DISTINCT ${column} AS hotkey FROM ${table} WHERE ${column} IS NOT NULL`);
       for (const { hotkey } of rows) expect({ table, column, hotkey }).toEqual({ table, column, hotkey: expect.stringMatching(/^5/) });
     }
+  });
+
+  it("deletes a miner's evaluation of his own pending submission under another spelling, keeps it on a decided one", async () => {
+    const task = await insertTask(db);
+    const pending = await insertSubmission(db, { taskId: task.id, minerHotkey: key(5) });
+    const decided = await insertSubmission(db, { taskId: task.id, minerHotkey: key(5, 2), status: SubmissionStatus.Accepted });
+    const evaluate = (submissionId: string, hotkey: string) =>
+      query(`INSERT INTO peer_evaluations (submission_id, task_id, evaluator_hotkey, status) VALUES ($1, $2, $3, 'accepted')`, [
+        submissionId,
+        task.id,
+        hotkey,
+      ]);
+    await evaluate(pending, key(5, 7));
+    await evaluate(pending, key(6, 7));
+    await evaluate(decided, key(5, 0));
+
+    await migrate();
+
+    const rows = await query<{ submission_id: string; evaluator_hotkey: string }>(
+      `SELECT submission_id, evaluator_hotkey FROM peer_evaluations WHERE task_id = $1 ORDER BY submission_id = $2 DESC`,
+      [task.id, pending],
+    );
+    expect(rows).toEqual([
+      { submission_id: pending, evaluator_hotkey: key(6) },
+      { submission_id: decided, evaluator_hotkey: key(5) },
+    ]);
   });
 
   it('leaves values that are no SS58 address as they are, and runs again as a no-op', async () => {

@@ -23,7 +23,9 @@ export const HOTKEY_COLUMNS: readonly (readonly [table: string, column: string])
  * - several active claims of one key on one task: the oldest stays active, the others become `expired`
  *   (their work items return to `open`, as any expiry does);
  * - several peer evaluations of one submission by one key: the oldest stays, the others are deleted
- *   (they were never allowed). Decisions already taken on them stand.
+ *   (they were never allowed). Decisions already taken on them stand;
+ * - a miner's evaluation of his own submission under another spelling is deleted while that submission
+ *   still waits for its decision (it would count towards it); on decided submissions it stays as history.
  * Down is a no-op: the old spellings named the same keys and are not kept.
  */
 export class CanonicalHotkeys1764028800000 implements MigrationInterface {
@@ -68,6 +70,13 @@ export class CanonicalHotkeys1764028800000 implements MigrationInterface {
         FROM peer_evaluations e LEFT JOIN hotkey_spellings s ON s.spelling = e.evaluator_hotkey
       ) r
       WHERE p.id = r.id AND r.rank > 1`);
+    await q.query(`
+      DELETE FROM peer_evaluations p
+      USING submissions s
+      LEFT JOIN hotkey_spellings ms ON ms.spelling = s.miner_hotkey
+      WHERE p.submission_id = s.id AND s.status = 'pending_verification'
+        AND coalesce(ms.canonical, s.miner_hotkey) =
+            coalesce((SELECT e.canonical FROM hotkey_spellings e WHERE e.spelling = p.evaluator_hotkey), p.evaluator_hotkey)`);
     for (const [table, column] of HOTKEY_COLUMNS) {
       await q.query(`UPDATE ${table} t SET ${column} = s.canonical FROM hotkey_spellings s WHERE t.${column} = s.spelling`);
     }
