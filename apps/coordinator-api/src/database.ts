@@ -7,6 +7,7 @@ import { CompetitionCore1763683200000 } from './migrations/1763683200000-competi
 import { Validation1763769600000 } from './migrations/1763769600000-validation';
 import { Rewards1763856000000 } from './migrations/1763856000000-rewards';
 import { DashboardIndexes1763942400000 } from './migrations/1763942400000-dashboard-indexes';
+import { CanonicalHotkeys1764028800000 } from './migrations/1764028800000-canonical-hotkeys';
 import { RewardPolicyEntity } from './rewards/entities/reward-policy.entity';
 import { RewardSnapshotEntity } from './rewards/entities/reward-snapshot.entity';
 import { PeerEvaluationEntity } from './peer-evaluation/entities/peer-evaluation.entity';
@@ -37,4 +38,5 @@ export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
   Validation1763769600000,
   Rewards1763856000000,
   DashboardIndexes1763942400000,
+  CanonicalHotkeys1764028800000,
 ];

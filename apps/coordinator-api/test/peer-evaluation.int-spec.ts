@@ -87,14 +87,14 @@ describe('peer evaluation', () => {
 
     it('stores an evaluation and answers it with exactly the spec fields', async () => {
       const other = await submittedOn(task.id);
-      const reply = await evaluate(bob, other.id, { status: 'rejected', observed_metrics: { loss: 9.5, note: 'slow' }, notes: 'Diverges.' });
+      const reply = await evaluate(bob, other.id, { status: 'rejected', observed_metrics: { loss: 9.5, steps: 120 }, notes: 'Diverges.' });
       expectStatus(reply, 200);
       expect(Object.keys(reply.body).sort()).toEqual(PEER_EVALUATION_FIELDS);
       expect(reply.body).toMatchObject({
         submission_id: other.id,
         evaluator_hotkey: bob.hotkey,
         status: 'rejected',
-        observed_metrics: { loss: 9.5, note: 'slow' },
+        observed_metrics: { loss: 9.5, steps: 120 },
         notes: 'Diverges.',
       });
       expect(reply.body.completed_at).toBe(reply.body.created_at);
@@ -161,9 +161,15 @@ describe('peer evaluation', () => {
       ['status pending', { status: 'pending', observed_metrics: { loss: 1 } }, [['enum', 'body.status']]],
       ['no status', { observed_metrics: { loss: 1 } }, [['missing', 'body.status']]],
       ['an unknown property', { status: 'rejected', verdict: 'bad' }, [['extra_forbidden', 'body.verdict']]],
-      ['unpaired surrogates', { status: 'rejected', notes: 'a\ud800', observed_metrics: { log: ['\udc00'] } }, [
+      ['unpaired surrogates', { status: 'rejected', notes: 'a\ud800', observed_metrics: { ['lo\udc00ss']: 1 } }, [
         ['string_unicode', 'body.notes'],
-        ['string_unicode', 'body.observed_metrics.log.0'],
+        ['string_unicode', 'body.observed_metrics.lo\udc00ss'],
+      ]],
+      ['a metric that is not a number', { status: 'rejected', observed_metrics: { loss: 1, row: 'heldout 0.31,0.77' } }, [
+        ['finite_number', 'body.observed_metrics.row'],
+      ]],
+      ['a metric name over 120 characters', { status: 'rejected', observed_metrics: { ['x'.repeat(121)]: 1 } }, [
+        ['string_too_long', `body.observed_metrics.${'x'.repeat(121)}.[key]`],
       ]],
     ])('answers 422 for %s', async (_name, body, expected) => {
       expect(itemsOf(await evaluate(eve, submission.id, body))).toEqual(expected);
@@ -239,7 +245,7 @@ describe('peer evaluation', () => {
 
       const partial = await submittedOn(task.id, dave);
       await evaluated(accept(bob, partial.id, 8, { size_mb: 5 }));
-      await evaluated(accept(eve, partial.id, 6, { size_mb: 'unknown' }));
+      await evaluated(accept(eve, partial.id, 6));
       expect(await submissionRow(partial.id)).toMatchObject({ status: 'accepted', verified_metric_value: 7, verified_secondary_metric_value: null });
     });
 

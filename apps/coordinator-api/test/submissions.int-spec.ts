@@ -41,7 +41,7 @@ describe('POST /api/v1/submissions', () => {
         summary: 'Doubled the learning rate.',
         proposed_idea: 'Try warmup next.',
         execution_log: 'loss=0.5\n',
-        claimed_metrics: { loss: 0.5, notes: ['x'], nested: { a: 1 } },
+        claimed_metrics: { loss: 0.5, steps: 3, lr: 1e-3 },
       });
       expectStatus(reply, 201);
       expect(Object.keys(reply.body).sort()).toEqual(SUBMISSION_FIELDS);
@@ -58,7 +58,7 @@ describe('POST /api/v1/submissions', () => {
         artifact_sha256: null,
         artifact_size_bytes: null,
         execution_log: 'loss=0.5\n',
-        claimed_metrics: { loss: 0.5, notes: ['x'], nested: { a: 1 } },
+        claimed_metrics: { loss: 0.5, steps: 3, lr: 1e-3 },
         status: 'pending_verification',
       });
       expect(new Date(reply.body.created_at).toISOString()).toBe(reply.body.created_at);
@@ -127,12 +127,26 @@ describe('POST /api/v1/submissions', () => {
       ['an http:// artifact_uri', { artifact_uri: 'http://cdn.test/a.bin', artifact_sha256: SHA, artifact_size_bytes: 3 }, [['url_scheme', 'body.artifact_uri']]],
       ['a relative artifact_uri', { artifact_uri: 'models/a.bin', artifact_sha256: SHA, artifact_size_bytes: 3 }, [['url_parsing', 'body.artifact_uri']]],
       ['an artifact_uri without host', { artifact_uri: 'https:///a.bin', artifact_sha256: SHA, artifact_size_bytes: 3 }, [['url_parsing', 'body.artifact_uri']]],
+      ['an artifact_uri with credentials', { artifact_uri: 'https://user:pass@cdn.test/a.bin', artifact_sha256: SHA, artifact_size_bytes: 3 }, [['url_credentials', 'body.artifact_uri']]],
+      ...['169.254.169.254', '127.0.0.1', '[::1]', '0x7f000001', 'localhost', '10.1.2.3'].map(
+        (host): [string, Record<string, unknown>, [string, string][]] => [
+          `an artifact_uri on ${host}`,
+          { artifact_uri: `https://${host}/a.bin`, artifact_sha256: SHA, artifact_size_bytes: 3 },
+          [['url_host', 'body.artifact_uri']],
+        ],
+      ),
       ['a short sha256 (DTO bound)', { artifact_uri: 'https://cdn.test/a', artifact_sha256: 'abc', artifact_size_bytes: 3 }, [['string_too_short', 'body.artifact_sha256']]],
       ['a negative size (DTO bound)', { artifact_uri: 'https://cdn.test/a', artifact_sha256: SHA, artifact_size_bytes: -1 }, [['greater_than_equal', 'body.artifact_size_bytes']]],
       ['an unknown property', { patch: 'PATCH', extra: 1 }, [['extra_forbidden', 'body.extra']]],
-      ['NUL characters the database cannot store', { patch: 'PATCH', summary: 'a\u0000b', claimed_metrics: { loss: '\u0000' } }, [
+      ['NUL characters the database cannot store', { patch: 'PATCH', summary: 'a\u0000b', claimed_metrics: { ['lo\u0000ss']: 1 } }, [
         ['string_nul_character', 'body.summary'],
-        ['string_nul_character', 'body.claimed_metrics.loss'],
+        ['string_nul_character', 'body.claimed_metrics.lo\u0000ss'],
+      ]],
+      ['a claimed metric that is not a number', { patch: 'PATCH', claimed_metrics: { loss: 0.5, row: 'heldout 0.31,0.77' } }, [
+        ['finite_number', 'body.claimed_metrics.row'],
+      ]],
+      ['a claimed metric name over 120 characters', { patch: 'PATCH', claimed_metrics: { ['x'.repeat(121)]: 1 } }, [
+        ['string_too_long', `body.claimed_metrics.${'x'.repeat(121)}.[key]`],
       ]],
     ])('%s → 422', async (_name, fields, expected) => {
       const body: Record<string, unknown> = { claim_id: claimId, ...fields };

@@ -492,19 +492,19 @@ describe('tasks', () => {
       expect(doc).not.toContain(SECRET_KEY);
     });
 
-    it('takes the base URL from the Host header, and from X-Forwarded-Proto / X-Forwarded-Host behind a proxy', async () => {
+    it('takes the base URL from the Host header, ignores X-Forwarded-* from a peer that is no trusted proxy, and sends Vary', async () => {
       const task = await api.createTask();
       const viaHost = await getWithHost(`${h.url}/api/v1/tasks/${task.id}/onboard.md`, 'coordinator.internal:8000');
       expect(viaHost).toContain(`Base URL: http://coordinator.internal:8000\n`);
       expect(viaHost).toContain(`\`GET http://coordinator.internal:8000/api/v1/tasks/${task.id}/onboard.md\``);
 
-      const proxied = await api.get<string>(`/api/v1/tasks/${task.id}/onboard.md`, {
+      const spoofed = await api.get<string>(`/api/v1/tasks/${task.id}/onboard.md`, {
         'x-forwarded-proto': 'https',
-        'x-forwarded-host': 'coordinator.example.org',
+        'x-forwarded-host': 'attacker.example.org',
       });
-      expect(proxied.text).toContain('Base URL: https://coordinator.example.org\n');
-      expect(proxied.text).toContain(`Task record: https://coordinator.example.org/api/v1/tasks/${task.id}`);
-      expect(proxied.text).not.toContain(h.url);
+      expect(spoofed.text).toContain(`Base URL: ${h.url}\n`);
+      expect(spoofed.text).not.toContain('attacker.example.org');
+      expect(spoofed.headers.get('vary')).toBe('Host, X-Forwarded-Host, X-Forwarded-Proto');
     });
 
     it('states the rules of the task mode, and "Not a model task" and "No brief." when those are unset', async () => {
@@ -562,6 +562,33 @@ describe('tasks', () => {
       expect(reply.text).toContain('`GET https://coordinator.example.net/api/v1/tasks`');
       expect(reply.text).not.toContain('proxy.test');
       expect(reply.text).not.toContain(configured.url);
+      // The document no longer depends on the request's headers.
+      expect(reply.headers.get('vary')).toBeNull();
+    });
+  });
+
+  describe('TRUSTED_PROXIES', () => {
+    let proxied: CoordinatorHarness;
+
+    beforeAll(async () => {
+      proxied = await startCoordinator({ TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1' });
+    });
+
+    afterAll(async () => {
+      await proxied.close();
+    });
+
+    it('believes X-Forwarded-Proto / X-Forwarded-Host from a trusted proxy, and sends Vary', async () => {
+      const client = new Client(proxied);
+      const task = await client.createTask();
+      const reply = await client.get<string>(`/api/v1/tasks/${task.id}/onboard.md`, {
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'coordinator.example.org',
+      });
+      expect(reply.text).toContain('Base URL: https://coordinator.example.org\n');
+      expect(reply.text).toContain(`Task record: https://coordinator.example.org/api/v1/tasks/${task.id}`);
+      expect(reply.text).not.toContain(proxied.url);
+      expect(reply.headers.get('vary')).toBe('Host, X-Forwarded-Host, X-Forwarded-Proto');
     });
   });
 

@@ -288,14 +288,14 @@ describe('validator worklists and results', () => {
     it('answers the same verification to an identical re-post, 409 job_already_completed to a different one', async () => {
       const submission = await api.pending(people.dave, task.id);
       const job = await api.leaseOf(people.bob, submission);
-      const result = { status: 'accepted', observed_metrics: { size: 3, accuracy: 0.5, extra: { a: [1, 2] } }, notes: null, replay_log: 'log' };
+      const result = { status: 'accepted', observed_metrics: { size: 3, accuracy: 0.5, extra: -1.25e-7 }, notes: null, replay_log: 'log' };
       const first = await api.result(people.bob, job.job_id, result);
       expectStatus(first, 200);
       // The same values, keys in another order and the submission echoed: still identical.
       const again = await api.result(people.bob, job.job_id, {
         replay_log: 'log',
         submission_id: submission.id,
-        observed_metrics: { extra: { a: [1, 2] }, accuracy: 0.5, size: 3 },
+        observed_metrics: { extra: -1.25e-7, accuracy: 0.5, size: 3 },
         status: 'accepted',
       });
       expectStatus(again, 200);
@@ -329,6 +329,13 @@ describe('validator worklists and results', () => {
       ]);
       expect(itemsOf(await api.result(people.alice, job.job_id, { status: 'accepted', observed_metrics: { accuracy: null } }))).toEqual([
         ['finite_number', 'body.observed_metrics.accuracy'],
+      ]);
+      // Metrics are served publicly: names of 1..120 characters and finite numbers only, whatever the verdict.
+      expect(itemsOf(await api.result(people.alice, job.job_id, { status: 'rejected', observed_metrics: { ['x'.repeat(121)]: 1 } }))).toEqual([
+        ['string_too_long', `body.observed_metrics.${'x'.repeat(121)}.[key]`],
+      ]);
+      expect(itemsOf(await api.result(people.alice, job.job_id, { status: 'rejected', observed_metrics: { accuracy: 0.5, row: 'a,b' } }))).toEqual([
+        ['finite_number', 'body.observed_metrics.row'],
       ]);
       expect(
         itemsOf(await api.result(people.alice, job.job_id, { status: 'accepted', observed_metrics: {}, submission_id: randomUUID() })),

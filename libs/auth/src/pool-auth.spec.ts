@@ -1,5 +1,6 @@
 import { u8aToHex } from '@polkadot/util';
 import type { KeyringPair } from '@polkadot/keyring/types';
+import { encodeAddress } from '@polkadot/util-crypto';
 import { ApiError, ErrorCode } from '@rcs/contracts';
 import { poolAuthMessage, recipientUpdateMessage, verifyPoolRequest, verifyRecipientUpdate } from './pool-auth';
 import { BtAuthSigner, keypairFromUri, type PoolSignedHeaders } from './signer';
@@ -35,6 +36,13 @@ describe('pool authentication', () => {
 
   it('accepts a pool-wallet signature over auth:{ts} and returns the signer', async () => {
     await expect(verifyPoolRequest(lowerCase(signer.signPool(NOW)), NOW, SKEW)).resolves.toBe(pair.address);
+  });
+
+  it('returns the signer in the canonical SS58 spelling whatever prefix X-Key uses', async () => {
+    const headers = { ...signer.signPool(NOW), 'X-Key': encodeAddress(pair.publicKey, 2) };
+    await expect(verifyPoolRequest(lowerCase(headers), NOW, SKEW)).resolves.toBe(pair.address);
+    const update = { ...signer.signRecipientUpdate(NOW, coldkey), 'X-Key': encodeAddress(pair.publicKey, 7) };
+    await expect(verifyRecipientUpdate(lowerCase(update), coldkey, NOW, SKEW)).resolves.toBe(pair.address);
   });
 
   it('accepts the legacy form where X-Timestamp is auth:{seconds} itself', async () => {

@@ -7,7 +7,7 @@ import {
   headerValue,
   type RequestHeaders,
 } from './headers';
-import { cryptoReady, verifySignature } from './signature';
+import { canonicalSs58, cryptoReady, verifySignature } from './signature';
 
 const LEGACY_TIMESTAMP = /^auth:([0-9]+)$/;
 
@@ -28,7 +28,7 @@ interface PoolHeaders {
 }
 
 /**
- * Verifies a pool-wallet signed request and returns the signer (`X-Key`), or throws ApiError 401.
+ * Verifies a pool-wallet signed request and returns the signer (`X-Key`, canonical SS58), or throws ApiError 401.
  * `X-Timestamp` is unix seconds (message `auth:{ts}`) or, legacy, `auth:{seconds}` itself (the message).
  */
 export async function verifyPoolRequest(
@@ -40,13 +40,12 @@ export async function verifyPoolRequest(
   const legacy = LEGACY_TIMESTAMP.exec(timestamp);
   const seconds = legacy ? legacy[1] : timestamp;
   assertFresh(seconds, nowSeconds, maxSkew);
-  await assertSigned(legacy ? timestamp : poolAuthMessage(timestamp), signature, key);
-  return key;
+  return assertSigned(legacy ? timestamp : poolAuthMessage(timestamp), signature, key);
 }
 
 /**
  * Verifies a recipient update: the signature binds the timestamp and the new recipient coldkey.
- * Returns the signer (`X-Key`), or throws ApiError 401. Check the coldkey with `isValidSs58` first.
+ * Returns the signer (`X-Key`, canonical SS58), or throws ApiError 401. Check the coldkey with `isValidSs58` first.
  */
 export async function verifyRecipientUpdate(
   headers: RequestHeaders,
@@ -56,8 +55,7 @@ export async function verifyRecipientUpdate(
 ): Promise<string> {
   const { key, timestamp, signature } = poolHeaders(headers);
   assertFresh(timestamp, nowSeconds, maxSkew);
-  await assertSigned(recipientUpdateMessage(timestamp, recipientColdkey), signature, key);
-  return key;
+  return assertSigned(recipientUpdateMessage(timestamp, recipientColdkey), signature, key);
 }
 
 function poolHeaders(headers: RequestHeaders): PoolHeaders {
@@ -79,9 +77,12 @@ function assertFresh(seconds: string, nowSeconds: number, maxSkew: number): void
   }
 }
 
-async function assertSigned(message: string, signature: string, key: string): Promise<void> {
+/** The signer in its canonical SS58 spelling (DECISIONS.md §2 Identity), once the signature checks out. */
+async function assertSigned(message: string, signature: string, key: string): Promise<string> {
   await cryptoReady();
-  if (!verifySignature(message, signature, key)) {
+  const signer = canonicalSs58(key);
+  if (signer === null || !verifySignature(message, signature, key)) {
     throw ApiError.unauthorized(ErrorCode.InvalidSignature, 'X-Signature does not sign this request for X-Key.');
   }
+  return signer;
 }

@@ -51,7 +51,12 @@ export const CANONICAL_SS58_PREFIX = 42;
  */
 export function canonicalSs58(ss58: string): string | null {
   const publicKey = decodePublicKey(ss58);
-  return publicKey === null ? null : encodeAddress(publicKey, CANONICAL_SS58_PREFIX);
+  return publicKey === null ? null : ss58OfPublicKey(publicKey);
+}
+
+/** The canonical SS58 spelling (prefix 42) of a 32-byte public key. */
+export function ss58OfPublicKey(publicKey: Uint8Array): string {
+  return encodeAddress(publicKey, CANONICAL_SS58_PREFIX);
 }
 
 /** True when `addr` is an SS58 address of a 32-byte account (any network prefix). */

@@ -57,6 +57,14 @@ describe('verifySignedRequest (real Redis)', () => {
     expect([replay.status, replay.code]).toEqual([401, ErrorCode.ReplayedSignature]);
   });
 
+  it('returns the signer in the canonical SS58 spelling (prefix 42) whatever prefix X-Hotkey uses', async () => {
+    for (const prefix of [0, 2, 7]) {
+      const headers = sign();
+      const respelled = { ...headers, 'X-Hotkey': encodeAddress(decodeAddress(headers['X-Hotkey']), prefix) };
+      await expect(verifySignedRequest(request(respelled))).resolves.toEqual({ hotkey: signer.hotkey });
+    }
+  });
+
   it('remembers key and signature bytes, not their spelling', async () => {
     const headers = sign();
     await verifySignedRequest(request(headers));

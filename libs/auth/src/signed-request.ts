@@ -10,7 +10,7 @@ import {
 } from './headers';
 import { buildMessage, splitUrl } from './message';
 import type { ReplayGuardStore } from './replay-guard.store';
-import { cryptoReady, decodePublicKey, decodeSignature, verifyDecoded } from './signature';
+import { cryptoReady, decodePublicKey, decodeSignature, ss58OfPublicKey, verifyDecoded } from './signature';
 
 // Methods that change state accept a signature once; PATCH joins the three DECISIONS names.
 const REPLAY_GUARDED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -28,7 +28,10 @@ export interface SignedRequest {
   replayGuard: ReplayGuardStore;
 }
 
-/** Verifies a BT-AUTH-V1 request (DECISIONS.md §2) and returns its signer, or throws ApiError. */
+/**
+ * Verifies a BT-AUTH-V1 request (DECISIONS.md §2) and returns its signer in the canonical SS58 spelling
+ * (prefix 42, §2 Identity: `X-Hotkey` may use any prefix), or throws ApiError.
+ */
 export async function verifySignedRequest(req: SignedRequest): Promise<{ hotkey: string }> {
   const hotkey = headerValue(req.headers, HOTKEY_HEADER);
   const timestamp = headerValue(req.headers, TIMESTAMP_HEADER);
@@ -66,7 +69,7 @@ export async function verifySignedRequest(req: SignedRequest): Promise<{ hotkey:
   ) {
     throw ApiError.unauthorized(ErrorCode.ReplayedSignature, 'This signature was already used; sign the request again.');
   }
-  return { hotkey };
+  return { hotkey: ss58OfPublicKey(publicKey) };
 }
 
 function bodyOf(rawBody: string | Buffer | undefined): string {

@@ -28,6 +28,8 @@ function codeForStatus(status: number): ErrorCode {
       return ErrorCode.MethodNotAllowed;
     case 413:
       return ErrorCode.BodyTooLarge;
+    case 415:
+      return ErrorCode.UnsupportedMediaType;
     case 429:
       return ErrorCode.RateLimited;
     default:
@@ -52,17 +54,12 @@ export function toErrorResponse(exception: unknown, requestId: string): ErrorRes
       internal: exception.status >= 500 && exception.code === ErrorCode.InternalError,
     };
   }
-  const clientStatus = clientErrorStatus(exception);
-  if (clientStatus !== null) {
-    // DECISIONS.md §1: a body in another content type is malformed (400), like broken JSON.
-    const status = clientStatus === 415 ? 400 : clientStatus;
-    const message = (exception as { message?: unknown }).message;
-    return {
-      status,
-      body: detail(codeForStatus(status), typeof message === 'string' && message ? message : 'Bad request.'),
-      headers: {},
-      internal: false,
-    };
+  const status = clientErrorStatus(exception);
+  if (status !== null) {
+    const raw = (exception as { message?: unknown }).message;
+    const message =
+      status === 415 ? 'This route takes a JSON body: send it with Content-Type: application/json.' : typeof raw === 'string' && raw ? raw : 'Bad request.';
+    return { status, body: detail(codeForStatus(status), message), headers: {}, internal: false };
   }
   return {
     status: 500,

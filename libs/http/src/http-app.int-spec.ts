@@ -1,11 +1,18 @@
-import { Body, Controller, Get, Header, HttpCode, Module, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Module, Param, Post, Query, Req } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { IsString, Length } from 'class-validator';
+import { IsOptional, IsString, Length } from 'class-validator';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { ApiError, ErrorCode } from '@rcs/contracts';
 import { createHttpApp, listen } from './http-app';
-import { RequestWithRawBody } from './json-body';
+import { MAX_JSON_DEPTH, RequestWithRawBody } from './json-body';
 import { createLogger } from './logger';
+
+class FilterDto {
+  @IsOptional()
+  @IsString()
+  name?: string;
+}
 
 class EchoDto {
   @IsString()
@@ -35,6 +42,16 @@ class TestController {
   @Header('content-type', 'text/markdown; charset=utf-8')
   missingDocument(): never {
     throw ApiError.notFound(ErrorCode.TaskNotFound, 'No such task.');
+  }
+
+  @Get('filter')
+  filter(@Query() query: FilterDto): FilterDto {
+    return query;
+  }
+
+  @Get('things/:id')
+  thing(@Param('id') id: string): { id: string } {
+    return { id };
   }
 
   @Get('boom')
@@ -70,6 +87,17 @@ describe('createHttpApp', () => {
     await app.close();
   });
 
+  /** Sends `text` on a plain socket and returns everything the server wrote before it closed. */
+  const rawRequest = (text: string): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const { hostname, port } = new URL(base);
+      const socket = connect(Number(port), hostname, () => socket.end(text));
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    });
+
   const post = (path: string, body: string, contentType = 'application/json') =>
     fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body });
 
@@ -103,11 +131,83 @@ describe('createHttpApp', () => {
     expect(body.detail).toHaveLength(2);
   });
 
-  it('answers 400 malformed_body for broken JSON and for a non-JSON content type', async () => {
-    for (const response of [await post('/echo', '{"name": '), await post('/echo', 'name=abc', 'text/plain')]) {
-      expect(response.status).toBe(400);
-      expect(((await response.json()) as { detail: { error: string } }).detail.error).toBe('malformed_body');
+  it('answers 400 malformed_body for broken JSON', async () => {
+    const response = await post('/echo', '{"name": ');
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { detail: { error: string } }).detail.error).toBe('malformed_body');
+  });
+
+  it('answers 415 unsupported_media_type for a body in another content type', async () => {
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const response = await post('/echo', 'name=abc', contentType);
+      expect({ contentType, status: response.status }).toEqual({ contentType, status: 415 });
+      expect(((await response.json()) as { detail: { error: string } }).detail.error).toBe('unsupported_media_type');
     }
+  });
+
+  it(`refuses JSON nested deeper than ${MAX_JSON_DEPTH} levels with a 422 item, before anything walks it`, async () => {
+    const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const deep = await post('/echo', `{"name": "abcd", "extra": ${nested(400)}}`);
+    expect(deep.status).toBe(422);
+    expect(await deep.json()).toEqual({
+      detail: [{ type: 'json_too_deep', loc: ['body'], msg: expect.any(String), ctx: { max_depth: MAX_JSON_DEPTH } }],
+    });
+    // At the bound the body is read (and its unknown field refused as usual); brackets in strings do not count.
+    const atBound = await post('/echo', `{"name": "abcd", "extra": ${nested(MAX_JSON_DEPTH - 1)}}`);
+    expect(((await atBound.json()) as { detail: { type: string }[] }).detail.map((item) => item.type)).toEqual(['extra_forbidden']);
+    const inString = await post('/echo', JSON.stringify({ name: nested(100) }));
+    expect(((await inString.json()) as { detail: { type: string }[] }).detail.map((item) => item.type)).toEqual(['string_too_long']);
+  });
+
+  it('refuses properties named like Object.prototype members (422 extra_forbidden) instead of dropping them', async () => {
+    for (const key of ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty']) {
+      const response = await post('/echo', `{"name": "abcd", "${key}": {"polluted": true}}`);
+      expect({ key, status: response.status }).toEqual({ key, status: 422 });
+      expect(await response.json()).toEqual({
+        detail: [{ type: 'extra_forbidden', loc: ['body', key], msg: expect.any(String), input: { polluted: true } }],
+      });
+    }
+  });
+
+  it('refuses reserved names in a query string too', async () => {
+    for (const key of ['__proto__', 'constructor', 'toString']) {
+      const response = await fetch(`${base}/filter?name=a&${key}=x`);
+      expect({ key, status: response.status }).toEqual({ key, status: 422 });
+      expect(((await response.json()) as { detail: { type: string; loc: unknown[] }[] }).detail).toEqual([
+        expect.objectContaining({ type: 'extra_forbidden', loc: ['query', key] }),
+      ]);
+    }
+  });
+
+  it('answers 415 for a body sent without any content type', async () => {
+    const response = await rawRequest('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 15\r\nConnection: close\r\n\r\n{"name":"abcd"}');
+    expect(response.split('\r\n')[0]).toBe('HTTP/1.1 415 Unsupported Media Type');
+    expect(JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4))).toMatchObject({ detail: { error: 'unsupported_media_type' } });
+  });
+
+  it('answers 404 not_found in the detail shape for a path parameter over the router limit or bad percent-encoding', async () => {
+    expect((await fetch(`${base}/things/${'x'.repeat(100)}`)).status).toBe(200);
+    for (const path of [`/things/${'x'.repeat(101)}`, '/things/%E0%A4%A', '/things/%zz']) {
+      const response = await fetch(`${base}${path}`);
+      expect({ path, status: response.status }).toEqual({ path, status: 404 });
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(response.headers.get('x-request-id')).toBeTruthy();
+      expect(((await response.json()) as { detail: { error: string } }).detail.error).toBe('not_found');
+    }
+  });
+
+  it('answers 431 request_headers_too_large in the detail shape for oversized headers', async () => {
+    const response = await rawRequest(`GET /ok HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(response.split('\r\n')[0]).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    const body = response.slice(response.indexOf('\r\n\r\n') + 4);
+    expect(JSON.parse(body)).toEqual({ detail: { error: 'request_headers_too_large', message: expect.any(String) } });
+  });
+
+  it('answers 400 malformed_request in the detail shape for a request that is not HTTP', async () => {
+    const response = await rawRequest('NOT HTTP AT ALL\r\n\r\n');
+    expect(response.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    const body = response.slice(response.indexOf('\r\n\r\n') + 4);
+    expect(JSON.parse(body)).toEqual({ detail: { error: 'malformed_request', message: expect.any(String) } });
   });
 
   it('answers 413 body_too_large past the body limit', async () => {

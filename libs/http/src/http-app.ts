@@ -6,6 +6,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import type { Logger } from 'pino';
 import { HttpErrorFilter } from './error.filter';
 import { registerJsonBodyParser } from './json-body';
+import { answerClientError, answerFrameworkError } from './low-level-errors';
 import { PinoNestLogger } from './logger';
 import { OpenApiOptions, setupOpenApi } from './openapi';
 import { createValidationPipe } from './validation';
@@ -30,6 +31,9 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
     loggerInstance: options.logger,
     bodyLimit,
     requestIdHeader: false,
+    // What Fastify and Node refuse before the app answers in the {"detail": …} shape too.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     genReqId: (request: IncomingMessage) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
+import { canonicalSs58 } from '@rcs/auth';
 import { ChainConfig, ChainConfigError, chainConfigFromEnv } from '@rcs/chain';
-import { ConfigError, EnvReader, readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
+import { ConfigError, EnvReader, readServiceBaseConfig, ServiceBaseConfig, TrustedProxies } from '@rcs/http';
 
 /** Typed, validated once at boot (DECISIONS.md §10 names). */
 /** `max` requests per hotkey per `windowSeconds`; `max` 0 turns the limit off. */
@@ -30,6 +31,8 @@ export interface CoordinatorConfig extends ServiceBaseConfig {
   claimRateLimit: RateLimit;
   /** Base URL miners reach this service at (onboarding documents); unset: taken from the request. */
   publicBaseUrl: string | null;
+  /** Peers whose `X-Forwarded-Proto`/`-Host` are believed when `publicBaseUrl` is unset (`TRUSTED_PROXIES`). */
+  trustedProxies: TrustedProxies;
   submissionRateLimit: RateLimit;
   chain: ChainConfig;
   /** How often the repeatable job expires claims past their TTL. */
@@ -55,6 +58,24 @@ function positiveNumber(read: EnvReader, env: NodeJS.ProcessEnv, name: string, f
   return value;
 }
 
+/** A comma-separated list of SS58 addresses, each in its canonical spelling (DECISIONS.md §2 Identity). */
+function canonicalHotkeys(read: EnvReader, name: string): string[] {
+  const hotkeys: string[] = [];
+  for (const entry of read.list(name)) {
+    const hotkey = canonicalSs58(entry);
+    if (hotkey === null) read.problems.push(`${name} entries must be SS58 addresses (got "${entry}")`);
+    else if (!hotkeys.includes(hotkey)) hotkeys.push(hotkey);
+  }
+  return hotkeys;
+}
+
+/** A comma-separated list of proxy addresses and CIDR ranges. */
+function trustedProxies(read: EnvReader, name: string): TrustedProxies {
+  const { proxies, problems } = TrustedProxies.parse(read.list(name));
+  for (const entry of problems) read.problems.push(`${name} entries must be IP addresses or CIDR ranges (got "${entry}")`);
+  return proxies;
+}
+
 export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): CoordinatorConfig {
   const read = new EnvReader(env);
   const plannerBaseUrl = read.optional('PLANNER_LLM_BASE_URL');
@@ -77,7 +98,7 @@ export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
     redisKeyPrefix: read.string('REDIS_KEY_PREFIX', 'rcs'),
     adminTokens: read.list('ADMIN_TOKENS'),
     adminTokenSha256: read.list('ADMIN_TOKEN_SHA256').map((digest) => digest.toLowerCase()),
-    validatorHotkeys: read.list('VALIDATOR_HOTKEYS'),
+    validatorHotkeys: canonicalHotkeys(read, 'VALIDATOR_HOTKEYS'),
     stakeCheck: read.bool('STAKE_CHECK', true),
     minerMinStakeRao: read.bigint('MINER_MIN_STAKE_RAO', 1n),
     stakeCacheSeconds: read.int('STAKE_CACHE_SECONDS', 60, 0, 86400),
@@ -87,6 +108,7 @@ export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
     maxJobAttempts: read.int('MAX_JOB_ATTEMPTS', 3, 1, 100),
     allowInsecureArtifactUris: read.bool('ALLOW_INSECURE_ARTIFACT_URIS', false),
     publicBaseUrl: read.optional('PUBLIC_BASE_URL')?.replace(/\/+$/, '') ?? null,
+    trustedProxies: trustedProxies(read, 'TRUSTED_PROXIES'),
     claimRateLimit: {
       max: read.int('CLAIM_RATE_LIMIT_MAX', 30, 0, 1_000_000),
       windowSeconds: read.int('CLAIM_RATE_LIMIT_WINDOW_SECONDS', 3600, 1, 86400),

@@ -1,5 +1,6 @@
 import { Brackets, EntityManager } from 'typeorm';
 import { IdeaRewardQueryDto } from '@rcs/contracts';
+import { storedHotkey } from '../common/hotkeys';
 import { isUuid } from '../common/ids';
 import { IdeaRewardEntity } from './entities/idea-reward.entity';
 
@@ -20,11 +21,13 @@ export function listIdeaRewards(manager: EntityManager, query: IdeaRewardQueryDt
   if ((query.task_id !== undefined && !isUuid(query.task_id)) || (query.submission_id !== undefined && !isUuid(query.submission_id))) {
     return Promise.resolve([]);
   }
+  const proposer = storedHotkey(query.proposer_hotkey);
+  const implementer = storedHotkey(query.implementer_hotkey);
   const builder = manager.createQueryBuilder(IdeaRewardEntity, 'r');
   if (query.task_id !== undefined) builder.andWhere('r.task_id = :taskId', { taskId: query.task_id });
   if (query.submission_id !== undefined) builder.andWhere(submissionClause(query.submission_id));
-  if (query.proposer_hotkey !== undefined) builder.andWhere('r.proposer_hotkey = :proposer', { proposer: query.proposer_hotkey });
-  if (query.implementer_hotkey !== undefined) builder.andWhere('r.implementer_hotkey = :implementer', { implementer: query.implementer_hotkey });
+  if (proposer !== undefined) builder.andWhere('r.proposer_hotkey = :proposer', { proposer });
+  if (implementer !== undefined) builder.andWhere('r.implementer_hotkey = :implementer', { implementer });
   return builder.orderBy('r.created_at', 'DESC').addOrderBy('r.id', 'DESC').take(query.limit).skip(query.offset).getMany();
 }
 

@@ -1,5 +1,6 @@
 import { EntityManager, FindOptionsWhere } from 'typeorm';
 import { PeerEvaluationQueryDto, SubmissionStatus } from '@rcs/contracts';
+import { storedHotkey } from '../common/hotkeys';
 import { isUuid } from '../common/ids';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { PeerEvaluationEntity } from './entities/peer-evaluation.entity';
@@ -74,9 +75,10 @@ export async function decidePendingSubmission(manager: EntityManager, submission
 export function listPeerEvaluations(manager: EntityManager, query: PeerEvaluationQueryDto): Promise<PeerEvaluationEntity[]> {
   // A submission id that is not a uuid names no submission, and must never reach the uuid column.
   if (query.submission_id !== undefined && !isUuid(query.submission_id)) return Promise.resolve([]);
+  const evaluator = storedHotkey(query.evaluator_hotkey);
   const where: FindOptionsWhere<PeerEvaluationEntity> = {};
   if (query.submission_id !== undefined) where.submissionId = query.submission_id;
-  if (query.evaluator_hotkey !== undefined) where.evaluatorHotkey = query.evaluator_hotkey;
+  if (evaluator !== undefined) where.evaluatorHotkey = evaluator;
   if (query.status !== undefined) where.status = query.status;
   return manager.find(PeerEvaluationEntity, { where, order: { createdAt: 'DESC', id: 'DESC' }, take: query.limit, skip: query.offset });
 }

@@ -5,6 +5,7 @@ import {
   ValidatorWeightsMode,
   ValidatorWeightTargetDto,
 } from '@rcs/contracts';
+import { storedHotkey } from '../common/hotkeys';
 
 /** A DTO's fields as a plain object type: documents are plain data, never DTO instances. */
 type Fields<T> = { [K in keyof T]: T[K] };
@@ -60,7 +61,7 @@ function poolPolicy(source: PoolPolicy): PoolPolicy {
     label: source.label,
     enabled: source.enabled,
     contract_hotkey_mode: source.contract_hotkey_mode,
-    contract_hotkey: source.contract_hotkey,
+    contract_hotkey: source.contract_hotkey === null ? null : storedHotkey(source.contract_hotkey),
     contract_address: source.contract_address,
   };
 }
@@ -68,14 +69,19 @@ function poolPolicy(source: PoolPolicy): PoolPolicy {
 function validatorWeightsPolicy(source: ValidatorWeightsPolicy): ValidatorWeightsPolicy {
   return {
     mode: source.mode,
-    targets: source.targets.map((target) => ({ uid: target.uid, hotkey: target.hotkey, weight: target.weight })),
+    targets: source.targets.map((target) => ({
+      uid: target.uid,
+      hotkey: target.hotkey === null ? null : storedHotkey(target.hotkey),
+      weight: target.weight,
+    })),
     version_key: source.version_key,
   };
 }
 
 /**
  * A fresh plain copy of the policy fields, keys in the spec's order and overrides sorted by key, so
- * the same policy always serialises to the same JSON (snapshot determinism). Drops `updatedAt` and
+ * the same policy always serialises to the same JSON (snapshot determinism). Hotkeys that are SS58
+ * addresses take their canonical spelling (DECISIONS.md §2 Identity). Drops `updatedAt` and
  * anything else that is not a policy field, so `rewardPolicyBody(document)` is the snapshot's `reward_policy`.
  */
 export function rewardPolicyBody(source: RewardPolicyBody): RewardPolicyBody {

@@ -1,4 +1,5 @@
-import { AcceptedRewardFloorMode, CompetitionPolicyDto, RewardScope, ScoringMode, UpdateRewardPolicyDto } from '@rcs/contracts';
+import { encodeAddress } from '@polkadot/util-crypto';
+import { AcceptedRewardFloorMode, CompetitionPolicyDto, PoolPolicyDto, RewardScope, ScoringMode, UpdateRewardPolicyDto } from '@rcs/contracts';
 import { CompetitionPolicy, defaultRewardPolicy, RewardPolicyBody, rewardPolicyBody } from './reward-policy.defaults';
 import { resolveCompetitionPolicy } from './reward-policy.resolution';
 
@@ -104,5 +105,20 @@ describe('defaultRewardPolicy and rewardPolicyBody', () => {
     const document = { ...defaultRewardPolicy(), updatedAt: new Date(0) };
     expect(rewardPolicyBody(document)).not.toHaveProperty('updatedAt');
     expect(rewardPolicyBody(new UpdateRewardPolicyDto())).toEqual(defaultRewardPolicy());
+  });
+});
+
+describe('rewardPolicyBody: hotkeys', () => {
+  it('writes hotkeys that are SS58 addresses in their canonical spelling, and keeps other text as given', () => {
+    const key = new Uint8Array(32).fill(9);
+    const body = defaultRewardPolicy();
+    body.validator_weights.targets = [
+      { uid: null, hotkey: encodeAddress(key, 2), weight: 1 },
+      { uid: null, hotkey: 'not-an-address', weight: 1 },
+    ];
+    body.pools = [{ ...new PoolPolicyDto(), pool_id: 'main', label: 'Main', contract_hotkey: encodeAddress(key, 7) }];
+    const written = rewardPolicyBody(body);
+    expect(written.validator_weights.targets.map((target) => target.hotkey)).toEqual([encodeAddress(key, 42), 'not-an-address']);
+    expect(written.pools[0].contract_hotkey).toBe(encodeAddress(key, 42));
   });
 });

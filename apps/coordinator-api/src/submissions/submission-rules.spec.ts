@@ -52,8 +52,7 @@ describe('artifactUriViolation', () => {
     'https://cdn.test/a.bin',
     'HTTPS://cdn.test/a.bin',
     'https://cdn.test:8443/path/a.bin?sig=1#f',
-    'https://127.0.0.1/a',
-    'https://[::1]/a',
+    'https://93.184.216.34/a',
   ])('accepts %s', (uri) => expect(artifactUriViolation(uri, false)).toBeNull());
 
   it.each([
@@ -71,8 +70,29 @@ describe('artifactUriViolation', () => {
     ['https://cdn.test/a\n', 'url_parsing'],
     ['https://exa mple.test/', 'url_parsing'],
     ['https://cdn.test:99999/a', 'url_parsing'],
+    ['https://user:pass@cdn.test/a', 'url_credentials'],
+    ['https://token@cdn.test/a', 'url_credentials'],
+    ['https://169.254.169.254/latest/meta-data/', 'url_host'],
+    ['https://127.0.0.1/a', 'url_host'],
+    ['https://[::1]/a', 'url_host'],
+    ['https://0x7f000001/a', 'url_host'],
+    ['https://2130706433/a', 'url_host'],
+    ['https://10.0.0.8/a', 'url_host'],
+    ['https://localhost:8443/a', 'url_host'],
+    ['https://metadata.google.internal/a', 'url_host'],
   ])('refuses %j with %s', (uri, type) => {
     expect(artifactUriViolation(uri, false)).toMatchObject({ type, loc: ['body', 'artifact_uri'], input: uri });
+  });
+
+  it('names the refused host and why', () => {
+    expect(artifactUriViolation('https://0x7f000001/a', false)).toMatchObject({ ctx: { host: '127.0.0.1', reason: 'loopback' } });
+    expect(artifactUriViolation('https://localhost/a', false)).toMatchObject({ ctx: { host: 'localhost', reason: 'local_name' } });
+  });
+
+  it('accepts local hosts only when insecure URIs are allowed, and credentials never', () => {
+    expect(artifactUriViolation('https://127.0.0.1/a', true)).toBeNull();
+    expect(artifactUriViolation('https://localhost/a', true)).toBeNull();
+    expect(artifactUriViolation('https://u:p@localhost/a', true)).toMatchObject({ type: 'url_credentials' });
   });
 
   it('accepts http:// only when insecure URIs are allowed', () => {

@@ -1,11 +1,13 @@
 import { CompetitionMode, CreateSubmissionDto, SubmissionStatus, ValidationErrorItem } from '@rcs/contracts';
-import { missingItem, validationItem } from '@rcs/http';
+import { artifactUriProblem, missingItem, validationItem } from '@rcs/http';
 
 /** 422 `type`s of the submission rules that no DTO decorator can state (DECISIONS.md §5). */
 export const SubmissionRule = {
   PatchOrArtifactRequired: 'patch_or_artifact_required',
   UrlParsing: 'url_parsing',
   UrlScheme: 'url_scheme',
+  UrlCredentials: 'url_credentials',
+  UrlHost: 'url_host',
   ProposedIdeaRequired: 'proposed_idea_required',
   ImplementedSubmissionRequired: 'implemented_submission_required',
   ImplementedSubmissionInvalid: 'implemented_submission_invalid',
@@ -63,7 +65,34 @@ export function artifactUriViolation(uri: string, allowInsecure: boolean): Valid
   const afterScheme = uri.slice(scheme.length + 1);
   if (!afterScheme.startsWith('//')) return invalid('expected "//" after the scheme');
   if (afterScheme.length === 2 || '/?#'.includes(afterScheme.charAt(2))) return invalid('empty host');
-  return URL.canParse(uri) ? null : invalid('the URL does not parse');
+  if (!URL.canParse(uri)) return invalid('the URL does not parse');
+  return artifactAuthorityViolation(uri, allowInsecure);
+}
+
+/**
+ * The URI is published with the submission and fetched by every validator: never credentials; a host
+ * that names a public place (no loopback, private or link-local address literal, no `localhost`),
+ * unless `ALLOW_INSECURE_ARTIFACT_URIS` (local stacks).
+ */
+function artifactAuthorityViolation(uri: string, allowInsecure: boolean): ValidationErrorItem | null {
+  const problem = artifactUriProblem(uri);
+  if (problem === null) return null;
+  if (problem.kind === 'credentials') {
+    return validationItem(
+      SubmissionRule.UrlCredentials,
+      ARTIFACT_URI,
+      'URL should not carry credentials (user:password@): artifact URIs are published to every validator',
+      uri,
+    );
+  }
+  if (allowInsecure) return null;
+  return validationItem(
+    SubmissionRule.UrlHost,
+    ARTIFACT_URI,
+    `URL host should be public: ${problem.host} is ${problem.reason === 'local_name' ? 'a local name' : `a ${problem.reason} address`}`,
+    uri,
+    { host: problem.host, reason: problem.reason },
+  );
 }
 
 /** What the idea rules need to know beyond the body. */

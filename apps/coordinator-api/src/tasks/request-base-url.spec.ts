@@ -2,26 +2,36 @@ import { requestBaseUrl } from './request-base-url';
 
 describe('requestBaseUrl', () => {
   it('uses the connection protocol and Host', () => {
-    expect(requestBaseUrl({ host: '127.0.0.1:8000' }, 'http')).toBe('http://127.0.0.1:8000');
+    expect(requestBaseUrl({ host: '127.0.0.1:8000' }, 'http', false)).toBe('http://127.0.0.1:8000');
   });
 
-  it('prefers X-Forwarded-Proto and X-Forwarded-Host, first entry of a list', () => {
+  it('prefers X-Forwarded-Proto and X-Forwarded-Host from a trusted proxy, first entry of a list', () => {
     expect(
-      requestBaseUrl({ host: 'internal:8000', 'x-forwarded-proto': 'HTTPS, http', 'x-forwarded-host': 'coordinator.example, proxy.local' }, 'http'),
+      requestBaseUrl(
+        { host: 'internal:8000', 'x-forwarded-proto': 'HTTPS, http', 'x-forwarded-host': 'coordinator.example, proxy.local' },
+        'http',
+        true,
+      ),
     ).toBe('https://coordinator.example');
   });
 
+  it('ignores X-Forwarded-* from anyone else', () => {
+    expect(requestBaseUrl({ host: 'api.test', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.test' }, 'http', false)).toBe(
+      'http://api.test',
+    );
+  });
+
   it('accepts IPv6 hosts with a port', () => {
-    expect(requestBaseUrl({ host: '[::1]:8000' }, 'http')).toBe('http://[::1]:8000');
+    expect(requestBaseUrl({ host: '[::1]:8000' }, 'http', false)).toBe('http://[::1]:8000');
   });
 
   it('ignores forwarded values that are not a scheme or a host', () => {
-    expect(requestBaseUrl({ host: 'api.test', 'x-forwarded-proto': 'javascript', 'x-forwarded-host': 'evil.test/`\n# x' }, 'https')).toBe(
+    expect(requestBaseUrl({ host: 'api.test', 'x-forwarded-proto': 'javascript', 'x-forwarded-host': 'evil.test/`\n# x' }, 'https', true)).toBe(
       'https://api.test',
     );
   });
 
   it('falls back to localhost when no usable host is given', () => {
-    expect(requestBaseUrl({ host: 'bad host' }, 'http')).toBe('http://localhost');
+    expect(requestBaseUrl({ host: 'bad host' }, 'http', false)).toBe('http://localhost');
   });
 });

@@ -8,14 +8,19 @@ function firstEntry(value: string | string[] | undefined): string | undefined {
   return joined?.split(',')[0].trim();
 }
 
+/** The request headers a base URL built by `requestBaseUrl` depends on (for `Vary`). */
+export const BASE_URL_HEADERS = 'Host, X-Forwarded-Host, X-Forwarded-Proto';
+
 /**
- * The base URL a client reached this service at: `X-Forwarded-Proto` / `X-Forwarded-Host` when a
- * proxy set them, else the connection's protocol and `Host`. Values that are not a plain scheme
- * or host are ignored, so a header cannot inject text into documents that print the URL.
+ * The base URL a client reached this service at: `X-Forwarded-Proto` / `X-Forwarded-Host` when the
+ * request came through a trusted proxy (`fromTrustedProxy`), else the connection's protocol and
+ * `Host`. Values that are not a plain scheme or host are ignored, so a header cannot inject text into
+ * documents that print the URL.
  */
-export function requestBaseUrl(headers: IncomingHttpHeaders, connectionProtocol: string): string {
-  const forwardedProto = firstEntry(headers['x-forwarded-proto'])?.toLowerCase();
+export function requestBaseUrl(headers: IncomingHttpHeaders, connectionProtocol: string, fromTrustedProxy: boolean): string {
+  const forwardedProto = fromTrustedProxy ? firstEntry(headers['x-forwarded-proto'])?.toLowerCase() : undefined;
   const protocol = forwardedProto === 'http' || forwardedProto === 'https' ? forwardedProto : connectionProtocol;
-  const host = [firstEntry(headers['x-forwarded-host']), headers.host].find((candidate) => candidate !== undefined && HOST.test(candidate));
+  const forwardedHost = fromTrustedProxy ? firstEntry(headers['x-forwarded-host']) : undefined;
+  const host = [forwardedHost, headers.host].find((candidate) => candidate !== undefined && HOST.test(candidate));
   return `${protocol}://${host ?? 'localhost'}`;
 }

@@ -17,7 +17,7 @@ import { Admin } from '@rcs/auth';
 import { CreateTaskDto, ErrorDetailDto, TaskDto, TaskQueryDto, TaskStateUpdateDto, ValidationErrorDto } from '@rcs/contracts';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
-import { requestBaseUrl } from './request-base-url';
+import { BASE_URL_HEADERS, requestBaseUrl } from './request-base-url';
 import { toTaskDto } from './task.mapper';
 import { TaskOperation } from './task-transitions';
 import { TasksService } from './tasks.service';
@@ -90,7 +90,7 @@ export class TasksController {
     description:
       'Markdown with the sections of the task contract: Competition, Model Contract, Source, Main Files, Allowed Edit Surfaces, ' +
       'Environment, Agent API Workflow, Mode Rules, Hardware, Competition-specific Notes, Task Brief. URLs use PUBLIC_BASE_URL, ' +
-      'else the request (X-Forwarded-Proto / X-Forwarded-Host honoured).',
+      'else the request (Host; X-Forwarded-Proto / X-Forwarded-Host only from TRUSTED_PROXIES, with Vary).',
   })
   @ApiParam(TASK_ID)
   @ApiProduces('text/markdown')
@@ -101,9 +101,14 @@ export class TasksController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    const document = await this.tasks.onboardDocument(taskId, this.config.publicBaseUrl ?? requestBaseUrl(request.headers, request.protocol));
+    const { publicBaseUrl, trustedProxies } = this.config;
+    const baseUrl =
+      publicBaseUrl ?? requestBaseUrl(request.headers, request.protocol, trustedProxies.includes(request.socket.remoteAddress));
+    const document = await this.tasks.onboardDocument(taskId, baseUrl);
     // Set only on success (unlike @Header), so a 404 still goes out as JSON.
     void reply.type('text/markdown; charset=utf-8');
+    // Without PUBLIC_BASE_URL the document depends on these headers: a shared cache must key on them.
+    if (publicBaseUrl === null) void reply.header('vary', BASE_URL_HEADERS);
     return document;
   }
 

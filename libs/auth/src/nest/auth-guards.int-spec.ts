@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { ApiError, ErrorCode } from '@rcs/contracts';
 import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
+import { decodeAddress, encodeAddress } from '@polkadot/util-crypto';
 import { deleteKeys, testRedis, uniquePrefix } from '../../test/redis';
 import type { AuthPrincipal } from '../principal';
 import { BtAuthSigner, keypairFromUri } from '../signer';
@@ -112,6 +113,11 @@ async function startApp(options: AuthOptions): Promise<{ app: NestFastifyApplica
   return { app, url: await app.getUrl() };
 }
 
+/** The same key written with another SS58 network prefix (DECISIONS.md §2 Identity). */
+function respelled(ss58: string, prefix: number): string {
+  return encodeAddress(decodeAddress(ss58), prefix);
+}
+
 function signers(...uris: string[]): Promise<BtAuthSigner[]> {
   return Promise.all(uris.map(async (uri) => new BtAuthSigner(await keypairFromUri(uri))));
 }
@@ -200,6 +206,15 @@ describe('auth guards over real HTTP', () => {
       expect([reply.status, reply.body.detail?.error]).toEqual([400, ErrorCode.MalformedBody]);
     });
 
+    it('puts the canonical spelling (prefix 42) of X-Hotkey in the principal, whatever prefix was sent', async () => {
+      for (const prefix of [2, 7, 42]) {
+        const headers = { ...alice.signRequest({ method: 'POST', url: '/signed', body: '{}' }) };
+        headers['X-Hotkey'] = respelled(alice.hotkey, prefix);
+        const reply = await send(configured.url, 'POST', '/signed', { body: '{}', headers });
+        expect({ prefix, reply }).toEqual({ prefix, reply: { status: 201, body: { kind: 'hotkey', hotkey: alice.hotkey } } });
+      }
+    });
+
     it('lets an admin token read a route marked allowAdmin, and only with the right token', async () => {
       const admin = await send(configured.url, 'GET', '/readable', { headers: { 'x-admin-token': ADMIN_TOKEN } });
       expect(admin).toEqual({ status: 200, body: { kind: 'admin' } });
@@ -242,6 +257,21 @@ describe('auth guards over real HTTP', () => {
       expect(reply.body.detail).toMatchObject({ error: ErrorCode.ValidatorNotAllowlisted, hotkey: alice.hotkey });
     });
 
+    it('compares the allowlist by key, not by spelling: either side may use any SS58 prefix', async () => {
+      const [eve] = await signers('//Eve//validator');
+      validators.push(respelled(eve.hotkey, 2));
+      try {
+        for (const prefix of [7, 42]) {
+          const headers = { ...eve.signRequest({ method: 'POST', url: '/validator' }) };
+          headers['X-Hotkey'] = respelled(eve.hotkey, prefix);
+          const reply = await send(configured.url, 'POST', '/validator', { headers });
+          expect({ prefix, reply }).toEqual({ prefix, reply: { status: 201, body: { kind: 'hotkey', hotkey: eve.hotkey } } });
+        }
+      } finally {
+        validators.pop();
+      }
+    });
+
     it('admits an allowlisted validator and still needs a signature', async () => {
       const reply = await send(configured.url, 'POST', '/validator', { signer: dave, body: '{"limit": 1}' });
       expect(reply).toEqual({ status: 201, body: { kind: 'hotkey', hotkey: dave.hotkey } });
@@ -272,6 +302,18 @@ describe('auth guards over real HTTP', () => {
         required: '5',
         observed: '4',
       });
+    });
+
+    it('gates one key once, whatever its spelling: the stake cache and the 403 use the canonical form', async () => {
+      const [poor] = await signers('//Eve//respelled');
+      const before = source.calls;
+      for (const prefix of [2, 7, 42]) {
+        const headers = { ...poor.signRequest({ method: 'POST', url: '/staked' }) };
+        headers['X-Hotkey'] = respelled(poor.hotkey, prefix);
+        const refused = await send(configured.url, 'POST', '/staked', { headers });
+        expect([refused.status, refused.body.detail?.hotkey]).toEqual([403, poor.hotkey]);
+      }
+      expect(source.calls - before).toBe(1);
     });
 
     it('caches pass and fail decisions: the chain is asked once per hotkey', async () => {

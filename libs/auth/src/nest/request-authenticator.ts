@@ -22,7 +22,7 @@ export class RequestAuthenticator implements OnModuleInit {
     await cryptoReady();
   }
 
-  /** Verifies BT-AUTH-V1 headers (DECISIONS.md §2) and returns the signing hotkey. */
+  /** Verifies BT-AUTH-V1 headers (DECISIONS.md §2) and returns the signing hotkey, canonical SS58 (prefix 42). */
   async hotkey(request: FastifyRequest): Promise<string> {
     const { hotkey } = await verifySignedRequest({
       method: request.method,

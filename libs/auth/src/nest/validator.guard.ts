@@ -2,6 +2,7 @@ import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@ne
 import { ApiError, ErrorCode } from '@rcs/contracts';
 import type { FastifyRequest } from 'fastify';
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options';
+import { canonicalSs58 } from '../signature';
 import { RequestAuthenticator } from './request-authenticator';
 
 /** `@Validator()`: a valid signature by an allowlisted validator hotkey. */
@@ -21,8 +22,9 @@ export class ValidatorGuard implements CanActivate {
         'No validator hotkeys are configured on this service.',
       );
     }
+    // The signer comes back canonical; so must the allowlist, however its entries were spelled (§2 Identity).
     const hotkey = await this.auth.hotkey(context.switchToHttp().getRequest<FastifyRequest>());
-    if (!allowlist.includes(hotkey)) {
+    if (!allowlist.some((entry) => canonicalSs58(entry) === hotkey)) {
       throw ApiError.forbidden(ErrorCode.ValidatorNotAllowlisted, 'This hotkey is not on the validator allowlist.', {
         hotkey,
       });

@@ -15,6 +15,7 @@ export enum ContractConstraint {
   MaxProperties = 'maxProperties',
   NestedRecord = 'validateNestedRecord',
   ExactlyOneOf = 'exactlyOneOf',
+  MetricRecord = 'isMetricRecord',
 }
 
 /** class-validator's own name for "a nested value is not an object". */
@@ -74,6 +75,42 @@ export function MaxProperties(max: number, options?: ValidationOptions): Propert
   return propertyRule(ContractConstraint.MaxProperties, options, [max], {
     validate: (value) => !isRecord(value) || Object.keys(value).length <= max,
     defaultMessage: (args) => `${args.property} must have at most ${max} properties`,
+  });
+}
+
+/** The spec's bound on a metric name (`metric_name`: 1..120 characters), also for the keys of metric objects. */
+export const METRIC_NAME_MAX_LENGTH = 120;
+
+/** Why one entry of a metrics object is refused. */
+export enum MetricEntryViolation {
+  NameEmpty = 'name_empty',
+  NameTooLong = 'name_too_long',
+  NotFiniteNumber = 'not_finite_number',
+}
+
+/** Every refused entry of a metrics object: names of 1..120 characters, finite number values. */
+export function metricRecordViolations(value: unknown): { key: string; value: unknown; violation: MetricEntryViolation }[] {
+  if (!isRecord(value)) return [];
+  const violations: { key: string; value: unknown; violation: MetricEntryViolation }[] = [];
+  for (const [key, entry] of Object.entries(value)) {
+    if (key.length === 0) violations.push({ key, value: entry, violation: MetricEntryViolation.NameEmpty });
+    else if (key.length > METRIC_NAME_MAX_LENGTH) violations.push({ key, value: entry, violation: MetricEntryViolation.NameTooLong });
+    if (typeof entry !== 'number' || !Number.isFinite(entry)) {
+      violations.push({ key, value: entry, violation: MetricEntryViolation.NotFiniteNumber });
+    }
+  }
+  return violations;
+}
+
+/**
+ * Metrics as the services store and serve them: names of 1..120 characters and finite numbers only, so
+ * a metrics object can carry nothing else (no text, no nested data). Values that are not objects are
+ * left to the type rule.
+ */
+export function IsMetricRecord(options?: ValidationOptions): PropertyDecorator {
+  return propertyRule(ContractConstraint.MetricRecord, options, [], {
+    validate: (value) => metricRecordViolations(value).length === 0,
+    defaultMessage: (args) => `${args.property} must map metric names of 1..${METRIC_NAME_MAX_LENGTH} characters to finite numbers`,
   });
 }
 

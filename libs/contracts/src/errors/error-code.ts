@@ -46,6 +46,12 @@ export enum ErrorCode {
   ClaimsLocked = 'claims_locked',
   BodyTooLarge = 'body_too_large',
   UnsupportedMediaType = 'unsupported_media_type',
+  /** 400: a request HTTP itself cannot read (broken request line or headers), answered below the app. */
+  MalformedRequest = 'malformed_request',
+  /** 408: the client did not send its request in time. */
+  RequestTimeout = 'request_timeout',
+  /** 431: the request headers exceed the server's limit. */
+  RequestHeadersTooLarge = 'request_headers_too_large',
   RateLimited = 'rate_limited',
   ValidatorAllowlistUnconfigured = 'validator_allowlist_unconfigured',
   AdminUnconfigured = 'admin_unconfigured',

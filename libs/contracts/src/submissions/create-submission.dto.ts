@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
-import { MaxProperties } from '../common/validators';
+import { IsMetricRecord, MaxProperties } from '../common/validators';
 
 export const SHA256_HEX_PATTERN = /^[0-9a-fA-F]{64}$/;
 
@@ -69,13 +69,14 @@ export class CreateSubmissionDto {
   execution_log: string | null = null;
 
   @ApiPropertyOptional({
-    description: 'Metrics the miner observed; informative only, never decide acceptance.',
+    description: 'Metrics the miner observed (names of 1..120 characters, finite numbers); informative only, never decide acceptance.',
     type: 'object',
-    additionalProperties: true,
+    additionalProperties: { type: 'number' },
     maxProperties: 64,
     default: {},
   })
   @IsObject()
   @MaxProperties(64)
+  @IsMetricRecord()
   claimed_metrics: Record<string, unknown> = {};
 }

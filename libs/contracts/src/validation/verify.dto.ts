@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsObject, IsOptional, IsString } from 'class-validator';
-import { MaxProperties } from '../common/validators';
+import { IsMetricRecord, MaxProperties } from '../common/validators';
 import { VERDICT_STATUSES, VerificationStatus } from '../enums';
 
 /** Body of `POST /api/v1/submissions/{id}/verify` (allowlisted validator): an observed replay result. */
@@ -10,14 +10,15 @@ export class VerifyDto {
   status!: VerificationStatus;
 
   @ApiPropertyOptional({
-    description: 'Metrics the replay produced; `accepted` needs a finite number for the task metric.',
+    description: 'Metrics the replay produced (names of 1..120 characters, finite numbers); `accepted` needs the task metric.',
     type: 'object',
-    additionalProperties: true,
+    additionalProperties: { type: 'number' },
     maxProperties: 64,
     default: {},
   })
   @IsObject()
   @MaxProperties(64)
+  @IsMetricRecord()
   observed_metrics: Record<string, unknown> = {};
 
   @ApiPropertyOptional({ description: 'Free-form notes (why a replay failed, for instance).', type: String, nullable: true, default: null })

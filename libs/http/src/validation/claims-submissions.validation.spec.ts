@@ -114,14 +114,23 @@ describe('CreateSubmissionDto', () => {
       { value: 10.5, error: { type: 'int_type' } },
     ]));
 
-  it('bounds claimed_metrics to 64 properties of any JSON value', () =>
+  it('bounds claimed_metrics to 64 metrics: names of 1..120 characters, finite numbers', () =>
     expectBounds(CreateSubmissionDto, valid, 'claimed_metrics', [
-      { value: { heldout_ppl: 12.5, notes: { seeds: [1, 2] }, ok: true, missing: null } },
+      { value: { heldout_ppl: 12.5, steps: 3, delta: -1e-9 } },
+      { value: { [text(120)]: 1 } },
       { value: Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`m${i}`, i])) },
       {
         value: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`m${i}`, i])),
         error: { type: 'too_long', ctx: { field_type: 'Dictionary', max_length: 64, actual_length: 65 } },
       },
+      { value: { [text(121)]: 1 }, error: { type: 'string_too_long', loc: ['body', 'claimed_metrics', text(121), '[key]'], ctx: { max_length: 120 } } },
+      { value: { '': 1 }, error: { type: 'string_too_short', loc: ['body', 'claimed_metrics', '', '[key]'], ctx: { min_length: 1 } } },
+      { value: { notes: 'heldout row 17: 0.31,0.77' }, error: { type: 'finite_number', loc: ['body', 'claimed_metrics', 'notes'] } },
+      { value: { seeds: [1, 2] }, error: { type: 'finite_number', loc: ['body', 'claimed_metrics', 'seeds'] } },
+      { value: { nested: { a: 1 } }, error: { type: 'finite_number', loc: ['body', 'claimed_metrics', 'nested'] } },
+      { value: { ok: true }, error: { type: 'finite_number', loc: ['body', 'claimed_metrics', 'ok'] } },
+      { value: { missing: null }, error: { type: 'finite_number', loc: ['body', 'claimed_metrics', 'missing'] } },
+      { value: { huge: Infinity }, error: { type: 'finite_number', loc: ['body', 'claimed_metrics', 'huge'] } },
       { value: [1], error: { type: 'dict_type' } },
       { value: null, error: { type: 'dict_type' } },
     ]));

@@ -1,6 +1,9 @@
 import {
   ContractConstraint,
   isRecord,
+  METRIC_NAME_MAX_LENGTH,
+  MetricEntryViolation,
+  metricRecordViolations,
   NESTED_VALIDATION_CONSTRAINT,
   REPO_GLOB_MAX_LENGTH,
   RepoGlobViolation,
@@ -53,6 +56,7 @@ const PRIORITY: readonly string[] = [
   'arrayMinSize',
   'arrayMaxSize',
   ContractConstraint.MaxProperties,
+  ContractConstraint.MetricRecord,
   ContractConstraint.RepoGlob,
   ContractConstraint.ExactlyOneOf,
 ];
@@ -102,6 +106,17 @@ const RULES: Record<string, Rule> = {
   isBoolean: ({ loc, value }) => [validationItem('bool_type', loc, 'Input should be a valid boolean', value)],
   isEnum: ({ loc, value, args }) => [enumItem(loc, value, asArray(args[1]))],
   isIn: ({ loc, value, args }) => [enumItem(loc, value, asArray(args[0]))],
+  [ContractConstraint.MetricRecord]: ({ loc, value }) =>
+    metricRecordViolations(value).map(({ key, value: entry, violation }) => {
+      switch (violation) {
+        case MetricEntryViolation.NameEmpty:
+          return stringTooShort([...loc, key, '[key]'], key, 1);
+        case MetricEntryViolation.NameTooLong:
+          return stringTooLong([...loc, key, '[key]'], key, METRIC_NAME_MAX_LENGTH);
+        case MetricEntryViolation.NotFiniteNumber:
+          return validationItem('finite_number', [...loc, key], 'Input should be a finite number', entry);
+      }
+    }),
   isNotEmpty: (violation) =>
     typeof violation.value === 'string' ? [stringTooShort(violation.loc, violation.value, 1)] : valueError(violation),
   minLength: ({ loc, value, args }) =>

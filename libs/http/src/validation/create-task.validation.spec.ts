@@ -177,6 +177,22 @@ describe('CreateTaskDto', () => {
       { value: 'A=1', error: { type: 'dict_type' } },
     ]));
 
+  it('refuses env names that JavaScript objects already have, instead of dropping them', async () => {
+    for (const name of ['__proto__', 'constructor', 'prototype', 'toString']) {
+      const env = JSON.parse(`{"${name}": "v", "SEED": "7"}`) as Record<string, string>;
+      const items = await reject(CreateTaskDto, { ...valid, validator_benchmark_env: env });
+      expect({ name, items }).toMatchObject({ name, items: [{ type: 'extra_forbidden', loc: ['body', 'validator_benchmark_env', name], input: 'v' }] });
+    }
+  });
+
+  it('refuses top-level properties named like Object.prototype members', async () => {
+    for (const name of ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf']) {
+      const body = JSON.parse(`{"${name}": {"x": 1}}`) as Record<string, unknown>;
+      const items = await reject(CreateTaskDto, { ...valid, ...body });
+      expect({ name, items }).toMatchObject({ name, items: [{ type: 'extra_forbidden', loc: ['body', name] }] });
+    }
+  });
+
   it('bounds min_peer_evaluations to 1..20', () =>
     expectBounds(CreateTaskDto, valid, 'min_peer_evaluations', [
       { value: 0, error: ge(1) },

@@ -2,6 +2,7 @@ import { ArgumentMetadata, Paramtype, ValidationPipe } from '@nestjs/common';
 import { ApiValidationError, ValidationErrorItem } from '@rcs/contracts';
 import type { ValidationError } from 'class-validator';
 import { validationErrorsToItems } from './validation-errors';
+import { reservedKeyItems } from './reserved-keys';
 import { modelAttributesTypeItem, validationItem, ValidationLoc } from './validation-item';
 
 /** The part of the request a DTO comes from, as FastAPI names it in `loc`. */
@@ -41,7 +42,7 @@ export class ApiValidationPipe extends ValidationPipe {
     if (value !== null && value !== undefined && !isJsonObject(value)) {
       throw new ApiValidationError([modelAttributesTypeItem(root, value)]);
     }
-    const textItems = unstorableTextItems(value, root);
+    const textItems = [...reservedKeyItems(value, root), ...unstorableTextItems(value, root)];
     try {
       const transformed: unknown = await super.transform(value, metadata);
       if (textItems.length > 0) throw new ApiValidationError(textItems);

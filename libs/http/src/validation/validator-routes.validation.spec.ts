@@ -30,6 +30,16 @@ describe.each([
     ]);
   });
 
+  it('takes observed_metrics with names of 1..120 characters and finite numbers only', () =>
+    expectBounds(dto, valid, 'observed_metrics', [
+      { value: { heldout_ppl: 11.9, ['m'.repeat(120)]: 0 } },
+      { value: { ['m'.repeat(121)]: 1 }, error: { type: 'string_too_long', loc: ['body', 'observed_metrics', 'm'.repeat(121), '[key]'] } },
+      { value: { '': 1 }, error: { type: 'string_too_short', loc: ['body', 'observed_metrics', '', '[key]'] } },
+      { value: { heldout_ppl: 11.9, row: '0.31,0.77' }, error: { type: 'finite_number', loc: ['body', 'observed_metrics', 'row'] } },
+      { value: { heldout_ppl: 11.9, extra: { a: [1, 2] } }, error: { type: 'finite_number', loc: ['body', 'observed_metrics', 'extra'] } },
+      { value: { heldout_ppl: -Infinity }, error: { type: 'finite_number', loc: ['body', 'observed_metrics', 'heldout_ppl'] } },
+    ]));
+
   it('takes notes as a string or null', () =>
     expectBounds(dto, valid, 'notes', [{ value: null }, { value: 'replay timed out' }, { value: 1, error: { type: 'string_type' } }]));
 
