@@ -1,0 +1,131 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { dslHash } from './dsl';
+import { AlgorithmEntity } from './entities/algorithm.entity';
+import { EvaluationEntity } from './entities/evaluation.entity';
+
+export interface NewAlgorithm {
+  taskType: string;
+  algorithmDsl: string;
+  inputDim: number;
+  parentIds: number[];
+  authorHotkey: string | null;
+}
+
+/** Algorithms and their evaluations. */
+@Injectable()
+export class AlgorithmsRepository {
+  /** Inserts the algorithm unless its normalised DSL already exists in its task type; null then. */
+  async insert(manager: EntityManager, a: NewAlgorithm): Promise<number | null> {
+    const rows = (await manager.query(
+      `INSERT INTO algorithms (task_type, algorithm_dsl, dsl_hash, input_dim, parent_ids, author_hotkey, source, status)
+       VALUES ($1, $2, $3, $4, $5::int[], $6, $7, 'pending')
+       ON CONFLICT (task_type, dsl_hash) DO NOTHING
+       RETURNING id`,
+      [a.taskType, a.algorithmDsl, dslHash(a.algorithmDsl), a.inputDim, a.parentIds, a.authorHotkey, a.authorHotkey === null ? 'seed' : 'evolution'],
+    )) as { id: number }[];
+    return rows.length === 0 ? null : rows[0].id;
+  }
+
+  /**
+   * Pending algorithms `miner` may evaluate: not its own, not evaluated by it; fewest evaluations first,
+   * then at random so that concurrent miners spread over equally evaluated algorithms.
+   */
+  evaluableBy(manager: EntityManager, minerHotkey: string, taskType: string, limit: number): Promise<AlgorithmEntity[]> {
+    return manager
+      .createQueryBuilder(AlgorithmEntity, 'a')
+      .where(`a.status = 'pending' AND a.task_type = :taskType`, { taskType })
+      .andWhere('a.author_hotkey IS DISTINCT FROM :minerHotkey', { minerHotkey })
+      .andWhere('NOT EXISTS (SELECT 1 FROM evaluations e WHERE e.algorithm_id = a.id AND e.miner_hotkey = :minerHotkey)')
+      .orderBy('a.evaluations_count', 'ASC')
+      .addOrderBy('random()')
+      .limit(limit)
+      .getMany();
+  }
+
+  async countEvaluableBy(manager: EntityManager, minerHotkey: string, taskType: string): Promise<number> {
+    const rows = (await manager.query(
+      `SELECT count(*)::int AS n FROM algorithms a
+       WHERE a.status = 'pending' AND a.task_type = $2 AND a.author_hotkey IS DISTINCT FROM $1
+         AND NOT EXISTS (SELECT 1 FROM evaluations e WHERE e.algorithm_id = a.id AND e.miner_hotkey = $1)`,
+      [minerHotkey, taskType],
+    )) as { n: number }[];
+    return rows[0].n;
+  }
+
+  /** Parents for evolution: the best scored algorithms of the task type, or its seeds while none is scored. */
+  async parentsFor(manager: EntityManager, taskType: string, limit: number): Promise<AlgorithmEntity[]> {
+    const scored = await this.bestScored(manager, taskType, limit);
+    if (scored.length > 0) return scored;
+    return manager.find(AlgorithmEntity, { where: { taskType, source: 'seed' }, order: { id: 'ASC' }, take: limit });
+  }
+
+  bestScored(manager: EntityManager, taskType: string, limit: number): Promise<AlgorithmEntity[]> {
+    return manager.find(AlgorithmEntity, { where: { taskType, status: 'scored' }, order: { consensusScore: 'DESC', id: 'ASC' }, take: limit });
+  }
+
+  byIds(manager: EntityManager, ids: number[]): Promise<AlgorithmEntity[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return manager.createQueryBuilder(AlgorithmEntity, 'a').where('a.id IN (:...ids)', { ids }).orderBy('a.id').getMany();
+  }
+
+  /** Locks the algorithm row: the decision of one algorithm is serialised here (DECISIONS.md §11). */
+  lock(manager: EntityManager, id: number): Promise<AlgorithmEntity | null> {
+    return manager.findOne(AlgorithmEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Records one miner's evaluation; false when it already evaluated this algorithm. */
+  async insertEvaluation(
+    manager: EntityManager,
+    e: { algorithmId: number; minerHotkey: string; assignmentId: string; score: number; inConsensus: boolean | null },
+  ): Promise<boolean> {
+    const rows = (await manager.query(
+      `INSERT INTO evaluations (algorithm_id, miner_hotkey, assignment_id, score, in_consensus) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (algorithm_id, miner_hotkey) DO NOTHING RETURNING id`,
+      [e.algorithmId, e.minerHotkey, e.assignmentId, e.score, e.inConsensus],
+    )) as unknown[];
+    return rows.length === 1;
+  }
+
+  async bumpEvaluationsCount(manager: EntityManager, id: number): Promise<void> {
+    await manager.query(`UPDATE algorithms SET evaluations_count = evaluations_count + 1 WHERE id = $1`, [id]);
+  }
+
+  evaluationsOf(manager: EntityManager, algorithmId: number): Promise<EvaluationEntity[]> {
+    return manager.find(EvaluationEntity, { where: { algorithmId }, order: { id: 'ASC' } });
+  }
+
+  /** `pending` → `scored` with its consensus score, only from `pending`. */
+  async markScored(manager: EntityManager, id: number, score: number): Promise<boolean> {
+    const rows = (await manager.query(
+      `UPDATE algorithms SET status = 'scored', consensus_score = $2, decided_at = now() WHERE id = $1 AND status = 'pending' RETURNING id`,
+      [id, score],
+    )) as unknown[];
+    return rows.length === 1;
+  }
+
+  async markRejected(manager: EntityManager, id: number): Promise<boolean> {
+    const rows = (await manager.query(
+      `UPDATE algorithms SET status = 'rejected', decided_at = now() WHERE id = $1 AND status = 'pending' RETURNING id`,
+      [id],
+    )) as unknown[];
+    return rows.length === 1;
+  }
+
+  /** Sets `in_consensus` on the algorithm's undecided evaluations: true for `inConsensus` ids, false for the rest. */
+  async settleEvaluations(manager: EntityManager, algorithmId: number, inConsensus: string[]): Promise<void> {
+    await manager.query(`UPDATE evaluations SET in_consensus = (id = ANY($2::bigint[])) WHERE algorithm_id = $1 AND in_consensus IS NULL`, [
+      algorithmId,
+      inConsensus,
+    ]);
+  }
+
+  /** Best consensus score among `ids` that are scored, or null when none is. */
+  async bestScoreOf(manager: EntityManager, ids: number[]): Promise<number | null> {
+    if (ids.length === 0) return null;
+    const rows = (await manager.query(`SELECT max(consensus_score) AS best FROM algorithms WHERE id = ANY($1::int[]) AND status = 'scored'`, [
+      ids,
+    ])) as { best: number | null }[];
+    return rows[0].best;
+  }
+}
