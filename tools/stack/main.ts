@@ -56,6 +56,8 @@ async function stackEnvironment(): Promise<{ env: NodeJS.ProcessEnv; generatedAd
     ALLOW_LOCAL_REPOSITORIES: 'true',
     SANDBOX: 'bwrap',
     RUNNER_SCAN_INTERVAL_SECONDS: '2',
+    // A few cifar10_binary algorithms, so that a pool miner gets work on a fresh stack.
+    POOL_SEED_FILE: 'apps/pool-service/seeds/cifar10_binary.json',
     ...(generatedAdminToken ? { ADMIN_TOKENS: generatedAdminToken } : {}),
     ...(validatorHotkey ? { VALIDATOR_SECRET_URI: validatorUri, VALIDATOR_HOTKEYS: validatorHotkey } : {}),
     ...process.env,
