@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { updateReturning } from '../common/update-rows';
 import { dslHash } from './dsl';
 import { AlgorithmEntity } from './entities/algorithm.entity';
 import { EvaluationEntity } from './entities/evaluation.entity';
@@ -31,16 +32,24 @@ export class AlgorithmsRepository {
    * Pending algorithms `miner` may evaluate: not its own, not evaluated by it; fewest evaluations first,
    * then at random so that concurrent miners spread over equally evaluated algorithms.
    */
-  evaluableBy(manager: EntityManager, minerHotkey: string, taskType: string, limit: number): Promise<AlgorithmEntity[]> {
-    return manager
-      .createQueryBuilder(AlgorithmEntity, 'a')
-      .where(`a.status = 'pending' AND a.task_type = :taskType`, { taskType })
-      .andWhere('a.author_hotkey IS DISTINCT FROM :minerHotkey', { minerHotkey })
-      .andWhere('NOT EXISTS (SELECT 1 FROM evaluations e WHERE e.algorithm_id = a.id AND e.miner_hotkey = :minerHotkey)')
-      .orderBy('a.evaluations_count', 'ASC')
-      .addOrderBy('random()')
-      .limit(limit)
-      .getMany();
+  /**
+   * Pending algorithms `miner` may evaluate: not its own, not evaluated by it; fewest evaluations first,
+   * at random among a few times `limit` of the least evaluated, so that concurrent miners spread out.
+   */
+  async evaluableBy(manager: EntityManager, minerHotkey: string, taskType: string, limit: number): Promise<AlgorithmEntity[]> {
+    const rows = (await manager.query(
+      `SELECT id FROM (
+         SELECT a.id, a.evaluations_count FROM algorithms a
+         WHERE a.status = 'pending' AND a.task_type = $1 AND a.author_hotkey IS DISTINCT FROM $2
+           AND NOT EXISTS (SELECT 1 FROM evaluations e WHERE e.algorithm_id = a.id AND e.miner_hotkey = $2)
+         ORDER BY a.evaluations_count
+         LIMIT $3 * 4
+       ) candidates
+       ORDER BY evaluations_count, random()
+       LIMIT $3`,
+      [taskType, minerHotkey, limit],
+    )) as { id: number }[];
+    return this.byIds(manager, rows.map((row) => row.id));
   }
 
   async countEvaluableBy(manager: EntityManager, minerHotkey: string, taskType: string): Promise<number> {
@@ -69,26 +78,44 @@ export class AlgorithmsRepository {
     return manager.createQueryBuilder(AlgorithmEntity, 'a').where('a.id IN (:...ids)', { ids }).orderBy('a.id').getMany();
   }
 
-  /** Locks the algorithm row: the decision of one algorithm is serialised here (DECISIONS.md §11). */
-  lock(manager: EntityManager, id: number): Promise<AlgorithmEntity | null> {
-    return manager.findOne(AlgorithmEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+  /** Locks the algorithm rows in id order (so two submissions sharing algorithms cannot deadlock). */
+  lockMany(manager: EntityManager, ids: number[]): Promise<AlgorithmEntity[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return manager
+      .createQueryBuilder(AlgorithmEntity, 'a')
+      .where('a.id IN (:...ids)', { ids })
+      .orderBy('a.id')
+      .setLock('pessimistic_write')
+      .getMany();
   }
 
-  /** Records one miner's evaluation; false when it already evaluated this algorithm. */
-  async insertEvaluation(
+  /** Records evaluations; returns the algorithm ids recorded (an algorithm the miner already evaluated is skipped). */
+  async insertEvaluations(
     manager: EntityManager,
-    e: { algorithmId: number; minerHotkey: string; assignmentId: string; score: number; inConsensus: boolean | null },
-  ): Promise<boolean> {
-    const rows = (await manager.query(
-      `INSERT INTO evaluations (algorithm_id, miner_hotkey, assignment_id, score, in_consensus) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (algorithm_id, miner_hotkey) DO NOTHING RETURNING id`,
-      [e.algorithmId, e.minerHotkey, e.assignmentId, e.score, e.inConsensus],
-    )) as unknown[];
-    return rows.length === 1;
+    minerHotkey: string,
+    assignmentId: string,
+    rows: { algorithmId: number; score: number; inConsensus: boolean | null }[],
+  ): Promise<number[]> {
+    if (rows.length === 0) return [];
+    const inserted = (await manager.query(
+      `INSERT INTO evaluations (algorithm_id, miner_hotkey, assignment_id, score, in_consensus)
+       SELECT v.algorithm_id, $1, $2, v.score, v.in_consensus
+       FROM unnest($3::int[], $4::float8[], $5::boolean[]) AS v (algorithm_id, score, in_consensus)
+       ON CONFLICT (algorithm_id, miner_hotkey) DO NOTHING
+       RETURNING algorithm_id`,
+      [minerHotkey, assignmentId, rows.map((r) => r.algorithmId), rows.map((r) => r.score), rows.map((r) => r.inConsensus)],
+    )) as { algorithm_id: number }[];
+    return inserted.map((row) => row.algorithm_id);
   }
 
-  async bumpEvaluationsCount(manager: EntityManager, id: number): Promise<void> {
-    await manager.query(`UPDATE algorithms SET evaluations_count = evaluations_count + 1 WHERE id = $1`, [id]);
+  /** Adds one to each algorithm's evaluation count and returns the new counts. */
+  async bumpEvaluationCounts(manager: EntityManager, ids: number[]): Promise<Map<number, number>> {
+    const rows = await updateReturning<{ id: number; evaluations_count: number }>(
+      manager,
+      `UPDATE algorithms SET evaluations_count = evaluations_count + 1 WHERE id = ANY($1::int[]) RETURNING id, evaluations_count`,
+      [ids],
+    );
+    return new Map(rows.map((row) => [row.id, row.evaluations_count]));
   }
 
   evaluationsOf(manager: EntityManager, algorithmId: number): Promise<EvaluationEntity[]> {
@@ -97,18 +124,18 @@ export class AlgorithmsRepository {
 
   /** `pending` → `scored` with its consensus score, only from `pending`. */
   async markScored(manager: EntityManager, id: number, score: number): Promise<boolean> {
-    const rows = (await manager.query(
+    const rows = await updateReturning<unknown>(manager,
       `UPDATE algorithms SET status = 'scored', consensus_score = $2, decided_at = now() WHERE id = $1 AND status = 'pending' RETURNING id`,
       [id, score],
-    )) as unknown[];
+    );
     return rows.length === 1;
   }
 
   async markRejected(manager: EntityManager, id: number): Promise<boolean> {
-    const rows = (await manager.query(
+    const rows = await updateReturning<unknown>(manager,
       `UPDATE algorithms SET status = 'rejected', decided_at = now() WHERE id = $1 AND status = 'pending' RETURNING id`,
       [id],
-    )) as unknown[];
+    );
     return rows.length === 1;
   }
 

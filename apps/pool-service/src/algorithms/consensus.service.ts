@@ -34,24 +34,33 @@ export class ConsensusService {
 
   /** Records `scores` of one assignment inside the caller's transaction; returns how many were recorded. */
   async record(manager: EntityManager, minerHotkey: string, assignmentId: string, scores: SubmittedScore[]): Promise<number> {
-    let recorded = 0;
-    // Ascending ids: two submissions that share algorithms lock them in one order, so they cannot deadlock.
-    for (const { algorithmId, score } of [...scores].sort((a, b) => a.algorithmId - b.algorithmId)) {
-      const algorithm = await this.algorithms.lock(manager, algorithmId);
+    // Locked in id order for the rest of the transaction: each algorithm's decision is serialised here.
+    const locked = await this.algorithms.lockMany(
+      manager,
+      scores.map((s) => s.algorithmId),
+    );
+    const byId = new Map(locked.map((a) => [a.id, a]));
+    const rows = scores.flatMap(({ algorithmId, score }) => {
+      const algorithm = byId.get(algorithmId);
       // Batches never hold a miner's own algorithm; refusing it here too keeps that true whatever the caller.
-      if (algorithm === null || algorithm.authorHotkey === minerHotkey) continue;
-      const late = algorithm.status !== 'pending';
-      const inConsensus = late ? algorithm.status === 'scored' && withinTolerance(score, algorithm.consensusScore ?? NaN, this.rules) : null;
-      if (!(await this.algorithms.insertEvaluation(manager, { algorithmId, minerHotkey, assignmentId, score, inConsensus }))) continue;
-      recorded++;
-      await this.algorithms.bumpEvaluationsCount(manager, algorithmId);
-      if (late) {
-        await this.reputation.award(manager, [evaluationAward(minerHotkey, algorithmId, inConsensus === true)]);
-      } else {
-        await this.decide(manager, algorithm);
-      }
+      if (algorithm === undefined || algorithm.authorHotkey === minerHotkey) return [];
+      // An evaluation of an algorithm already decided is judged against its consensus score at once.
+      const inConsensus = algorithm.status === 'pending' ? null : algorithm.status === 'scored' && withinTolerance(score, algorithm.consensusScore ?? NaN, this.rules);
+      return [{ algorithmId, score, inConsensus }];
+    });
+    const recorded = await this.algorithms.insertEvaluations(manager, minerHotkey, assignmentId, rows);
+    if (recorded.length === 0) return 0;
+    const counts = await this.algorithms.bumpEvaluationCounts(manager, recorded);
+    const late = rows.filter((r) => r.inConsensus !== null && recorded.includes(r.algorithmId));
+    await this.reputation.award(
+      manager,
+      late.map((r) => evaluationAward(minerHotkey, r.algorithmId, r.inConsensus === true)),
+    );
+    for (const id of [...recorded].sort((a, b) => a - b)) {
+      const algorithm = byId.get(id);
+      if (algorithm?.status === 'pending' && (counts.get(id) ?? 0) >= this.rules.k) await this.decide(manager, algorithm);
     }
-    return recorded;
+    return recorded.length;
   }
 
   private async decide(manager: EntityManager, algorithm: AlgorithmEntity): Promise<void> {

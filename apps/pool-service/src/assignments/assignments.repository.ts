@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { updateReturning } from '../common/update-rows';
 import { AssignmentEntity, type AssignmentKind } from './entities/assignment.entity';
 
 export interface NewAssignment {
@@ -35,12 +36,12 @@ export class AssignmentsRepository {
 
   /** Expires active assignments past `timeout_at` (all, or one miner's); returns how many. */
   async expireStale(manager: EntityManager, minerHotkey?: string): Promise<number> {
-    const rows = (await manager.query(
+    const rows = await updateReturning<{ id: string }>(manager,
       `UPDATE assignments SET status = 'expired', updated_at = now()
        WHERE status = 'active' AND timeout_at <= now() ${minerHotkey === undefined ? '' : 'AND miner_hotkey = $1'}
        RETURNING id`,
       minerHotkey === undefined ? [] : [minerHotkey],
-    )) as { id: string }[];
+    );
     return rows.length;
   }
 
@@ -74,10 +75,10 @@ export class AssignmentsRepository {
 
   /** `active` → `submitted` or `expired`, only from `active`. */
   async close(manager: EntityManager, id: string, status: 'submitted' | 'expired'): Promise<boolean> {
-    const rows = (await manager.query(
+    const rows = await updateReturning<unknown>(manager,
       `UPDATE assignments SET status = $2, updated_at = now() WHERE id = $1 AND status = 'active' RETURNING id`,
       [id, status],
-    )) as unknown[];
+    );
     return rows.length === 1;
   }
 }

@@ -103,11 +103,14 @@ export class AssignmentsService {
       if (await this.assignments.hasLeaseInWindow(manager, hotkey, windowNumber)) throw leaseWindowTaken(windowNumber);
       await this.refuseIfActive(manager, hotkey);
       const evaluate = await this.algorithms.evaluableBy(manager, hotkey, taskType, request.eval_batch_size ?? mining.evalBatchSize);
-      const seeds = await this.algorithms.parentsFor(manager, taskType, request.seed_batch_size ?? mining.evolveParents);
+      const seedLimit = request.seed_batch_size ?? mining.evolveParents;
+      const gossipLimit = Math.min(MAX_GOSSIP_LIMIT, Math.max(0, request.gossip_limit ?? DEFAULT_GOSSIP_LIMIT));
+      // One read of the best scored algorithms serves both the parents and the gossip.
+      const best = await this.algorithms.bestScored(manager, taskType, Math.max(seedLimit, gossipLimit));
+      const seeds = best.length > 0 ? best.slice(0, seedLimit) : await this.algorithms.parentsFor(manager, taskType, seedLimit);
       const evolveBudget = seeds.length > 0 ? mining.leaseEvolveBudget : 0;
       if (evaluate.length === 0 && evolveBudget === 0) throw noTasks(`Nothing to evaluate or evolve for ${taskType}.`);
-      const gossipLimit = Math.min(MAX_GOSSIP_LIMIT, Math.max(0, request.gossip_limit ?? DEFAULT_GOSSIP_LIMIT));
-      const gossip = gossipLimit === 0 ? [] : await this.algorithms.bestScored(manager, taskType, gossipLimit);
+      const gossip = best.slice(0, gossipLimit);
       const assignment = await this.insert(manager, {
         minerHotkey: hotkey,
         kind: 'lease',
@@ -182,7 +185,7 @@ export class AssignmentsService {
   /** `GET /api/v1/tasks/pending_evaluations`. */
   pendingEvaluations(hotkey: string): Promise<number> {
     return inTransaction(this.dataSource, async (manager) => {
-      await this.miners.touch(manager, hotkey);
+      await this.miners.touchQuietly(manager, hotkey);
       return this.algorithms.countEvaluableBy(manager, hotkey, this.config.mining.defaultTaskType);
     });
   }
@@ -193,7 +196,7 @@ export class AssignmentsService {
   }
 
   private async prepare(manager: EntityManager, hotkey: string): Promise<void> {
-    await this.miners.touch(manager, hotkey);
+    await this.miners.touchQuietly(manager, hotkey);
     await this.assignments.expireStale(manager, hotkey);
   }
 

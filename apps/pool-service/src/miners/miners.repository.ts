@@ -51,6 +51,11 @@ export class MinersRepository {
     return manager.findOneByOrFail(MinerEntity, { hotkey });
   }
 
+  /** `touch` without reading the row back (hot paths). */
+  async touchQuietly(manager: EntityManager, hotkey: string): Promise<void> {
+    await manager.query(`INSERT INTO miners (hotkey) VALUES ($1) ON CONFLICT (hotkey) DO UPDATE SET last_seen_at = now()`, [hotkey]);
+  }
+
   find(manager: EntityManager, hotkey: string): Promise<MinerEntity | null> {
     return manager.findOneBy(MinerEntity, { hotkey });
   }
