@@ -5,6 +5,40 @@ import { dslHash } from './dsl';
 import { AlgorithmEntity } from './entities/algorithm.entity';
 import { EvaluationEntity } from './entities/evaluation.entity';
 
+interface AlgorithmRow {
+  id: number;
+  task_type: string;
+  algorithm_dsl: string;
+  dsl_hash: string;
+  input_dim: number;
+  parent_ids: number[];
+  author_hotkey: string | null;
+  source: AlgorithmEntity['source'];
+  status: AlgorithmEntity['status'];
+  consensus_score: number | null;
+  evaluations_count: number;
+  created_at: Date;
+  decided_at: Date | null;
+}
+
+function toAlgorithm(manager: EntityManager, row: AlgorithmRow): AlgorithmEntity {
+  return manager.create(AlgorithmEntity, {
+    id: row.id,
+    taskType: row.task_type,
+    algorithmDsl: row.algorithm_dsl,
+    dslHash: row.dsl_hash,
+    inputDim: row.input_dim,
+    parentIds: row.parent_ids,
+    authorHotkey: row.author_hotkey,
+    source: row.source,
+    status: row.status,
+    consensusScore: row.consensus_score,
+    evaluationsCount: row.evaluations_count,
+    createdAt: row.created_at,
+    decidedAt: row.decided_at,
+  });
+}
+
 export interface NewAlgorithm {
   taskType: string;
   algorithmDsl: string;
@@ -38,8 +72,8 @@ export class AlgorithmsRepository {
    */
   async evaluableBy(manager: EntityManager, minerHotkey: string, taskType: string, limit: number): Promise<AlgorithmEntity[]> {
     const rows = (await manager.query(
-      `SELECT id FROM (
-         SELECT a.id, a.evaluations_count FROM algorithms a
+      `SELECT * FROM (
+         SELECT a.* FROM algorithms a
          WHERE a.status = 'pending' AND a.task_type = $1 AND a.author_hotkey IS DISTINCT FROM $2
            AND NOT EXISTS (SELECT 1 FROM evaluations e WHERE e.algorithm_id = a.id AND e.miner_hotkey = $2)
          ORDER BY a.evaluations_count
@@ -48,8 +82,8 @@ export class AlgorithmsRepository {
        ORDER BY evaluations_count, random()
        LIMIT $3`,
       [taskType, minerHotkey, limit],
-    )) as { id: number }[];
-    return this.byIds(manager, rows.map((row) => row.id));
+    )) as AlgorithmRow[];
+    return rows.map((row) => toAlgorithm(manager, row));
   }
 
   async countEvaluableBy(manager: EntityManager, minerHotkey: string, taskType: string): Promise<number> {

@@ -68,8 +68,8 @@ export class AssignmentsService {
   async requestBatch(hotkey: string, kind: BatchKind): Promise<IssuedBatch> {
     const mining = this.config.mining;
     return inTransaction(this.dataSource, async (manager) => {
-      await this.prepare(manager, hotkey);
-      await this.refuseIfActive(manager, hotkey);
+      const blockers = await this.assignments.prepareMiner(manager, hotkey, null);
+      if (blockers.active !== null) throw activeTask(blockers.active);
       const algorithms =
         kind === 'evaluate'
           ? await this.algorithms.evaluableBy(manager, hotkey, mining.defaultTaskType, mining.evalBatchSize)
@@ -99,9 +99,9 @@ export class AssignmentsService {
     const windowNumber = request.sim_window_number ?? (await this.clock.currentWindow());
     const taskType = request.task_type ?? mining.defaultTaskType;
     return inTransaction(this.dataSource, async (manager) => {
-      await this.prepare(manager, hotkey);
-      if (await this.assignments.hasLeaseInWindow(manager, hotkey, windowNumber)) throw leaseWindowTaken(windowNumber);
-      await this.refuseIfActive(manager, hotkey);
+      const blockers = await this.assignments.prepareMiner(manager, hotkey, windowNumber);
+      if (blockers.leaseInWindow) throw leaseWindowTaken(windowNumber);
+      if (blockers.active !== null) throw activeTask(blockers.active);
       const evaluate = await this.algorithms.evaluableBy(manager, hotkey, taskType, request.eval_batch_size ?? mining.evalBatchSize);
       const seedLimit = request.seed_batch_size ?? mining.evolveParents;
       const gossipLimit = Math.min(MAX_GOSSIP_LIMIT, Math.max(0, request.gossip_limit ?? DEFAULT_GOSSIP_LIMIT));
@@ -152,11 +152,12 @@ export class AssignmentsService {
   /** `POST /api/v1/tasks/{lease_id}/submit_lease`. */
   async submitLease(hotkey: string, leaseId: string, body: LeaseSubmissionDto): Promise<LeaseOutcome> {
     return this.settle(async (manager): Promise<Outcome<LeaseOutcome>> => {
-      const lease = await this.assignments.lockById(manager, leaseId);
-      if (lease === null || lease.kind !== 'lease' || lease.minerHotkey !== hotkey || lease.status !== 'active') {
+      const locked = await this.assignments.lockById(manager, leaseId);
+      const lease = locked?.assignment ?? null;
+      if (locked === null || lease === null || lease.kind !== 'lease' || lease.minerHotkey !== hotkey || lease.status !== 'active') {
         return { refusal: leaseNotFound(leaseId) };
       }
-      if (await this.assignments.isPastTimeout(manager, lease.id)) {
+      if (locked.pastTimeout) {
         await this.assignments.close(manager, lease.id, 'expired');
         return { refusal: leaseNotFound(leaseId) };
       }
@@ -195,29 +196,20 @@ export class AssignmentsService {
     return this.assignments.expireStale(this.dataSource.manager);
   }
 
-  private async prepare(manager: EntityManager, hotkey: string): Promise<void> {
-    await this.miners.touchQuietly(manager, hotkey);
-    await this.assignments.expireStale(manager, hotkey);
-  }
-
-  private async refuseIfActive(manager: EntityManager, hotkey: string): Promise<void> {
-    const active = await this.assignments.findActive(manager, hotkey);
-    if (active !== null) throw activeTask(active);
-  }
-
   private async insert(manager: EntityManager, a: { minerHotkey: string; kind: AssignmentKind; taskType: string; algorithmIds: number[]; seedIds: number[]; windowNumber: number | null; evolveBudget: number }): Promise<AssignmentEntity> {
     const inserted = await this.assignments.insertActive(manager, { ...a, timeoutSeconds: this.config.mining.assignmentTimeoutSeconds });
     if (inserted !== null) return inserted;
     // A concurrent request of the same miner won the unique index: answer what it decided.
     if (a.windowNumber !== null && (await this.assignments.hasLeaseInWindow(manager, a.minerHotkey, a.windowNumber))) throw leaseWindowTaken(a.windowNumber);
     const active = await this.assignments.findActive(manager, a.minerHotkey);
-    throw activeTask(active);
+    throw activeTask(active === null ? null : { id: active.id, timeoutAt: active.timeoutAt });
   }
 
   /** Locks the signer's batch of `kind`; a refusal that expired it must commit before it is answered. */
   private async lockBatch(manager: EntityManager, hotkey: string, batchId: string, kind: AssignmentKind): Promise<Outcome<AssignmentEntity>> {
-    const assignment = await this.assignments.lockById(manager, batchId);
-    if (assignment === null) throw ApiError.notFound(ErrorCode.AssignmentNotFound, `No batch with id ${batchId}.`, { batch_id: batchId });
+    const locked = await this.assignments.lockById(manager, batchId);
+    if (locked === null) throw ApiError.notFound(ErrorCode.AssignmentNotFound, `No batch with id ${batchId}.`, { batch_id: batchId });
+    const assignment = locked.assignment;
     if (assignment.minerHotkey !== hotkey) {
       throw ApiError.forbidden(ErrorCode.NotAssignmentOwner, 'This batch was assigned to another miner.', { batch_id: batchId });
     }
@@ -227,7 +219,7 @@ export class AssignmentsService {
         kind: assignment.kind,
       });
     }
-    if (assignment.status === 'active' && (await this.assignments.isPastTimeout(manager, assignment.id))) {
+    if (assignment.status === 'active' && locked.pastTimeout) {
       await this.assignments.close(manager, assignment.id, 'expired');
       return { refusal: notActive(batchId, 'expired') };
     }
@@ -278,7 +270,7 @@ function checkScores(assignment: AssignmentEntity, evaluations: { algorithm_id: 
   return evaluations.map((e) => ({ algorithmId: e.algorithm_id, score: e.score }));
 }
 
-function activeTask(active: AssignmentEntity | null): ApiError {
+function activeTask(active: { id: string; timeoutAt: Date } | null): ApiError {
   return new ApiError(400, ErrorCode.ActiveAssignmentExists, `${ACTIVE_TASK_MESSAGE}: submit it or wait until it times out.`, {
     assignment_id: active?.id ?? null,
     timeout_at: active?.timeoutAt.toISOString() ?? null,
