@@ -4,6 +4,7 @@
  * signature check and the one-time-signature write to Redis, nothing else) against a process running the
  * same HTTP stack and guard. Reports per phase the miners served per second (a miner's two requests
  * complete), p50/p99 request latency, and the pool/ceiling ratio (DECISIONS.md §11, issue target ≥ 0.5).
+ * Two alternating rounds of each, best of each reported. About two minutes.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ const MINERS = 200;
 const EVALUATIONS = 8;
 const SEEDS = 2000;
 const WARMUP_MINERS = 20;
+const ROUNDS = 2;
 
 interface Phase {
   name: string;
@@ -103,19 +105,25 @@ async function main(): Promise<number> {
     const [warm, miners] = [signers.slice(0, WARMUP_MINERS), signers.slice(WARMUP_MINERS)];
     await phase('warm-up', warm, noopWork(noopUrl));
     await phase('warm-up', warm, poolWork(pool.url, 1));
-    const ceiling = await phase('signed no-op (auth ceiling)', miners, noopWork(noopUrl));
-    const mining = await phase(`lease + submit_lease of ${EVALUATIONS} evaluations`, miners, poolWork(pool.url, 2));
+    // Alternating rounds, best of each kind: on a shared machine one round alone measures the neighbours.
+    const phases: Phase[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      phases.push(await phase('signed no-op (auth ceiling)', miners, noopWork(noopUrl)));
+      phases.push(await phase(`lease + submit_lease of ${EVALUATIONS} evaluations`, miners, poolWork(pool.url, 2 + round)));
+    }
+    const best = (name: string) => phases.filter((p) => p.name === name).sort((x, y) => y.minersPerSecond - x.minersPerSecond)[0];
+    const [ceiling, mining] = [best(phases[0].name), best(phases[1].name)];
     const width = Math.max(ceiling.name.length, mining.name.length);
     const lines = [
-      `${MINERS} miners at once, 2 requests each; ${SEEDS} pending algorithms`,
+      `${MINERS} miners at once, 2 requests each; ${SEEDS} pending algorithms; ${ROUNDS} alternating rounds`,
       `${'phase'.padEnd(width)}  ${'miners/s'.padStart(9)}  ${'p50 ms'.padStart(7)}  ${'p99 ms'.padStart(7)}  failures`,
-      ...[ceiling, mining].map(
+      ...phases.map(
         (p) => `${p.name.padEnd(width)}  ${p.minersPerSecond.toFixed(1).padStart(9)}  ${p.p50.toFixed(1).padStart(7)}  ${p.p99.toFixed(1).padStart(7)}  ${p.failures}`,
       ),
-      `pool / ceiling: ${(mining.minersPerSecond / ceiling.minersPerSecond).toFixed(2)}× (submissions/s ${mining.minersPerSecond.toFixed(1)} vs ${ceiling.minersPerSecond.toFixed(1)})`,
+      `pool / ceiling (best rounds): ${(mining.minersPerSecond / ceiling.minersPerSecond).toFixed(2)}× (submissions/s ${mining.minersPerSecond.toFixed(1)}, p99 ${mining.p99.toFixed(0)} ms vs ${ceiling.minersPerSecond.toFixed(1)}, p99 ${ceiling.p99.toFixed(0)} ms)`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
-    return ceiling.failures + mining.failures === 0 ? 0 : 1;
+    return phases.every((p) => p.failures === 0) ? 0 : 1;
   } finally {
     await pool.stop();
     await stop(noop);
