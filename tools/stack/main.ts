@@ -167,7 +167,15 @@ async function main(): Promise<void> {
   mkdirSync(resolve(env.DATA_DIR ?? '.data'), { recursive: true });
   writeFileSync(
     stackFile(env),
-    JSON.stringify({ coordinator_url: coordinator?.url ?? env.COORDINATOR_URL, admin_token: (env.ADMIN_TOKENS ?? '').split(',')[0] }, null, 2),
+    JSON.stringify(
+      {
+        coordinator_url: coordinator?.url ?? env.COORDINATOR_URL,
+        admin_token: (env.ADMIN_TOKENS ?? '').split(',')[0],
+        pool_url: running.find((r) => r.app.name === 'pool-service')?.url ?? null,
+      },
+      null,
+      2,
+    ),
     { mode: 0o600 },
   );
   const lines = ['', 'stack: ready', ''];
