@@ -1,7 +1,7 @@
 import { BtAuthSigner, poolAuthMessage } from '@rcs/auth';
 import { ErrorCode, PARTICIPATION_DISCLAIMER } from '@rcs/contracts';
 import { encodeAddress } from '@polkadot/util-crypto';
-import { ErrorBody, expectStatus, PoolClient, PoolHarness, signer, startPool } from './support/harness';
+import { ErrorBody, expectStatus, ItemsBody, PoolClient, PoolHarness, signer, startPool } from './support/harness';
 
 /** Every route with its auth class (spec 001 tables). `:id` routes use ids that do not exist. */
 const SIGNED: [string, string][] = [
@@ -119,6 +119,38 @@ describe('pool auth classes (spec 001, DECISIONS.md §2 Pool)', () => {
     expect(reply.body.hotkey).toBe(alice.hotkey);
     const rows = (await h.db.dataSource.query(`SELECT hotkey FROM miners WHERE hotkey IN ($1, $2)`, [alice.hotkey, kusama])) as unknown[];
     expect(rows).toEqual([{ hotkey: alice.hotkey }]);
+  });
+
+  it('answers register and stats with the fields of §11', async () => {
+    const [miner] = await Promise.all([signer('//Pool//shape')]);
+    const registered = await api.signed(miner, 'POST', '/api/v1/miners/register');
+    expect(registered.body).toEqual({ hotkey: miner.hotkey, registered_at: expect.any(String), last_seen_at: expect.any(String), reputation: 0, recipient_coldkey: null });
+    const stats = await api.signed(miner, 'GET', '/api/v1/miners/stats');
+    expect(stats.body).toEqual({
+      miner: {
+        hotkey: miner.hotkey,
+        reputation: 0,
+        evaluations: 0,
+        evaluations_in_consensus: 0,
+        evolutions: 0,
+        evolutions_scored: 0,
+        active_assignment: null,
+        last_seen_at: expect.any(String),
+        recipient_coldkey: null,
+      },
+      pool: { miners: expect.any(Number), active_miners_24h: expect.any(Number), algorithms: 0, pending_evaluations: 0, window_number: expect.any(Number), latest_epoch: null },
+    });
+    const board = await api.send<ItemsBody>('GET', '/api/v1/miners/leaderboard?limit=0');
+    expect([board.status, board.body.detail[0].loc]).toEqual([422, ['query', 'limit']]);
+  });
+
+  it('refuses sim_window_number unless POOL_DEV_WINDOWS is on, and answers 404 no_tasks_available on an empty pool', async () => {
+    const simulated = await api.signed<ItemsBody>(alice, 'POST', '/api/v1/tasks/lease', { sim_window_number: 3 });
+    expect([simulated.status, simulated.body.detail[0].loc]).toEqual([422, ['body', 'sim_window_number']]);
+    const empty = await api.signed<ErrorBody>(alice, 'POST', '/api/v1/tasks/lease', {});
+    expect([empty.status, empty.body.detail.error]).toEqual([404, ErrorCode.NoTasksAvailable]);
+    const batch = await api.signed<ErrorBody>(alice, 'POST', '/api/v1/tasks/request', { task_type: 'evaluate' });
+    expect([batch.status, batch.body.detail.error]).toEqual([404, ErrorCode.NoTasksAvailable]);
   });
 
   it('keeps pool routes compatible: unknown body properties are ignored, known ones still bounded, POST answers 200', async () => {
