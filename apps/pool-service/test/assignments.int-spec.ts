@@ -75,6 +75,17 @@ describe('pool assignments: batches and leases (DECISIONS.md §11)', () => {
     await lease(api, miner, 'cifar10_binary', { sim_window_number: window + 1000 });
   });
 
+  it('issues one lease when a miner asks for several in one window at once', async () => {
+    const miner = await freshMiner();
+    const window = freshWindow();
+    const replies = await Promise.all(
+      Array.from({ length: 5 }, () => api.signed<ErrorBody>(miner, 'POST', '/api/v1/tasks/lease', { sim_window_number: window })),
+    );
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400]);
+    const leases = (await h.db.dataSource.query(`SELECT count(*)::int AS n FROM assignments WHERE miner_hotkey = $1 AND kind = 'lease'`, [miner.hotkey])) as { n: number }[];
+    expect(leases[0].n).toBe(1);
+  });
+
   it('refuses an expired batch with 409 and stores it expired; the sweeper expires the rest', async () => {
     const miner = await freshMiner();
     const issued = await batch(miner, 'evaluate');

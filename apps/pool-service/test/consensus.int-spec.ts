@@ -150,6 +150,15 @@ describe('consensus, reputation, results and SOTA (DECISIONS.md §11)', () => {
     expect((await results(validator, '?task_type=sota_a&status=pending')).body).toEqual([]);
   });
 
+  it('verifies a result once when validators verify it concurrently', async () => {
+    const [id] = await seed(h, 'sota_race', ['sota race = 1']);
+    await evaluateInTurn(api, 'sota_race', id, [0.7, 0.7, 0.7]);
+    const [pending] = (await results(validator, '?task_type=sota_race&status=pending')).body;
+    const replies = await Promise.all(Array.from({ length: 6 }, () => api.signed(validator, 'POST', `/api/v1/results/verify/${pending.id}`)));
+    expect(replies.map((r) => [r.status, r.body])).toEqual(replies.map(() => [200, { status: 'verified', result_id: pending.id, sota_threshold: 0.7 }]));
+    expect((await api.send<SotaDto>('GET', '/api/v1/results/sota?task_type=sota_race')).body).toMatchObject({ sota_threshold: 0.7, result_id: pending.id });
+  });
+
   it('filters results by task type, minimum score and limit, newest first', async () => {
     const ids: number[] = [];
     for (const [taskType, score] of [['filt_a', 0.3], ['filt_a', 0.6], ['filt_b', 0.9]] as const) {
