@@ -17,22 +17,23 @@ function runScript(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: numb
   });
 }
 
-/** The issue's "done when": `npm start` (coordinator + validator runner with the bwrap sandbox) then `npm run demo`. */
+/** The issue's "done when": `npm start` (coordinator, validator runner with the bwrap sandbox, pool) then `npm run demo`, pool round included. */
 describe('npm run demo against the local stack', () => {
   it('replays an improving patch, refuses a forbidden one and keeps the best against a worse one', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'demo-stack-'));
-    const [coordinatorPort, runnerPort] = [await freePort(), await freePort()];
+    const [coordinatorPort, runnerPort, poolPort] = [await freePort(), await freePort(), await freePort()];
     const env = {
       ...childProcessBaseEnv(),
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       COORDINATOR_PORT: String(coordinatorPort),
       VALIDATOR_RUNNER_PORT: String(runnerPort),
+      POOL_PORT: String(poolPort),
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
       // Its own key space, so queues of other test runs on this Redis never meet this stack's.
       REDIS_KEY_PREFIX: `demo-${coordinatorPort}`,
     };
-    const stack = spawn(process.execPath, ['-r', '@swc-node/register', 'tools/stack/main.ts', 'coordinator-api', 'validator-runner'], {
+    const stack = spawn(process.execPath, ['-r', '@swc-node/register', 'tools/stack/main.ts', 'coordinator-api', 'validator-runner', 'pool-service'], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -53,6 +54,7 @@ describe('npm run demo against the local stack', () => {
       expect(demo.output).toContain('refused: a patch to bench.py');
       expect(demo.output).toMatch(/with a worse mse; the best stays/);
       expect(demo.output).toMatch(/reward snapshot .*"score"/);
+      expect(demo.output).toMatch(/pool round: ok \(algorithm \d+ scored, result \d+ verified, sota [0-9.]+\)/);
       expect(demo).toMatchObject({ code: 0 });
     } finally {
       stack.kill('SIGINT');

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
 import { runCli, UsageError } from '../round/cli';
+import { runPoolRound } from '../round/pool-round';
 import { runDemo } from './demo';
 
 const HELP = `Usage: npm run demo [-- --url URL --admin-token TOKEN --timeout SECONDS]
@@ -15,18 +16,22 @@ const HELP = `Usage: npm run demo [-- --url URL --admin-token TOKEN --timeout SE
 Runs one competition round against the running local stack (start it with npm start first).
   --url          coordinator base URL (default: from DATA_DIR/stack.json, written by npm start)
   --admin-token  an X-Admin-Token the coordinator accepts (default: from DATA_DIR/stack.json)
-  --timeout      seconds to wait for each decision of the validator runner (default 180)`;
+  --timeout      seconds to wait for each decision of the validator runner (default 180)
+  --pool-url     pool base URL for the pool round (default: from DATA_DIR/stack.json when the stack runs the pool)
+  --validator-uri  validator key the pool allowlists, to verify the pool result (default: //Alice, the stack's)`;
 
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   url: { type: 'string' },
   'admin-token': { type: 'string' },
   timeout: { type: 'string', default: '180' },
+  'pool-url': { type: 'string' },
+  'validator-uri': { type: 'string', default: '//Alice' },
 } as const;
 
-function stackInfo(): { coordinator_url?: string; admin_token?: string } {
+function stackInfo(): { coordinator_url?: string; admin_token?: string; pool_url?: string | null } {
   const file = join(resolve(process.env.DATA_DIR ?? '.data'), 'stack.json');
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { coordinator_url?: string; admin_token?: string }) : {};
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { coordinator_url?: string; admin_token?: string; pool_url?: string | null }) : {};
 }
 
 runCli('demo', HELP, OPTIONS, async (values) => {
@@ -45,5 +50,20 @@ runCli('demo', HELP, OPTIONS, async (values) => {
     decisionTimeoutMs: timeoutSeconds * 1000,
     log: (line) => process.stdout.write(`${line}\n`),
   });
+  const poolUrl = values['pool-url'] ?? stack.pool_url ?? null;
+  if (poolUrl === null) {
+    process.stdout.write('pool round: skipped (the stack runs no pool-service)\n');
+  } else {
+    const keys = await Promise.all(['a', 'b', 'c', 'cold-a', 'cold-b', 'cold-c'].map((name) => keypairFromUri(`${seed}//demo/pool/${name}`)));
+    const [a, b, c] = keys.slice(0, 3).map((pair) => new BtAuthSigner(pair));
+    const pool = await runPoolRound({
+      url: poolUrl.replace(/\/+$/, ''),
+      miners: [a, b, c],
+      validator: new BtAuthSigner(await keypairFromUri(values['validator-uri'])),
+      recipients: [keys[3].address, keys[4].address, keys[5].address],
+      log: (line) => process.stdout.write(`pool ${line}\n`),
+    });
+    process.stdout.write(`pool round: ok (algorithm ${pool.algorithmId} scored, result ${pool.resultId} verified, sota ${pool.sotaThreshold})\n`);
+  }
   process.stdout.write('demo: ok\n');
 });

@@ -59,6 +59,8 @@ async function stackEnvironment(): Promise<{ env: NodeJS.ProcessEnv; generatedAd
     ALLOW_LOCAL_REPOSITORIES: 'true',
     SANDBOX: 'bwrap',
     RUNNER_SCAN_INTERVAL_SECONDS: '2',
+    // A few cifar10_binary algorithms, so that a pool miner gets work on a fresh stack.
+    POOL_SEED_FILE: 'apps/pool-service/seeds/cifar10_binary.json',
     ...(generatedAdminToken ? { ADMIN_TOKENS: generatedAdminToken } : {}),
     ...(validatorHotkey ? { VALIDATOR_SECRET_URI: validatorUri, VALIDATOR_HOTKEYS: validatorHotkey } : {}),
     ...process.env,
@@ -205,7 +207,16 @@ async function main(): Promise<void> {
   const coordinator = running.find((r) => r.app.name === 'coordinator-api');
   writeFileSync(
     files.state,
-    JSON.stringify({ coordinator_url: coordinator?.url ?? env.COORDINATOR_URL, admin_token: (env.ADMIN_TOKENS ?? '').split(',')[0], pid: process.pid }, null, 2),
+    JSON.stringify(
+      {
+        coordinator_url: coordinator?.url ?? env.COORDINATOR_URL,
+        admin_token: (env.ADMIN_TOKENS ?? '').split(',')[0],
+        pool_url: running.find((r) => r.app.name === 'pool-service')?.url ?? null,
+        pid: process.pid,
+      },
+      null,
+      2,
+    ),
     { mode: 0o600 },
   );
   const lines = ['', 'stack: ready', ''];

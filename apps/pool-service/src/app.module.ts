@@ -1,7 +1,67 @@
-import { Module } from '@nestjs/common';
-import { createHealthController } from '@rcs/http';
+import { DynamicModule, Module } from '@nestjs/common';
+import { AuthModule } from '@rcs/auth';
+import { ChainModule } from '@rcs/chain';
+import { PersistenceModule } from '@rcs/persistence';
+import { QueueModule, REDIS, RedisModule } from '@rcs/queue';
+import type { Redis } from 'ioredis';
+import { AlgorithmsModule } from './algorithms/algorithms.module';
+import { AssignmentsModule } from './assignments/assignments.module';
+import { ClockModule } from './common/clock.module';
+import { TrailingSlashAliases } from './common/trailing-slash';
+import { PoolServiceConfig } from './config/config';
+import { ConfigModule } from './config/config.module';
+import { POOL_ENTITIES, POOL_MIGRATIONS } from './database';
+import { DisclaimerController } from './disclaimer/disclaimer.controller';
+import { HealthController } from './health/health.controller';
+import { POOL_QUEUES } from './jobs/pool-jobs';
+import { MinersModule } from './miners/miners.module';
+import { ReputationModule } from './reputation/reputation.module';
+import { ResultsModule } from './results/results.module';
 
-@Module({
-  controllers: [createHealthController('pool-service', '0.1.0', ['health', 'healthz'])],
-})
-export class AppModule {}
+@Module({})
+export class AppModule {
+  static forRoot(config: PoolServiceConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        RedisModule.forRootAsync({ useFactory: () => ({ url: config.redisUrl, connectionName: 'pool-service' }) }),
+        PersistenceModule.forRootAsync({
+          useFactory: () => ({
+            url: config.databaseUrl,
+            embeddedDir: config.embeddedDataDir,
+            entities: POOL_ENTITIES,
+            migrations: POOL_MIGRATIONS,
+            applicationName: 'pool-service',
+          }),
+        }),
+        QueueModule.forRootAsync({
+          useFactory: () => ({ redisUrl: config.redisUrl, prefix: `${config.redisKeyPrefix}:bull`, queues: POOL_QUEUES }),
+        }),
+        ChainModule.forRoot(config.chain),
+        AuthModule.forRootAsync({
+          inject: [REDIS],
+          useFactory: (redis: Redis) => ({
+            redis,
+            maxSkewSeconds: config.authMaxSkewSeconds,
+            replayKeyPrefix: `${config.redisKeyPrefix}:auth:replay:`,
+            stakeCacheKeyPrefix: `${config.redisKeyPrefix}:auth:stake:`,
+            adminTokens: config.adminTokens,
+            adminTokenSha256: config.adminTokenSha256,
+            validatorHotkeys: () => config.validatorHotkeys,
+            // Pool routes are pool-wallet signed; the miner stake gate is a coordinator concern.
+            stake: null,
+          }),
+        }),
+        ClockModule,
+        ReputationModule,
+        MinersModule,
+        ResultsModule,
+        AlgorithmsModule,
+        AssignmentsModule,
+      ],
+      controllers: [HealthController, DisclaimerController],
+      providers: [TrailingSlashAliases],
+    };
+  }
+}

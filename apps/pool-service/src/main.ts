@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { addPoolAuthSecuritySchemes, cryptoReady } from '@rcs/auth';
 import { runService } from '@rcs/http';
 import { AppModule } from './app.module';
 import { poolServiceConfigFromProcess } from './config/config';
@@ -6,6 +7,12 @@ import { poolServiceConfigFromProcess } from './config/config';
 void runService({
   name: 'pool-service',
   loadConfig: poolServiceConfigFromProcess,
-  module: () => AppModule,
-  openApi: { title: 'Payout (Pool) Service', description: 'Epoch payouts, Merkle claim packages and recipient coldkeys.', version: '0.1.0' },
+  module: (config) => AppModule.forRoot(config),
+  prepare: cryptoReady,
+  openApi: {
+    title: 'Payout (Pool) Service',
+    description: 'Pool miners and recipient coldkeys, pool-mining batches and leases, consensus, results and the state of the art.',
+    version: '0.1.0',
+    configure: addPoolAuthSecuritySchemes,
+  },
 });

@@ -19,3 +19,6 @@ export * from './nest/validator.guard';
 export * from './nest/stake-gated.guard';
 export * from './nest/decorators';
 export * from './nest/openapi';
+export * from './pool-signed-request';
+export * from './nest/pool-guards';
+export * from './nest/pool-decorators';

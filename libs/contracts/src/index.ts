@@ -63,3 +63,4 @@ export * from './status/health.dto';
 
 export * from './queues/queues';
 export * from './common/page-query.dto';
+export * from './pool';

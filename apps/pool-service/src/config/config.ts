@@ -1,12 +1,112 @@
+import { join, resolve } from 'node:path';
+import { canonicalSs58 } from '@rcs/auth';
+import { ChainConfig, ChainConfigError, chainConfigFromEnv } from '@rcs/chain';
+import { DEFAULT_POOL_TASK_TYPE, POOL_TASK_TYPE_PATTERN } from '@rcs/contracts';
 import { ConfigError, EnvReader, readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
 
-export type PoolServiceConfig = ServiceBaseConfig;
+/** Pool mining settings (DECISIONS.md §11). */
+export interface PoolMiningConfig {
+  defaultTaskType: string;
+  seedFile: string | null;
+  assignmentTimeoutSeconds: number;
+  assignmentSweepIntervalSeconds: number;
+  evalBatchSize: number;
+  evolveParents: number;
+  leaseEvolveBudget: number;
+  /** Accept `sim_window_number` on leases (local simulations only). */
+  devWindows: boolean;
+  consensusK: number;
+  toleranceRatio: number;
+  toleranceAbs: number;
+  maxEvaluations: number;
+  minRewardActivity: number;
+  sotaInitial: number;
+  /** Decay constant D of reputation events, in days (like DECISIONS.md §7). */
+  scoreEmaDays: number;
+}
 
-export function loadPoolServiceConfig(env: NodeJS.ProcessEnv): PoolServiceConfig {
+/** Typed, validated once at boot (DECISIONS.md §10 names). */
+export interface PoolServiceConfig extends ServiceBaseConfig {
+  databaseUrl: string | null;
+  /** Where the embedded Postgres keeps its files when POOL_DATABASE_URL is unset. */
+  embeddedDataDir: string;
+  redisUrl: string;
+  /** Prefix of every Redis key and BullMQ queue of the pool: `${REDIS_KEY_PREFIX}:pool`. */
+  redisKeyPrefix: string;
+  adminTokens: string[];
+  adminTokenSha256: string[];
+  /** Canonical SS58 (prefix 42). */
+  validatorHotkeys: string[];
+  authMaxSkewSeconds: number;
+  windowBlocks: number;
+  chain: ChainConfig;
+  mining: PoolMiningConfig;
+}
+
+/** A finite number within [min, max] (fractions allowed, unlike `EnvReader.int`). */
+function number(read: EnvReader, env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) {
+    read.problems.push(`${name} must be a number in ${min}..${max} (got "${raw}")`);
+    return fallback;
+  }
+  return value;
+}
+
+export function loadPoolServiceConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): PoolServiceConfig {
   const read = new EnvReader(env);
-  const config = readServiceBaseConfig(read, 'POOL_PORT', 8434);
-  if (read.problems.length > 0) throw new ConfigError(read.problems);
-  return config;
+  let chain: ChainConfig | null = null;
+  try {
+    chain = chainConfigFromEnv(env);
+  } catch (err) {
+    if (!(err instanceof ChainConfigError)) throw err;
+    read.problems.push(...err.problems);
+  }
+  const validatorHotkeys = read.list('VALIDATOR_HOTKEYS').map((hotkey) => {
+    const canonical = canonicalSs58(hotkey);
+    if (canonical === null) read.problems.push(`VALIDATOR_HOTKEYS entries must be SS58 addresses (got "${hotkey}")`);
+    return canonical ?? hotkey;
+  });
+  const defaultTaskType = read.string('POOL_DEFAULT_TASK_TYPE', DEFAULT_POOL_TASK_TYPE);
+  if (!POOL_TASK_TYPE_PATTERN.test(defaultTaskType)) read.problems.push('POOL_DEFAULT_TASK_TYPE must match [a-z0-9_]{1,64}');
+  const mining: PoolMiningConfig = {
+    defaultTaskType,
+    seedFile: read.optional('POOL_SEED_FILE'),
+    assignmentTimeoutSeconds: read.int('POOL_ASSIGNMENT_TIMEOUT_SECONDS', 600, 1, 7 * 86400),
+    assignmentSweepIntervalSeconds: read.int('POOL_ASSIGNMENT_SWEEP_SECONDS', 30, 1, 3600),
+    evalBatchSize: read.int('POOL_EVAL_BATCH_SIZE', 8, 1, 64),
+    evolveParents: read.int('POOL_EVOLVE_PARENTS', 4, 1, 64),
+    leaseEvolveBudget: read.int('POOL_LEASE_EVOLVE_BUDGET', 1, 0, 1),
+    devWindows: read.bool('POOL_DEV_WINDOWS', false),
+    consensusK: read.int('POOL_CONSENSUS_K', 3, 1, 64),
+    toleranceRatio: number(read, env, 'POOL_TOLERANCE_RATIO', 0.1, 0, 10),
+    toleranceAbs: number(read, env, 'POOL_TOLERANCE_ABS', 1e-6, 0, 1e9),
+    maxEvaluations: read.int('POOL_MAX_EVALUATIONS', 7, 1, 1000),
+    minRewardActivity: read.int('POOL_MIN_REWARD_ACTIVITY', 3, 0, 1_000_000),
+    sotaInitial: number(read, env, 'POOL_SOTA_INITIAL', 0, -1e300, 1e300),
+    scoreEmaDays: number(read, env, 'SCORE_EMA_DAYS', 10, 1e-6, 1e6),
+  };
+  if (mining.maxEvaluations < mining.consensusK) read.problems.push('POOL_MAX_EVALUATIONS must be at least POOL_CONSENSUS_K');
+  const config: Omit<PoolServiceConfig, 'chain'> = {
+    ...readServiceBaseConfig(read, 'POOL_PORT', 8434),
+    databaseUrl: read.optional('POOL_DATABASE_URL'),
+    embeddedDataDir: join(resolve(cwd, read.string('DATA_DIR', '.data')), 'pool'),
+    redisUrl: read.string('REDIS_URL', 'redis://127.0.0.1:6379'),
+    redisKeyPrefix: `${read.string('REDIS_KEY_PREFIX', 'rcs')}:pool`,
+    adminTokens: read.list('ADMIN_TOKENS'),
+    adminTokenSha256: read.list('ADMIN_TOKEN_SHA256').map((digest) => digest.toLowerCase()),
+    validatorHotkeys,
+    authMaxSkewSeconds: read.int('AUTH_MAX_SKEW_SECONDS', 300, 1, 3600),
+    windowBlocks: read.int('POOL_WINDOW_BLOCKS', 360, 1, 1_000_000),
+    mining,
+  };
+  for (const digest of config.adminTokenSha256) {
+    if (!/^[0-9a-f]{64}$/.test(digest)) read.problems.push('ADMIN_TOKEN_SHA256 entries must be 64 hex characters');
+  }
+  if (read.problems.length > 0 || chain === null) throw new ConfigError(read.problems);
+  return { ...config, chain };
 }
 
 /** The one place this app reads the process environment. */

@@ -62,4 +62,17 @@ export enum ErrorCode {
   /** 504: a planner run did not finish while the route waited (it may still finish later). */
   PlannerTimeout = 'planner_timeout',
   InternalError = 'internal_error',
+  // Pool mining (DECISIONS.md §11).
+  /** 400 (compat): message contains `Miner already has active task`. */
+  ActiveAssignmentExists = 'active_assignment_exists',
+  /** 400 (compat): message contains `Lease already issued for this window. Wait for next window.` */
+  LeaseAlreadyIssued = 'lease_already_issued',
+  /** 404 (compat): message contains `Active lease assignment not found`. */
+  LeaseNotFound = 'lease_not_found',
+  NoTasksAvailable = 'no_tasks_available',
+  AssignmentNotFound = 'assignment_not_found',
+  NotAssignmentOwner = 'not_assignment_owner',
+  AssignmentNotActive = 'assignment_not_active',
+  DuplicateAlgorithm = 'duplicate_algorithm',
+  ResultNotFound = 'result_not_found',
 }

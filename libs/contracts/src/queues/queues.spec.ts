@@ -9,6 +9,7 @@ describe('QUEUE_JOB_NAMES', () => {
       'runner.replay': ['replay'],
       'weights.set': ['set-weights'],
       'pool.epochs': ['rollover'],
+      'pool.maintenance': ['expire-assignments'],
     });
     expect(Object.keys(QUEUE_JOB_NAMES).sort()).toEqual(Object.values(QueueName).sort());
   });

@@ -8,6 +8,7 @@ export enum QueueName {
   Replay = 'runner.replay',
   Weights = 'weights.set',
   Epochs = 'pool.epochs',
+  PoolMaintenance = 'pool.maintenance',
 }
 
 /** A job without input (repeatable sweeps). */
@@ -80,6 +81,12 @@ export interface RolloverData {
 
 export type EpochJobPayload = { name: EpochJob.Rollover; data: RolloverData };
 
+export enum PoolMaintenanceJob {
+  ExpireAssignments = 'expire-assignments',
+}
+
+export type PoolMaintenanceJobPayload = { name: PoolMaintenanceJob.ExpireAssignments; data: EmptyJobData };
+
 /** The `{name, data}` union of each queue. */
 export interface QueueJobMap {
   [QueueName.Maintenance]: MaintenanceJobPayload;
@@ -88,6 +95,7 @@ export interface QueueJobMap {
   [QueueName.Replay]: ReplayJobPayload;
   [QueueName.Weights]: WeightsJobPayload;
   [QueueName.Epochs]: EpochJobPayload;
+  [QueueName.PoolMaintenance]: PoolMaintenanceJobPayload;
 }
 
 export type QueueJob<Q extends QueueName> = QueueJobMap[Q];
@@ -100,4 +108,5 @@ export const QUEUE_JOB_NAMES: Record<QueueName, string[]> = {
   [QueueName.Replay]: Object.values(ReplayJob),
   [QueueName.Weights]: Object.values(WeightsJob),
   [QueueName.Epochs]: Object.values(EpochJob),
+  [QueueName.PoolMaintenance]: Object.values(PoolMaintenanceJob),
 };

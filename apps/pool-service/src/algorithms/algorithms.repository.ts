@@ -1,0 +1,192 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { updateReturning } from '../common/update-rows';
+import { dslHash } from './dsl';
+import { AlgorithmEntity } from './entities/algorithm.entity';
+import { EvaluationEntity } from './entities/evaluation.entity';
+
+interface AlgorithmRow {
+  id: number;
+  task_type: string;
+  algorithm_dsl: string;
+  dsl_hash: string;
+  input_dim: number;
+  parent_ids: number[];
+  author_hotkey: string | null;
+  source: AlgorithmEntity['source'];
+  status: AlgorithmEntity['status'];
+  consensus_score: number | null;
+  evaluations_count: number;
+  created_at: Date;
+  decided_at: Date | null;
+}
+
+function toAlgorithm(manager: EntityManager, row: AlgorithmRow): AlgorithmEntity {
+  return manager.create(AlgorithmEntity, {
+    id: row.id,
+    taskType: row.task_type,
+    algorithmDsl: row.algorithm_dsl,
+    dslHash: row.dsl_hash,
+    inputDim: row.input_dim,
+    parentIds: row.parent_ids,
+    authorHotkey: row.author_hotkey,
+    source: row.source,
+    status: row.status,
+    consensusScore: row.consensus_score,
+    evaluationsCount: row.evaluations_count,
+    createdAt: row.created_at,
+    decidedAt: row.decided_at,
+  });
+}
+
+export interface NewAlgorithm {
+  taskType: string;
+  algorithmDsl: string;
+  inputDim: number;
+  parentIds: number[];
+  authorHotkey: string | null;
+}
+
+/** Algorithms and their evaluations. */
+@Injectable()
+export class AlgorithmsRepository {
+  /** Inserts the algorithm unless its normalised DSL already exists in its task type; null then. */
+  async insert(manager: EntityManager, a: NewAlgorithm): Promise<number | null> {
+    const rows = (await manager.query(
+      `INSERT INTO algorithms (task_type, algorithm_dsl, dsl_hash, input_dim, parent_ids, author_hotkey, source, status)
+       VALUES ($1, $2, $3, $4, $5::int[], $6, $7, 'pending')
+       ON CONFLICT (task_type, dsl_hash) DO NOTHING
+       RETURNING id`,
+      [a.taskType, a.algorithmDsl, dslHash(a.algorithmDsl), a.inputDim, a.parentIds, a.authorHotkey, a.authorHotkey === null ? 'seed' : 'evolution'],
+    )) as { id: number }[];
+    return rows.length === 0 ? null : rows[0].id;
+  }
+
+  /**
+   * Pending algorithms `miner` may evaluate: not its own, not evaluated by it; fewest evaluations first,
+   * then at random so that concurrent miners spread over equally evaluated algorithms.
+   */
+  /**
+   * Pending algorithms `miner` may evaluate: not its own, not evaluated by it; fewest evaluations first,
+   * at random among a few times `limit` of the least evaluated, so that concurrent miners spread out.
+   */
+  async evaluableBy(manager: EntityManager, minerHotkey: string, taskType: string, limit: number): Promise<AlgorithmEntity[]> {
+    const rows = (await manager.query(
+      `SELECT * FROM (
+         SELECT a.* FROM algorithms a
+         WHERE a.status = 'pending' AND a.task_type = $1 AND a.author_hotkey IS DISTINCT FROM $2
+           AND NOT EXISTS (SELECT 1 FROM evaluations e WHERE e.algorithm_id = a.id AND e.miner_hotkey = $2)
+         ORDER BY a.evaluations_count
+         LIMIT $3 * 4
+       ) candidates
+       ORDER BY evaluations_count, random()
+       LIMIT $3`,
+      [taskType, minerHotkey, limit],
+    )) as AlgorithmRow[];
+    return rows.map((row) => toAlgorithm(manager, row));
+  }
+
+  async countEvaluableBy(manager: EntityManager, minerHotkey: string, taskType: string): Promise<number> {
+    const rows = (await manager.query(
+      `SELECT count(*)::int AS n FROM algorithms a
+       WHERE a.status = 'pending' AND a.task_type = $2 AND a.author_hotkey IS DISTINCT FROM $1
+         AND NOT EXISTS (SELECT 1 FROM evaluations e WHERE e.algorithm_id = a.id AND e.miner_hotkey = $1)`,
+      [minerHotkey, taskType],
+    )) as { n: number }[];
+    return rows[0].n;
+  }
+
+  /** Parents for evolution: the best scored algorithms of the task type, or its seeds while none is scored. */
+  async parentsFor(manager: EntityManager, taskType: string, limit: number): Promise<AlgorithmEntity[]> {
+    const scored = await this.bestScored(manager, taskType, limit);
+    if (scored.length > 0) return scored;
+    return manager.find(AlgorithmEntity, { where: { taskType, source: 'seed' }, order: { id: 'ASC' }, take: limit });
+  }
+
+  bestScored(manager: EntityManager, taskType: string, limit: number): Promise<AlgorithmEntity[]> {
+    return manager.find(AlgorithmEntity, { where: { taskType, status: 'scored' }, order: { consensusScore: 'DESC', id: 'ASC' }, take: limit });
+  }
+
+  byIds(manager: EntityManager, ids: number[]): Promise<AlgorithmEntity[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return manager.createQueryBuilder(AlgorithmEntity, 'a').where('a.id IN (:...ids)', { ids }).orderBy('a.id').getMany();
+  }
+
+  /** Locks the algorithm rows in id order (so two submissions sharing algorithms cannot deadlock). */
+  lockMany(manager: EntityManager, ids: number[]): Promise<AlgorithmEntity[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return manager
+      .createQueryBuilder(AlgorithmEntity, 'a')
+      .where('a.id IN (:...ids)', { ids })
+      .orderBy('a.id')
+      .setLock('pessimistic_write')
+      .getMany();
+  }
+
+  /** Records evaluations; returns the algorithm ids recorded (an algorithm the miner already evaluated is skipped). */
+  async insertEvaluations(
+    manager: EntityManager,
+    minerHotkey: string,
+    assignmentId: string,
+    rows: { algorithmId: number; score: number; inConsensus: boolean | null }[],
+  ): Promise<number[]> {
+    if (rows.length === 0) return [];
+    const inserted = (await manager.query(
+      `INSERT INTO evaluations (algorithm_id, miner_hotkey, assignment_id, score, in_consensus)
+       SELECT v.algorithm_id, $1, $2, v.score, v.in_consensus
+       FROM unnest($3::int[], $4::float8[], $5::boolean[]) AS v (algorithm_id, score, in_consensus)
+       ON CONFLICT (algorithm_id, miner_hotkey) DO NOTHING
+       RETURNING algorithm_id`,
+      [minerHotkey, assignmentId, rows.map((r) => r.algorithmId), rows.map((r) => r.score), rows.map((r) => r.inConsensus)],
+    )) as { algorithm_id: number }[];
+    return inserted.map((row) => row.algorithm_id);
+  }
+
+  /** Adds one to each algorithm's evaluation count and returns the new counts. */
+  async bumpEvaluationCounts(manager: EntityManager, ids: number[]): Promise<Map<number, number>> {
+    const rows = await updateReturning<{ id: number; evaluations_count: number }>(
+      manager,
+      `UPDATE algorithms SET evaluations_count = evaluations_count + 1 WHERE id = ANY($1::int[]) RETURNING id, evaluations_count`,
+      [ids],
+    );
+    return new Map(rows.map((row) => [row.id, row.evaluations_count]));
+  }
+
+  evaluationsOf(manager: EntityManager, algorithmId: number): Promise<EvaluationEntity[]> {
+    return manager.find(EvaluationEntity, { where: { algorithmId }, order: { id: 'ASC' } });
+  }
+
+  /** `pending` → `scored` with its consensus score, only from `pending`. */
+  async markScored(manager: EntityManager, id: number, score: number): Promise<boolean> {
+    const rows = await updateReturning<unknown>(manager,
+      `UPDATE algorithms SET status = 'scored', consensus_score = $2, decided_at = now() WHERE id = $1 AND status = 'pending' RETURNING id`,
+      [id, score],
+    );
+    return rows.length === 1;
+  }
+
+  async markRejected(manager: EntityManager, id: number): Promise<boolean> {
+    const rows = await updateReturning<unknown>(manager,
+      `UPDATE algorithms SET status = 'rejected', decided_at = now() WHERE id = $1 AND status = 'pending' RETURNING id`,
+      [id],
+    );
+    return rows.length === 1;
+  }
+
+  /** Sets `in_consensus` on the algorithm's undecided evaluations: true for `inConsensus` ids, false for the rest. */
+  async settleEvaluations(manager: EntityManager, algorithmId: number, inConsensus: string[]): Promise<void> {
+    await manager.query(`UPDATE evaluations SET in_consensus = (id = ANY($2::bigint[])) WHERE algorithm_id = $1 AND in_consensus IS NULL`, [
+      algorithmId,
+      inConsensus,
+    ]);
+  }
+
+  /** Best consensus score among `ids` that are scored, or null when none is. */
+  async bestScoreOf(manager: EntityManager, ids: number[]): Promise<number | null> {
+    if (ids.length === 0) return null;
+    const rows = (await manager.query(`SELECT max(consensus_score) AS best FROM algorithms WHERE id = ANY($1::int[]) AND status = 'scored'`, [
+      ids,
+    ])) as { best: number | null }[];
+    return rows[0].best;
+  }
+}

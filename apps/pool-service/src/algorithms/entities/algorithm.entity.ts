@@ -1,0 +1,65 @@
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { MinerEntity } from '../../miners/entities/miner.entity';
+
+export const ALGORITHM_SOURCES = ['seed', 'evolution'] as const;
+export type AlgorithmSource = (typeof ALGORITHM_SOURCES)[number];
+export const ALGORITHM_STATUSES = ['pending', 'scored', 'rejected'] as const;
+export type AlgorithmStatus = (typeof ALGORITHM_STATUSES)[number];
+
+/** An algorithm as opaque DSL text; miners evaluate it off-service and consensus scores it (DECISIONS.md §11). */
+@Entity({ name: 'algorithms' })
+@Index('algorithms_dsl_unique', ['taskType', 'dslHash'], { unique: true })
+@Index('algorithms_pending_idx', ['taskType', 'evaluationsCount'], { where: `status = 'pending'` })
+@Index('algorithms_scored_idx', ['taskType', 'consensusScore'], { where: `status = 'scored'` })
+@Index('algorithms_author_idx', ['authorHotkey'])
+@Check('algorithms_task_type_check', `task_type ~ '^[a-z0-9_]{1,64}$'`)
+@Check('algorithms_input_dim_check', `input_dim BETWEEN 1 AND 1000000`)
+@Check('algorithms_source_check', `source IN ('seed', 'evolution')`)
+@Check('algorithms_status_check', `status IN ('pending', 'scored', 'rejected')`)
+@Check('algorithms_scored_check', `(status = 'scored') = (consensus_score IS NOT NULL)`)
+@Check('algorithms_author_check', `(source = 'seed') = (author_hotkey IS NULL)`)
+export class AlgorithmEntity {
+  @PrimaryGeneratedColumn('increment', { type: 'integer', primaryKeyConstraintName: 'algorithms_pkey' })
+  id!: number;
+
+  @Column({ type: 'text' })
+  taskType!: string;
+
+  @Column({ type: 'text' })
+  algorithmDsl!: string;
+
+  /** SHA-256 hex of the normalised DSL (trimmed lines, no comments): one algorithm per task type. */
+  @Column({ type: 'text' })
+  dslHash!: string;
+
+  @Column({ type: 'integer' })
+  inputDim!: number;
+
+  @Column({ type: 'integer', array: true })
+  parentIds!: number[];
+
+  @Column({ type: 'text', nullable: true })
+  authorHotkey!: string | null;
+
+  @ManyToOne(() => MinerEntity, { nullable: true })
+  @JoinColumn({ name: 'author_hotkey', referencedColumnName: 'hotkey', foreignKeyConstraintName: 'algorithms_author_fkey' })
+  author?: MinerEntity | null;
+
+  @Column({ type: 'text' })
+  source!: AlgorithmSource;
+
+  @Column({ type: 'text' })
+  status!: AlgorithmStatus;
+
+  @Column({ type: 'double precision', nullable: true })
+  consensusScore!: number | null;
+
+  @Column({ type: 'integer', default: 0 })
+  evaluationsCount!: number;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  decidedAt!: Date | null;
+}

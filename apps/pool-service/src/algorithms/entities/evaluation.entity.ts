@@ -1,0 +1,45 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { AssignmentEntity } from '../../assignments/entities/assignment.entity';
+import { MinerEntity } from '../../miners/entities/miner.entity';
+import { AlgorithmEntity } from './algorithm.entity';
+
+/** One miner's score of one algorithm; `in_consensus` is set when the algorithm is decided. */
+@Entity({ name: 'evaluations' })
+@Index('evaluations_one_per_miner_unique', ['algorithmId', 'minerHotkey'], { unique: true })
+@Index('evaluations_miner_idx', ['minerHotkey'])
+@Index('evaluations_assignment_idx', ['assignmentId'])
+export class EvaluationEntity {
+  @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'evaluations_pkey' })
+  id!: string;
+
+  @Column({ type: 'integer' })
+  algorithmId!: number;
+
+  @ManyToOne(() => AlgorithmEntity, { nullable: false })
+  @JoinColumn({ name: 'algorithm_id', foreignKeyConstraintName: 'evaluations_algorithm_fkey' })
+  algorithm?: AlgorithmEntity;
+
+  @Column({ type: 'text' })
+  minerHotkey!: string;
+
+  @ManyToOne(() => MinerEntity, { nullable: false })
+  @JoinColumn({ name: 'miner_hotkey', referencedColumnName: 'hotkey', foreignKeyConstraintName: 'evaluations_miner_fkey' })
+  miner?: MinerEntity;
+
+  @Column({ type: 'uuid' })
+  assignmentId!: string;
+
+  @ManyToOne(() => AssignmentEntity, { nullable: false })
+  @JoinColumn({ name: 'assignment_id', foreignKeyConstraintName: 'evaluations_assignment_fkey' })
+  assignment?: AssignmentEntity;
+
+  @Column({ type: 'double precision' })
+  score!: number;
+
+  /** null until the algorithm is scored or rejected. */
+  @Column({ type: 'boolean', nullable: true })
+  inConsensus!: boolean | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+}

@@ -1,0 +1,143 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { updateReturning } from '../common/update-rows';
+import { AssignmentEntity, type AssignmentKind, type AssignmentStatus } from './entities/assignment.entity';
+
+export interface NewAssignment {
+  minerHotkey: string;
+  kind: AssignmentKind;
+  taskType: string;
+  algorithmIds: number[];
+  seedIds: number[];
+  windowNumber: number | null;
+  evolveBudget: number;
+  timeoutSeconds: number;
+}
+
+export interface AssignmentBlockers {
+  leaseInWindow: boolean;
+  active: { id: string; timeoutAt: Date } | null;
+}
+
+interface AssignmentRow {
+  id: string;
+  miner_hotkey: string;
+  kind: AssignmentKind;
+  status: AssignmentStatus;
+  task_type: string;
+  algorithm_ids: number[];
+  seed_ids: number[];
+  window_number: number | null;
+  evolve_budget: number;
+  timeout_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function toAssignment(manager: EntityManager, row: AssignmentRow): AssignmentEntity {
+  return manager.create(AssignmentEntity, {
+    id: row.id,
+    minerHotkey: row.miner_hotkey,
+    kind: row.kind,
+    status: row.status,
+    taskType: row.task_type,
+    algorithmIds: row.algorithm_ids,
+    seedIds: row.seed_ids,
+    windowNumber: row.window_number,
+    evolveBudget: row.evolve_budget,
+    timeoutAt: row.timeout_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Batches and leases. The partial unique indexes decide "one active per miner" and "one lease per window". */
+@Injectable()
+export class AssignmentsRepository {
+  /**
+   * Inserts an active assignment unless the miner holds one or (leases) already had one in the window:
+   * the unique indexes decide under any concurrency. Null on either conflict.
+   */
+  async insertActive(manager: EntityManager, a: NewAssignment): Promise<AssignmentEntity | null> {
+    const rows = (await manager.query(
+      `INSERT INTO assignments (miner_hotkey, kind, status, task_type, algorithm_ids, seed_ids, window_number, evolve_budget, timeout_at)
+       VALUES ($1, $2, 'active', $3, $4::int[], $5::int[], $6, $7, now() + make_interval(secs => $8))
+       ON CONFLICT DO NOTHING
+       RETURNING *`,
+      [a.minerHotkey, a.kind, a.taskType, a.algorithmIds, a.seedIds, a.windowNumber, a.evolveBudget, a.timeoutSeconds],
+    )) as AssignmentRow[];
+    return rows.length === 0 ? null : toAssignment(manager, rows[0]);
+  }
+
+  /**
+   * In one statement: refreshes the miner's `last_seen_at` (creating the miner), expires its assignments past
+   * their timeout, and tells what would block a new one: an active assignment, or a lease already in `window`.
+   */
+  async prepareMiner(manager: EntityManager, minerHotkey: string, window: number | null): Promise<AssignmentBlockers> {
+    const rows = (await manager.query(
+      `WITH touched AS (
+         INSERT INTO miners (hotkey) VALUES ($1) ON CONFLICT (hotkey) DO UPDATE SET last_seen_at = now() RETURNING hotkey
+       ), expired AS (
+         UPDATE assignments SET status = 'expired', updated_at = now()
+         WHERE miner_hotkey = $1 AND status = 'active' AND timeout_at <= now() RETURNING id
+       )
+       SELECT id, kind, status, window_number, timeout_at
+       FROM assignments
+       -- touched and expired run whatever this reads; it sees the rows as they were, hence timeout_at > now().
+       WHERE miner_hotkey = $1 AND ((status = 'active' AND timeout_at > now()) OR (kind = 'lease' AND window_number = $2))`,
+      [minerHotkey, window],
+    )) as { id: string; kind: string; status: string; window_number: number | null; timeout_at: Date }[];
+    const active = rows.find((row) => row.status === 'active') ?? null;
+    return {
+      leaseInWindow: window !== null && rows.some((row) => row.kind === 'lease' && row.window_number === window),
+      active: active === null ? null : { id: active.id, timeoutAt: active.timeout_at },
+    };
+  }
+
+  /** Expires active assignments past `timeout_at` (all, or one miner's); returns how many. */
+  async expireStale(manager: EntityManager, minerHotkey?: string): Promise<number> {
+    const rows = await updateReturning<{ id: string }>(manager,
+      `UPDATE assignments SET status = 'expired', updated_at = now()
+       WHERE status = 'active' AND timeout_at <= now() ${minerHotkey === undefined ? '' : 'AND miner_hotkey = $1'}
+       RETURNING id`,
+      minerHotkey === undefined ? [] : [minerHotkey],
+    );
+    return rows.length;
+  }
+
+  /** The miner's active, unexpired assignment. */
+  findActive(manager: EntityManager, minerHotkey: string): Promise<AssignmentEntity | null> {
+    return manager
+      .createQueryBuilder(AssignmentEntity, 'a')
+      .where(`a.miner_hotkey = :minerHotkey AND a.status = 'active' AND a.timeout_at > now()`, { minerHotkey })
+      .getOne();
+  }
+
+  async hasLeaseInWindow(manager: EntityManager, minerHotkey: string, windowNumber: number): Promise<boolean> {
+    const rows = (await manager.query(`SELECT 1 FROM assignments WHERE miner_hotkey = $1 AND kind = 'lease' AND window_number = $2`, [
+      minerHotkey,
+      windowNumber,
+    ])) as unknown[];
+    return rows.length > 0;
+  }
+
+  /** The assignment, locked for the rest of the transaction, and whether it is past its timeout by the database clock. */
+  async lockById(manager: EntityManager, id: string): Promise<{ assignment: AssignmentEntity; pastTimeout: boolean } | null> {
+    if (!UUID.test(id)) return null;
+    const rows = (await manager.query(`SELECT *, timeout_at <= now() AS past FROM assignments WHERE id = $1 FOR UPDATE`, [id])) as (AssignmentRow & {
+      past: boolean;
+    })[];
+    return rows.length === 0 ? null : { assignment: toAssignment(manager, rows[0]), pastTimeout: rows[0].past };
+  }
+
+  /** `active` → `submitted` or `expired`, only from `active`. */
+  async close(manager: EntityManager, id: string, status: 'submitted' | 'expired'): Promise<boolean> {
+    const rows = await updateReturning<unknown>(manager,
+      `UPDATE assignments SET status = $2, updated_at = now() WHERE id = $1 AND status = 'active' RETURNING id`,
+      [id, status],
+    );
+    return rows.length === 1;
+  }
+}

@@ -1,0 +1,160 @@
+import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiUnauthorizedResponse,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import { AuthPrincipal, CurrentAuth, PoolSigned } from '@rcs/auth';
+import {
+  ErrorDetailDto,
+  EvaluationAcceptedDto,
+  EvaluationSubmissionDto,
+  EvolutionAcceptedDto,
+  EvolutionSubmissionDto,
+  LeaseAcceptedDto,
+  LeaseRequestDto,
+  LeaseSubmissionDto,
+  PendingEvaluationsDto,
+  PoolBatchDto,
+  PoolLeaseDto,
+  TaskRequestDto,
+  ValidationErrorDto,
+} from '@rcs/contracts';
+import { AlgorithmEntity } from '../algorithms/entities/algorithm.entity';
+import { iso } from '../common/iso';
+import { PoolBody } from '../common/pool-model.pipe';
+import { AssignmentsService } from './assignments.service';
+
+type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
+
+const UNAUTHORIZED = { type: ErrorDetailDto, description: 'Missing, invalid, stale or replayed pool-wallet signature.' };
+const INVALID = { type: ValidationErrorDto, description: 'Known fields out of bounds (unknown properties are ignored).' };
+
+function algorithmDto(a: AlgorithmEntity) {
+  return { id: a.id, algorithm_dsl: a.algorithmDsl, input_dim: a.inputDim, task_type: a.taskType };
+}
+
+/** Pool task and lease routes (spec 001 "Pool task / lease routes"; DECISIONS.md §11). Not the coordinator's tasks. */
+@ApiTags('pool tasks')
+@Controller('api/v1/tasks')
+export class TasksController {
+  constructor(private readonly assignments: AssignmentsService) {}
+
+  @Get('pending_evaluations')
+  @PoolSigned()
+  @ApiOperation({ summary: 'Whether evaluation work waits for the signer' })
+  @ApiOkResponse({ type: PendingEvaluationsDto, description: 'Pending algorithms the signer may evaluate.' })
+  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  async pendingEvaluations(@CurrentAuth() miner: HotkeyPrincipal): Promise<PendingEvaluationsDto> {
+    const count = await this.assignments.pendingEvaluations(miner.hotkey);
+    return { has_pending_evaluations: count > 0, count };
+  }
+
+  @Post('request')
+  @HttpCode(200)
+  @PoolSigned()
+  @ApiOperation({ summary: 'Request an evolve or evaluate batch (TaskRequest)', description: 'One active batch or lease per miner.' })
+  @ApiBody({ type: TaskRequestDto, required: false })
+  @ApiOkResponse({ type: PoolBatchDto, description: 'The batch.' })
+  @ApiBadRequestResponse({ type: ErrorDetailDto, description: '`active_assignment_exists`: message contains "Miner already has active task" (compat).' })
+  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`no_tasks_available`.' })
+  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiUnprocessableEntityResponse(INVALID)
+  async request(@CurrentAuth() miner: HotkeyPrincipal, @PoolBody(TaskRequestDto) body: TaskRequestDto): Promise<PoolBatchDto> {
+    const kind = body.task_type ?? 'evolve';
+    const { assignment, algorithms } = await this.assignments.requestBatch(miner.hotkey, kind);
+    return { batch_id: assignment.id, task_type: kind, algorithms: algorithms.map(algorithmDto), timeout_at: iso(assignment.timeoutAt) };
+  }
+
+  @Post('lease')
+  @HttpCode(200)
+  @PoolSigned()
+  @ApiOperation({ summary: 'Request a lease (LeaseRequest)', description: 'One lease per miner per window, and one active assignment per miner.' })
+  @ApiBody({ type: LeaseRequestDto, required: false })
+  @ApiOkResponse({ type: PoolLeaseDto, description: 'The lease.' })
+  @ApiBadRequestResponse({
+    type: ErrorDetailDto,
+    description: '`lease_already_issued` ("Lease already issued for this window. Wait for next window.") or `active_assignment_exists` (compat texts).',
+  })
+  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`no_tasks_available`.' })
+  @ApiServiceUnavailableResponse({ type: ErrorDetailDto, description: '`chain_unavailable`: the current window cannot be read.' })
+  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiUnprocessableEntityResponse(INVALID)
+  async lease(@CurrentAuth() miner: HotkeyPrincipal, @PoolBody(LeaseRequestDto) body: LeaseRequestDto): Promise<PoolLeaseDto> {
+    const lease = await this.assignments.lease(miner.hotkey, body);
+    return {
+      lease_id: lease.assignment.id,
+      window_number: lease.assignment.windowNumber ?? 0,
+      timeout_at: iso(lease.assignment.timeoutAt),
+      evolve_budget: lease.assignment.evolveBudget,
+      evaluate_algorithms: lease.evaluate.map(algorithmDto),
+      seed_algorithms: lease.seeds.map(algorithmDto),
+      gossip: { task_type: lease.assignment.taskType, algorithm_ids: lease.gossipIds },
+    };
+  }
+
+  @Post(':lease_id/submit_lease')
+  @HttpCode(200)
+  @PoolSigned()
+  @ApiOperation({ summary: 'Submit a lease (LeaseSubmission)' })
+  @ApiBody({ type: LeaseSubmissionDto })
+  @ApiOkResponse({ type: LeaseAcceptedDto, description: 'Recorded.' })
+  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`lease_not_found`: message contains "Active lease assignment not found" (compat).' })
+  @ApiConflictResponse({ type: ErrorDetailDto, description: '`duplicate_algorithm`.' })
+  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Bounds, ids outside the lease, or more evolutions than evolve_budget.' })
+  async submitLease(
+    @CurrentAuth() miner: HotkeyPrincipal,
+    @Param('lease_id') leaseId: string,
+    @PoolBody(LeaseSubmissionDto) body: LeaseSubmissionDto,
+  ): Promise<LeaseAcceptedDto> {
+    const outcome = await this.assignments.submitLease(miner.hotkey, leaseId, body);
+    return { status: 'accepted', recorded_evaluations: outcome.recordedEvaluations, created_algorithm_ids: outcome.createdAlgorithmIds };
+  }
+
+  @Post(':batch_id/submit_evolution')
+  @HttpCode(200)
+  @PoolSigned()
+  @ApiOperation({ summary: 'Submit an evolved function (EvolutionSubmission)' })
+  @ApiBody({ type: EvolutionSubmissionDto })
+  @ApiOkResponse({ type: EvolutionAcceptedDto, description: 'The new algorithm.' })
+  @ApiForbiddenResponse({ type: ErrorDetailDto, description: '`not_assignment_owner`.' })
+  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`assignment_not_found`.' })
+  @ApiConflictResponse({ type: ErrorDetailDto, description: '`assignment_not_active` (expired, used, or not an evolve batch) or `duplicate_algorithm`.' })
+  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiUnprocessableEntityResponse(INVALID)
+  async submitEvolution(
+    @CurrentAuth() miner: HotkeyPrincipal,
+    @Param('batch_id') batchId: string,
+    @PoolBody(EvolutionSubmissionDto) body: EvolutionSubmissionDto,
+  ): Promise<EvolutionAcceptedDto> {
+    return { status: 'accepted', algorithm_id: await this.assignments.submitEvolution(miner.hotkey, batchId, body) };
+  }
+
+  @Post(':batch_id/submit_evaluation')
+  @HttpCode(200)
+  @PoolSigned()
+  @ApiOperation({ summary: 'Submit evaluations of an evaluate batch' })
+  @ApiBody({ type: EvaluationSubmissionDto })
+  @ApiOkResponse({ type: EvaluationAcceptedDto, description: 'Recorded.' })
+  @ApiForbiddenResponse({ type: ErrorDetailDto, description: '`not_assignment_owner`.' })
+  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`assignment_not_found`.' })
+  @ApiConflictResponse({ type: ErrorDetailDto, description: '`assignment_not_active` (expired, used, or not an evaluate batch).' })
+  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Bounds, ids outside the batch or repeated, non-finite scores.' })
+  async submitEvaluation(
+    @CurrentAuth() miner: HotkeyPrincipal,
+    @Param('batch_id') batchId: string,
+    @PoolBody(EvaluationSubmissionDto) body: EvaluationSubmissionDto,
+  ): Promise<EvaluationAcceptedDto> {
+    return { status: 'accepted', recorded: await this.assignments.submitEvaluation(miner.hotkey, batchId, body) };
+  }
+}

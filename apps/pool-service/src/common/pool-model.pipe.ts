@@ -1,0 +1,63 @@
+import { createParamDecorator, type ExecutionContext, type PipeTransform, type Type } from '@nestjs/common';
+import { ApiValidationError, type ValidationErrorItem } from '@rcs/contracts';
+import { modelAttributesTypeItem, validationErrorsToItems, validationItem, type ValidationLoc } from '@rcs/http';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import type { FastifyRequest } from 'fastify';
+
+/**
+ * Validates a pool request model: known fields keep their bounds (422 in the DECISIONS §1 shape), unknown
+ * properties are dropped instead of refused (DECISIONS.md §2 Pool, compat with BitSota's clients).
+ * The global pipe leaves custom parameter decorators alone, so this is the only validation they get.
+ */
+export class PoolModelPipe<T extends object> implements PipeTransform<unknown, Promise<T>> {
+  constructor(
+    private readonly metatype: Type<T>,
+    private readonly location: 'body' | 'query',
+  ) {}
+
+  async transform(value: unknown): Promise<T> {
+    const root: ValidationLoc = [this.location];
+    const plain = value === null || value === undefined ? {} : value;
+    if (typeof plain !== 'object' || Array.isArray(plain)) throw new ApiValidationError([modelAttributesTypeItem(root, value)]);
+    const instance = plainToInstance(this.metatype, { ...plain });
+    const errors = await validate(instance, {
+      whitelist: true,
+      forbidNonWhitelisted: false,
+      forbidUnknownValues: true,
+      validationError: { target: false, value: true },
+    });
+    const items = [...validationErrorsToItems(errors, this.metatype, root), ...unstorableText(instance, root)];
+    if (items.length > 0) throw new ApiValidationError(items);
+    return instance;
+  }
+}
+
+// What Postgres text cannot hold: U+0000 and lone surrogates (checked on the known fields only).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function unstorableText(value: unknown, loc: ValidationLoc): ValidationErrorItem[] {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) return [validationItem('string_nul_character', loc, 'String should not contain the NUL character (\\u0000)')];
+    if (LONE_SURROGATE.test(value)) return [validationItem('string_unicode', loc, 'String should be valid Unicode (no unpaired surrogate)')];
+    return [];
+  }
+  if (Array.isArray(value)) return value.flatMap((item, index) => unstorableText(item, [...loc, index]));
+  if (typeof value === 'object' && value !== null) {
+    return Object.entries(value).flatMap(([key, item]) => unstorableText(item, [...loc, key]));
+  }
+  return [];
+}
+
+const requestBody = createParamDecorator((_data: unknown, context: ExecutionContext): unknown => context.switchToHttp().getRequest<FastifyRequest>().body);
+const requestQuery = createParamDecorator((_data: unknown, context: ExecutionContext): unknown => context.switchToHttp().getRequest<FastifyRequest>().query);
+
+/** The request body as a pool model `dto` (unknown properties ignored). Document it with `@ApiBody({ type: dto })`. */
+export function PoolBody<T extends object>(dto: Type<T>): ParameterDecorator {
+  return requestBody(new PoolModelPipe(dto, 'body'));
+}
+
+/** The query string as a pool model `dto` (unknown parameters ignored). */
+export function PoolQuery<T extends object>(dto: Type<T>): ParameterDecorator {
+  return requestQuery(new PoolModelPipe(dto, 'query'));
+}

@@ -1,0 +1,180 @@
+import { Controller, Get, Headers, HttpCode, Param, Post, Put } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+  ApiUnauthorizedResponse,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import { AuthPrincipal, CurrentAuth, PoolSigned, RecipientColdkey, RecipientUpdateSigned } from '@rcs/auth';
+import {
+  ColdkeyDeclaredDto,
+  ErrorDetailDto,
+  LeaderboardEntryDto,
+  LeaderboardQueryDto,
+  MinerStatsDto,
+  PoolMinerDto,
+  RecipientDto,
+  RecipientUpdateDto,
+  RecipientUpdatedDto,
+  ValidationErrorDto,
+} from '@rcs/contracts';
+import { iso } from '../common/iso';
+import { PoolBody, PoolQuery } from '../common/pool-model.pipe';
+import { MinersService, SignedColdkey } from './miners.service';
+
+type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
+
+const UNAUTHORIZED = { type: ErrorDetailDto, description: 'Missing, invalid, stale or replayed signature.' };
+const RECIPIENT_UNAUTHORIZED = {
+  type: ErrorDetailDto,
+  description: 'The signature does not cover `recipient_coldkey:update:{ts}:{coldkey}` for this X-Key, or is stale or replayed.',
+};
+const RECIPIENT_INVALID = { type: ValidationErrorDto, description: '`recipient_coldkey` (or `coldkey_address`) missing or not SS58.' };
+
+/** The signed coldkey change as the history keeps it. */
+function signedChange(route: string, hotkey: string, coldkey: string, body: RecipientUpdateDto, timestamp: string, signature: string): SignedColdkey {
+  return { hotkey, coldkey, signedColdkey: body.recipient_coldkey ?? body.coldkey_address ?? coldkey, signedTimestamp: timestamp, signature, route };
+}
+
+/** Miners and recipient coldkeys (spec 001 "Root, disclaimer, miners"; DECISIONS.md §11). */
+@ApiTags('miners')
+@Controller('api/v1/miners')
+export class MinersController {
+  constructor(private readonly miners: MinersService) {}
+
+  @Post('register')
+  @HttpCode(200)
+  @PoolSigned()
+  @ApiOperation({ summary: 'Register or refresh the signing miner', description: 'The body is ignored.' })
+  @ApiOkResponse({ type: PoolMinerDto, description: 'The miner.' })
+  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  register(@CurrentAuth() miner: HotkeyPrincipal): Promise<PoolMinerDto> {
+    return this.miners.register(miner.hotkey);
+  }
+
+  @Get('stats')
+  @PoolSigned()
+  @ApiOperation({ summary: 'Stats of the signing miner and the pool' })
+  @ApiOkResponse({ type: MinerStatsDto, description: 'Miner and pool summary.' })
+  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  stats(@CurrentAuth() miner: HotkeyPrincipal): Promise<MinerStatsDto> {
+    return this.miners.stats(miner.hotkey);
+  }
+
+  @Get('leaderboard')
+  @ApiOperation({ summary: 'Top miners by reputation (public)', description: 'By decayed reputation, then hotkey.' })
+  @ApiQuery({ name: 'limit', required: false, type: 'integer', description: '1..1000, default 100' })
+  @ApiOkResponse({ type: [LeaderboardEntryDto], description: 'Ranked miners.' })
+  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'limit out of 1..1000.' })
+  leaderboard(@PoolQuery(LeaderboardQueryDto) query: LeaderboardQueryDto): Promise<LeaderboardEntryDto[]> {
+    return this.miners.leaderboard(query.limit);
+  }
+
+  @Put('recipient-coldkey')
+  @RecipientUpdateSigned()
+  @ApiOperation({ summary: 'Update the payout recipient', description: 'Recipient-update signed; body `recipient_coldkey` or legacy `coldkey_address`.' })
+  @ApiBody({ type: RecipientUpdateDto })
+  @ApiOkResponse({ type: RecipientUpdatedDto, description: 'Stored; the next published epoch pays it.' })
+  @ApiUnauthorizedResponse(RECIPIENT_UNAUTHORIZED)
+  @ApiUnprocessableEntityResponse(RECIPIENT_INVALID)
+  put(
+    @CurrentAuth() miner: HotkeyPrincipal,
+    @RecipientColdkey() coldkey: string,
+    @PoolBody(RecipientUpdateDto) body: RecipientUpdateDto,
+    @Headers('x-timestamp') timestamp: string,
+    @Headers('x-signature') signature: string,
+  ): Promise<RecipientUpdatedDto> {
+    return this.update(signedChange('PUT /api/v1/miners/recipient-coldkey', miner.hotkey, coldkey, body, timestamp, signature));
+  }
+
+  @Post('recipient-coldkey')
+  @HttpCode(200)
+  @RecipientUpdateSigned()
+  @ApiOperation({ summary: 'Update the payout recipient (compatibility)' })
+  @ApiBody({ type: RecipientUpdateDto })
+  @ApiOkResponse({ type: RecipientUpdatedDto, description: 'Stored.' })
+  @ApiUnauthorizedResponse(RECIPIENT_UNAUTHORIZED)
+  @ApiUnprocessableEntityResponse(RECIPIENT_INVALID)
+  post(
+    @CurrentAuth() miner: HotkeyPrincipal,
+    @RecipientColdkey() coldkey: string,
+    @PoolBody(RecipientUpdateDto) body: RecipientUpdateDto,
+    @Headers('x-timestamp') timestamp: string,
+    @Headers('x-signature') signature: string,
+  ): Promise<RecipientUpdatedDto> {
+    return this.update(signedChange('POST /api/v1/miners/recipient-coldkey', miner.hotkey, coldkey, body, timestamp, signature));
+  }
+
+  @Post('coldkey_address/update')
+  @HttpCode(200)
+  @RecipientUpdateSigned()
+  @ApiOperation({ summary: 'Update the payout recipient (compatibility)' })
+  @ApiBody({ type: RecipientUpdateDto })
+  @ApiOkResponse({ type: RecipientUpdatedDto, description: 'Stored.' })
+  @ApiUnauthorizedResponse(RECIPIENT_UNAUTHORIZED)
+  @ApiUnprocessableEntityResponse(RECIPIENT_INVALID)
+  legacy(
+    @CurrentAuth() miner: HotkeyPrincipal,
+    @RecipientColdkey() coldkey: string,
+    @PoolBody(RecipientUpdateDto) body: RecipientUpdateDto,
+    @Headers('x-timestamp') timestamp: string,
+    @Headers('x-signature') signature: string,
+  ): Promise<RecipientUpdatedDto> {
+    return this.update(signedChange('POST /api/v1/miners/coldkey_address/update', miner.hotkey, coldkey, body, timestamp, signature));
+  }
+
+  @Get('recipient-coldkey')
+  @PoolSigned()
+  @ApiOperation({ summary: 'The signing miner’s recipient' })
+  @ApiOkResponse({ type: RecipientDto, description: 'Stored and declared coldkeys.' })
+  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  own(@CurrentAuth() miner: HotkeyPrincipal): Promise<RecipientDto> {
+    return this.miners.ownRecipient(miner.hotkey);
+  }
+
+  @Get('recipient-coldkey/:miner_hotkey')
+  @ApiOperation({ summary: 'Recipient lookup by hotkey (public)', description: 'Any SS58 spelling of the hotkey.' })
+  @ApiOkResponse({ type: RecipientDto, description: 'Stored and declared coldkeys.' })
+  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`hotkey_not_found`.' })
+  lookup(@Param('miner_hotkey') hotkey: string): Promise<RecipientDto> {
+    return this.miners.recipient(hotkey);
+  }
+
+  private async update(change: SignedColdkey): Promise<RecipientUpdatedDto> {
+    const miner = await this.miners.updateRecipient(change);
+    return { status: 'updated', hotkey: miner.hotkey, recipient_coldkey: miner.recipientColdkey ?? change.coldkey, updated_at: iso(miner.recipientUpdatedAt ?? new Date()) };
+  }
+}
+
+/** `POST /coldkey_address/update` at the root (compat): records the declaration only. */
+@ApiTags('miners')
+@Controller()
+export class RootColdkeyController {
+  constructor(private readonly miners: MinersService) {}
+
+  @Post('coldkey_address/update')
+  @HttpCode(200)
+  @RecipientUpdateSigned()
+  @ApiOperation({
+    summary: 'Declare a coldkey (root compatibility route)',
+    description: 'Records `declared_coldkey` only: it does not change the recipient that governs the service’s Merkle claims.',
+  })
+  @ApiBody({ type: RecipientUpdateDto })
+  @ApiOkResponse({ type: ColdkeyDeclaredDto, description: '`{status: "success", coldkey_address}` (compat).' })
+  @ApiUnauthorizedResponse(RECIPIENT_UNAUTHORIZED)
+  @ApiUnprocessableEntityResponse(RECIPIENT_INVALID)
+  async declare(
+    @CurrentAuth() miner: HotkeyPrincipal,
+    @RecipientColdkey() coldkey: string,
+    @PoolBody(RecipientUpdateDto) body: RecipientUpdateDto,
+    @Headers('x-timestamp') timestamp: string,
+    @Headers('x-signature') signature: string,
+  ): Promise<ColdkeyDeclaredDto> {
+    const stored = await this.miners.declareColdkey(signedChange('POST /coldkey_address/update', miner.hotkey, coldkey, body, timestamp, signature));
+    return { status: 'success', coldkey_address: stored.declaredColdkey ?? coldkey };
+  }
+}

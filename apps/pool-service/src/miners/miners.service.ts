@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { ApiError, ErrorCode, LeaderboardEntryDto, MinerStatsDto, PoolMinerDto, RecipientDto } from '@rcs/contracts';
+import { canonicalSs58 } from '@rcs/auth';
+import { inTransaction } from '@rcs/persistence';
+import { DataSource } from 'typeorm';
+import { iso } from '../common/iso';
+import { PoolClock } from '../common/pool-clock';
+import { MinerEntity } from './entities/miner.entity';
+import { MinersRepository, RecipientChange } from './miners.repository';
+
+/** What a recipient change carries besides the miner and the coldkey. */
+export interface SignedColdkey {
+  hotkey: string;
+  coldkey: string;
+  signedColdkey: string;
+  signedTimestamp: string;
+  signature: string;
+  route: string;
+}
+
+/** Miners, stats, leaderboard and recipients (DECISIONS.md §11 Miners, Recipients). */
+@Injectable()
+export class MinersService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly miners: MinersRepository,
+    private readonly clock: PoolClock,
+  ) {}
+
+  register(hotkey: string): Promise<PoolMinerDto> {
+    return inTransaction(this.dataSource, async (manager) => {
+      const miner = await this.miners.touch(manager, hotkey);
+      return {
+        hotkey: miner.hotkey,
+        registered_at: iso(miner.registeredAt),
+        last_seen_at: iso(miner.lastSeenAt),
+        reputation: await this.miners.reputationOf(manager, hotkey),
+        recipient_coldkey: miner.recipientColdkey,
+      };
+    });
+  }
+
+  async stats(hotkey: string): Promise<MinerStatsDto> {
+    const window = await this.clock.currentBlock().then(
+      (block) => this.clock.windowOf(block),
+      () => null,
+    );
+    return inTransaction(this.dataSource, async (manager) => {
+      const miner = await this.miners.touch(manager, hotkey);
+      const [counts, reputation, active, pool] = [
+        await this.miners.counts(manager, hotkey),
+        await this.miners.reputationOf(manager, hotkey),
+        await this.miners.activeAssignment(manager, hotkey),
+        await this.miners.poolCounts(manager),
+      ];
+      return {
+        miner: {
+          hotkey,
+          reputation,
+          evaluations: counts.evaluations,
+          evaluations_in_consensus: counts.evaluationsInConsensus,
+          evolutions: counts.evolutions,
+          evolutions_scored: counts.evolutionsScored,
+          active_assignment: active === null ? null : { id: active.id, kind: active.kind, timeout_at: iso(active.timeoutAt) },
+          last_seen_at: iso(miner.lastSeenAt),
+          recipient_coldkey: miner.recipientColdkey,
+        },
+        pool: {
+          miners: pool.miners,
+          active_miners_24h: pool.activeMiners24h,
+          algorithms: pool.algorithms,
+          pending_evaluations: pool.pendingAlgorithms,
+          window_number: window,
+          // Epochs come with the payout issue; until then nothing is published.
+          latest_epoch: null,
+        },
+      };
+    });
+  }
+
+  async leaderboard(limit: number): Promise<LeaderboardEntryDto[]> {
+    const rows = await this.miners.leaderboard(this.dataSource.manager, limit);
+    return rows.map((row, index) => ({
+      rank: index + 1,
+      hotkey: row.hotkey,
+      reputation: row.reputation,
+      evaluations: row.evaluations,
+      evolutions: row.evolutions,
+      last_seen_at: iso(row.lastSeenAt),
+    }));
+  }
+
+  /** Stores the recipient of the three governing routes; the history keeps the signature. */
+  async updateRecipient(change: SignedColdkey): Promise<MinerEntity> {
+    return this.record({ ...change, kind: 'recipient' });
+  }
+
+  /** The root compatibility route: records only `declared_coldkey` (spec 001: it does not govern claims). */
+  async declareColdkey(change: SignedColdkey): Promise<MinerEntity> {
+    return this.record({ ...change, kind: 'declared' });
+  }
+
+  /** Recipient lookup by any SS58 spelling of the hotkey; an unknown or malformed hotkey is 404. */
+  async recipient(hotkeySpelling: string): Promise<RecipientDto> {
+    const hotkey = canonicalSs58(hotkeySpelling);
+    const miner = hotkey === null ? null : await this.miners.find(this.dataSource.manager, hotkey);
+    if (miner === null) throw ApiError.notFound(ErrorCode.HotkeyNotFound, `No pool miner with hotkey ${hotkeySpelling}.`, { hotkey: hotkeySpelling });
+    return recipientDto(miner);
+  }
+
+  /** The signer's own recipient (a signed read registers the signer, so it always exists). */
+  async ownRecipient(hotkey: string): Promise<RecipientDto> {
+    const miner = await inTransaction(this.dataSource, (manager) => this.miners.touch(manager, hotkey));
+    return recipientDto(miner);
+  }
+
+  private record(change: RecipientChange): Promise<MinerEntity> {
+    return inTransaction(this.dataSource, (manager) => this.miners.recordColdkey(manager, change));
+  }
+}
+
+function recipientDto(miner: MinerEntity): RecipientDto {
+  return {
+    hotkey: miner.hotkey,
+    recipient_coldkey: miner.recipientColdkey,
+    updated_at: iso(miner.recipientUpdatedAt),
+    // Published epochs come with the payout issue.
+    published_in_epoch: null,
+    declared_coldkey: miner.declaredColdkey,
+  };
+}

@@ -1,0 +1,39 @@
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { AlgorithmEntity } from '../../algorithms/entities/algorithm.entity';
+import { MinerEntity } from '../../miners/entities/miner.entity';
+
+export const REPUTATION_EVENT_KINDS = ['evaluation_in_consensus', 'evaluation_out_of_consensus', 'evolution_improved'] as const;
+export type ReputationEventKind = (typeof REPUTATION_EVENT_KINDS)[number];
+
+/** One reputation change, decayed at read time (DECISIONS.md §11); at most one per miner, algorithm and kind. */
+@Entity({ name: 'reputation_events' })
+@Index('reputation_events_once_unique', ['minerHotkey', 'algorithmId', 'kind'], { unique: true })
+@Index('reputation_events_miner_idx', ['minerHotkey', 'createdAt'])
+@Check('reputation_events_kind_check', `kind IN ('evaluation_in_consensus', 'evaluation_out_of_consensus', 'evolution_improved')`)
+export class ReputationEventEntity {
+  @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'reputation_events_pkey' })
+  id!: string;
+
+  @Column({ type: 'text' })
+  minerHotkey!: string;
+
+  @ManyToOne(() => MinerEntity, { nullable: false })
+  @JoinColumn({ name: 'miner_hotkey', referencedColumnName: 'hotkey', foreignKeyConstraintName: 'reputation_events_miner_fkey' })
+  miner?: MinerEntity;
+
+  @Column({ type: 'text' })
+  kind!: ReputationEventKind;
+
+  @Column({ type: 'double precision' })
+  amount!: number;
+
+  @Column({ type: 'integer' })
+  algorithmId!: number;
+
+  @ManyToOne(() => AlgorithmEntity, { nullable: false })
+  @JoinColumn({ name: 'algorithm_id', foreignKeyConstraintName: 'reputation_events_algorithm_fkey' })
+  algorithm?: AlgorithmEntity;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+}

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { ReputationRepository } from './reputation.repository';
+
+@Module({ providers: [ReputationRepository], exports: [ReputationRepository] })
+export class ReputationModule {}

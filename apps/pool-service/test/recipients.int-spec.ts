@@ -1,0 +1,92 @@
+import { encodeAddress } from '@polkadot/util-crypto';
+import { BtAuthSigner } from '@rcs/auth';
+import { ErrorCode } from '@rcs/contracts';
+import { ErrorBody, expectStatus, ItemsBody, PoolClient, PoolHarness, signer, startPool } from './support/harness';
+
+type Recipient = { hotkey: string; recipient_coldkey: string | null; updated_at: string | null; published_in_epoch: number | null; declared_coldkey: string | null };
+
+describe('recipient coldkeys (DECISIONS.md §11 Recipients)', () => {
+  let h: PoolHarness;
+  let api: PoolClient;
+  let miner: BtAuthSigner;
+  let other: BtAuthSigner;
+  let coldA: string;
+  let coldB: string;
+  let coldC: string;
+
+  const lookup = async (hotkey: string): Promise<Recipient> => {
+    const reply = await api.send<Recipient>('GET', `/api/v1/miners/recipient-coldkey/${hotkey}`);
+    expectStatus(reply, 200);
+    return reply.body;
+  };
+
+  beforeAll(async () => {
+    h = await startPool();
+    api = new PoolClient(h.url);
+    [miner, other] = await Promise.all([signer('//Recipient//miner'), signer('//Recipient//other')]);
+    [coldA, coldB, coldC] = (await Promise.all(['//Cold//a', '//Cold//b', '//Cold//c'].map(signer))).map((s) => s.hotkey);
+  });
+
+  afterAll(() => h.close());
+
+  it.each([
+    ['PUT', '/api/v1/miners/recipient-coldkey', 'recipient_coldkey'],
+    ['POST', '/api/v1/miners/recipient-coldkey', 'coldkey_address'],
+    ['POST', '/api/v1/miners/coldkey_address/update', 'recipient_coldkey'],
+    ['POST', '/api/v1/miners/coldkey_address/update', 'coldkey_address'],
+  ])('%s %s with body %s stores the recipient, canonical, with its history', async (method, path, field) => {
+    const coldkey = field === 'coldkey_address' ? coldB : coldA;
+    // A Kusama spelling of the coldkey: signed as sent, stored canonical.
+    const spelled = encodeAddress(coldkey, 2);
+    const reply = await api.recipient<Recipient & { status: string }>(miner, method, path, spelled, field);
+    expectStatus(reply, 200);
+    expect(reply.body).toEqual({ status: 'updated', hotkey: miner.hotkey, recipient_coldkey: coldkey, updated_at: expect.any(String) });
+    expect(await lookup(miner.hotkey)).toMatchObject({ recipient_coldkey: coldkey, published_in_epoch: null });
+    const history = (await h.db.dataSource.query(`SELECT coldkey, signed_coldkey, route FROM recipient_changes WHERE hotkey = $1 ORDER BY id DESC LIMIT 1`, [
+      miner.hotkey,
+    ])) as { coldkey: string; signed_coldkey: string; route: string }[];
+    expect(history[0]).toEqual({ coldkey, signed_coldkey: spelled, route: `${method} ${path}` });
+  });
+
+  it('answers 422 for a coldkey that is not SS58, and for a missing one', async () => {
+    const bad = await api.recipient<ItemsBody>(miner, 'PUT', '/api/v1/miners/recipient-coldkey', 'not-an-address');
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0]).toMatchObject({ loc: ['body', 'recipient_coldkey'], type: 'ss58_invalid' });
+    const missing = await api.send<ItemsBody>('PUT', '/api/v1/miners/recipient-coldkey', {}, { ...miner.signRecipientUpdate(Math.floor(Date.now() / 1000), coldA) });
+    expect([missing.status, missing.body.detail[0].type]).toEqual([422, 'missing']);
+  });
+
+  it('answers 401 when the signature covers another coldkey, or is the plain pool signature', async () => {
+    const ts = Math.floor(Date.now() / 1000);
+    const overOther = await api.send<ErrorBody>('PUT', '/api/v1/miners/recipient-coldkey', { recipient_coldkey: coldC }, { ...miner.signRecipientUpdate(ts, coldA) });
+    expect([overOther.status, overOther.body.detail.error]).toEqual([401, ErrorCode.InvalidSignature]);
+    const plain = await api.send<ErrorBody>('PUT', '/api/v1/miners/recipient-coldkey', { recipient_coldkey: coldC }, { ...miner.signPool(ts) });
+    expect([plain.status, plain.body.detail.error]).toEqual([401, ErrorCode.InvalidSignature]);
+    expect((await lookup(miner.hotkey)).recipient_coldkey).not.toBe(coldC);
+  });
+
+  it('refuses a replayed recipient update', async () => {
+    const headers = { ...other.signRecipientUpdate(Math.floor(Date.now() / 1000), coldA) };
+    expectStatus(await api.send('POST', '/api/v1/miners/recipient-coldkey', { recipient_coldkey: coldA }, headers), 200);
+    const again = await api.send<ErrorBody>('POST', '/api/v1/miners/recipient-coldkey', { recipient_coldkey: coldA }, headers);
+    expect([again.status, again.body.detail.error]).toEqual([401, ErrorCode.ReplayedSignature]);
+  });
+
+  it('looks the recipient up by any spelling of the hotkey, publicly and signed', async () => {
+    await api.recipient(miner, 'PUT', '/api/v1/miners/recipient-coldkey', coldA);
+    const canonical = await lookup(miner.hotkey);
+    expect(await lookup(encodeAddress(miner.hotkey, 0))).toEqual(canonical);
+    const own = await api.signed<Recipient>(miner, 'GET', '/api/v1/miners/recipient-coldkey');
+    expect(own.body).toEqual(canonical);
+    const unknown = await api.send<ErrorBody>('GET', `/api/v1/miners/recipient-coldkey/${coldC}`);
+    expect([unknown.status, unknown.body.detail.error]).toEqual([404, ErrorCode.HotkeyNotFound]);
+  });
+
+  it('the root /coldkey_address/update records only the declaration, never the recipient', async () => {
+    await api.recipient(miner, 'PUT', '/api/v1/miners/recipient-coldkey', coldA);
+    const reply = await api.recipient(miner, 'POST', '/coldkey_address/update', encodeAddress(coldC, 2), 'coldkey_address');
+    expectStatus(reply, 200);
+    expect(reply.body).toEqual({ status: 'success', coldkey_address: coldC });
+    expect(await lookup(miner.hotkey)).toMatchObject({ recipient_coldkey: coldA, declared_coldkey: coldC });
+  });
+});

@@ -1,0 +1,30 @@
+import { openDatabase, pendingSchemaChanges } from '@rcs/persistence';
+import { createScratchDatabase, ScratchDatabase } from '@rcs/testing';
+import { POOL_ENTITIES, POOL_MIGRATIONS } from '../src/database';
+
+describe('pool database schema', () => {
+  let scratch: ScratchDatabase;
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase('pool_schema');
+  });
+
+  afterAll(async () => {
+    await scratch.drop();
+  });
+
+  it('migrates a fresh database to exactly what the entities declare (no pending schema change)', async () => {
+    const db = await openDatabase({ url: scratch.url, embeddedDir: '', entities: POOL_ENTITIES, migrations: POOL_MIGRATIONS, applicationName: 'pool-schema-test' });
+    try {
+      const sql = await db.dataSource.driver.createSchemaBuilder().log();
+      expect(sql.upQueries.map((q) => q.query)).toEqual([]);
+      expect(await pendingSchemaChanges(db.dataSource)).toEqual({ up: [], down: [] });
+      const indexes = (await db.dataSource.query(`SELECT indexname FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1`)) as { indexname: string }[];
+      expect(indexes.map((i) => i.indexname)).toEqual(
+        expect.arrayContaining(['assignments_one_active_unique', 'assignments_one_lease_per_window_unique', 'evaluations_one_per_miner_unique', 'algorithms_dsl_unique']),
+      );
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
+});

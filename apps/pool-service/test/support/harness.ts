@@ -1,0 +1,111 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { addPoolAuthSecuritySchemes, BtAuthSigner, cryptoReady, keypairFromUri } from '@rcs/auth';
+import { createHttpApp, createLogger, listen } from '@rcs/http';
+import { sharedDataSourceOptions } from '@rcs/persistence';
+import { createTestDatabase, createTestRedis, TestDatabase, TestRedis } from '@rcs/testing';
+import { AppModule } from '../../src/app.module';
+import { loadPoolServiceConfig, PoolServiceConfig } from '../../src/config/config';
+import { POOL_ENTITIES, POOL_MIGRATIONS } from '../../src/database';
+
+export const POOL_TEMPLATE = 'rcs_pool_template';
+
+/** This test file's own pool database: a clone of the migrated template. */
+export function createPoolTestDatabase(): Promise<TestDatabase> {
+  return createTestDatabase({ template: POOL_TEMPLATE, entities: POOL_ENTITIES, migrations: POOL_MIGRATIONS, dataSourceOptions: sharedDataSourceOptions() });
+}
+
+export interface PoolHarness {
+  app: NestFastifyApplication;
+  url: string;
+  config: PoolServiceConfig;
+  db: TestDatabase;
+  redis: TestRedis;
+  close(): Promise<void>;
+}
+
+/** The pool as it runs in production, on real Postgres and Redis, with the dev chain. */
+export async function startPool(env: NodeJS.ProcessEnv = {}): Promise<PoolHarness> {
+  await cryptoReady();
+  const db = await createPoolTestDatabase();
+  const redis = await createTestRedis();
+  const config = loadPoolServiceConfig({
+    CHAIN: 'dev',
+    NETUID: '1',
+    POOL_DATABASE_URL: db.url,
+    REDIS_URL: redis.url,
+    REDIS_KEY_PREFIX: redis.prefix,
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const app = await createHttpApp(AppModule.forRoot(config), {
+    logger: createLogger({ level: config.logLevel, name: 'pool-service' }),
+    openApi: { title: 'Payout (Pool) Service', description: 'test', version: '0.1.0', configure: addPoolAuthSecuritySchemes },
+  });
+  const url = await listen(app, 0, '127.0.0.1');
+  return {
+    app,
+    url,
+    config,
+    db,
+    redis,
+    close: async () => {
+      await app.close();
+      await redis.cleanup();
+      await db.drop();
+    },
+  };
+}
+
+export async function signer(uri: string): Promise<BtAuthSigner> {
+  return new BtAuthSigner(await keypairFromUri(uri));
+}
+
+export interface Reply<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+}
+
+export type ErrorBody = { detail: { error: string; message: string } & Record<string, unknown> };
+export type ItemsBody = { detail: { type: string; loc: (string | number)[]; msg: string }[] };
+
+/** HTTP against the pool, signed as BitSota's clients sign: X-Key, X-Timestamp, X-Signature. */
+export class PoolClient {
+  constructor(readonly url: string) {}
+
+  async send<T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const response = await fetch(`${this.url}${path}`, {
+      method,
+      headers: { ...(text === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: text,
+    });
+    const raw = await response.text();
+    let parsed: unknown = raw;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      // Markdown and other text stay as text.
+    }
+    return { status: response.status, body: parsed as T };
+  }
+
+  signed<T = Record<string, unknown>>(who: BtAuthSigner, method: string, path: string, body?: unknown): Promise<Reply<T>> {
+    return this.send<T>(method, path, body, { ...who.signPool() });
+  }
+
+  recipient<T = Record<string, unknown>>(who: BtAuthSigner, method: string, path: string, coldkey: string, field = 'recipient_coldkey'): Promise<Reply<T>> {
+    const ts = Math.floor(Date.now() / 1000);
+    return this.send<T>(method, path, { [field]: coldkey }, { ...who.signRecipientUpdate(ts, coldkey) });
+  }
+}
+
+export function expectStatus(reply: Reply<unknown>, status: number): void {
+  if (reply.status !== status) throw new UnexpectedStatusError(status, reply);
+}
+
+export class UnexpectedStatusError extends Error {
+  constructor(expected: number, reply: Reply<unknown>) {
+    super(`expected HTTP ${expected}, got ${reply.status}: ${JSON.stringify(reply.body).slice(0, 2000)}`);
+    this.name = 'UnexpectedStatusError';
+  }
+}

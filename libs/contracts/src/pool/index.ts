@@ -1,0 +1,3 @@
+export * from './pool-validators';
+export * from './pool-requests.dto';
+export * from './pool-responses.dto';

@@ -1,0 +1,228 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { ToNumber } from '../common/transforms';
+import { IsParentRefs, MAX_ALGORITHM_DSL_BYTES, MAX_POOL_LIST_ITEMS, MaxUtf8Bytes, POOL_TASK_TYPE_PATTERN } from './pool-validators';
+
+/*
+ * Pool request models ignore unknown properties (DECISIONS.md §2 Pool, compat: BitSota clients repeat
+ * `public_address`, `signature`, `message` and send `evaluation_metrics`, `metadata`); known fields are bounded.
+ */
+
+export const BATCH_KINDS = ['evolve', 'evaluate'] as const;
+export type BatchKind = (typeof BATCH_KINDS)[number];
+
+/** `POST /api/v1/tasks/request` (TaskRequest). */
+export class TaskRequestDto {
+  @ApiPropertyOptional({ description: 'Which batch: `evolve` (default) or `evaluate`.', enum: BATCH_KINDS, default: 'evolve' })
+  @IsOptional()
+  @IsIn(BATCH_KINDS)
+  task_type?: BatchKind;
+}
+
+/** `POST /api/v1/tasks/lease` (LeaseRequest). */
+export class LeaseRequestDto {
+  @ApiPropertyOptional({ type: String, description: 'Benchmark task type, `[a-z0-9_]{1,64}`; default POOL_DEFAULT_TASK_TYPE.', pattern: POOL_TASK_TYPE_PATTERN.source })
+  @IsOptional()
+  @IsString()
+  @Matches(POOL_TASK_TYPE_PATTERN)
+  task_type?: string;
+
+  @ApiPropertyOptional({ type: 'integer', description: 'Algorithms to evaluate; default POOL_EVAL_BATCH_SIZE.', minimum: 2, maximum: 64 })
+  @IsOptional()
+  @IsInt()
+  @Min(2)
+  @Max(64)
+  eval_batch_size?: number;
+
+  @ApiPropertyOptional({ type: 'integer', description: 'Parent algorithms offered for evolution; default POOL_EVOLVE_PARENTS.', minimum: 2, maximum: 64 })
+  @IsOptional()
+  @IsInt()
+  @Min(2)
+  @Max(64)
+  seed_batch_size?: number;
+
+  @ApiPropertyOptional({ type: 'integer', description: 'Gossiped algorithm ids wanted; clamped to 0..50 (default 10).' })
+  @IsOptional()
+  @IsInt()
+  @Min(-1_000_000)
+  @Max(1_000_000)
+  gossip_limit?: number;
+
+  @ApiPropertyOptional({ type: 'integer', description: 'Simulated window number; accepted only with POOL_DEV_WINDOWS=true.', minimum: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(2 ** 31 - 1)
+  sim_window_number?: number;
+}
+
+/** One score a miner measured for an algorithm. */
+export class AlgorithmScoreDto {
+  @ApiProperty({ type: 'integer', description: 'Algorithm id (of the batch or lease).', minimum: 1 })
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  algorithm_id!: number;
+
+  @ApiProperty({ type: Number, description: 'Score the miner measured (finite).' })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  score!: number;
+}
+
+/** `POST /api/v1/tasks/{batch_id}/submit_evaluation`. */
+export class EvaluationSubmissionDto {
+  @ApiProperty({ type: [AlgorithmScoreDto], description: 'One score per algorithm of the batch, each id at most once.', maxItems: MAX_POOL_LIST_ITEMS })
+  @IsArray()
+  @ArrayMaxSize(MAX_POOL_LIST_ITEMS)
+  @ValidateNested({ each: true })
+  @Type(() => AlgorithmScoreDto)
+  evaluations!: AlgorithmScoreDto[];
+}
+
+/** `POST /api/v1/tasks/{batch_id}/submit_evolution` (EvolutionSubmission). */
+export class EvolutionSubmissionDto {
+  @ApiProperty({ type: String, description: 'The evolved algorithm DSL, UTF-8, at most 64 KiB.', minLength: 1, maxLength: MAX_ALGORITHM_DSL_BYTES })
+  @IsString()
+  @MinLength(1)
+  @MaxUtf8Bytes(MAX_ALGORITHM_DSL_BYTES)
+  evolved_function!: string;
+
+  @ApiPropertyOptional({
+    description: 'Parents: algorithm ids, or objects with an integer `id` (as BitSota clients send them).',
+    type: 'array',
+    items: { oneOf: [{ type: 'integer' }, { type: 'object', properties: { id: { type: 'integer' } } }] },
+    maxItems: MAX_POOL_LIST_ITEMS,
+    default: [],
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_POOL_LIST_ITEMS)
+  @IsParentRefs()
+  parent_functions: unknown[] = [];
+}
+
+/** An algorithm evolved during a lease. */
+export class LeaseEvolutionDto {
+  @ApiProperty({ type: [Number], description: 'Parent algorithm ids.', maxItems: MAX_POOL_LIST_ITEMS, default: [] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_POOL_LIST_ITEMS)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  parent_algorithm_ids: number[] = [];
+
+  @ApiProperty({ type: String, description: 'The evolved algorithm DSL, UTF-8, at most 64 KiB.', minLength: 1, maxLength: MAX_ALGORITHM_DSL_BYTES })
+  @IsString()
+  @MinLength(1)
+  @MaxUtf8Bytes(MAX_ALGORITHM_DSL_BYTES)
+  algorithm_dsl!: string;
+}
+
+/** `POST /api/v1/tasks/{lease_id}/submit_lease` (LeaseSubmission). */
+export class LeaseSubmissionDto {
+  @ApiPropertyOptional({ type: [AlgorithmScoreDto], description: 'Scores of the lease’s evaluate_algorithms, each id at most once.', maxItems: MAX_POOL_LIST_ITEMS, default: [] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_POOL_LIST_ITEMS)
+  @ValidateNested({ each: true })
+  @Type(() => AlgorithmScoreDto)
+  evaluations: AlgorithmScoreDto[] = [];
+
+  @ApiPropertyOptional({ type: [LeaseEvolutionDto], description: 'Evolved algorithms, at most the lease’s evolve_budget (422 beyond).', maxItems: MAX_POOL_LIST_ITEMS, default: [] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_POOL_LIST_ITEMS)
+  @ValidateNested({ each: true })
+  @Type(() => LeaseEvolutionDto)
+  evolutions: LeaseEvolutionDto[] = [];
+
+  @ApiPropertyOptional({ type: 'integer', description: 'Local iterations the miner ran (informational).', minimum: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  iterations?: number;
+
+  @ApiPropertyOptional({ type: Object, description: 'Gossip the miner passes on (informational, not stored).' })
+  @IsOptional()
+  gossip?: unknown;
+}
+
+/** Body of the three governing recipient routes and the root compatibility route. */
+export class RecipientUpdateDto {
+  @ApiPropertyOptional({ type: String, description: 'New recipient coldkey (SS58, any prefix); the signature covers it as sent.', maxLength: 128 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  recipient_coldkey?: string;
+
+  @ApiPropertyOptional({ type: String, description: 'Legacy alias of `recipient_coldkey`.', maxLength: 128 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  coldkey_address?: string;
+}
+
+/** `GET /api/v1/miners/leaderboard`. */
+export class LeaderboardQueryDto {
+  @ApiPropertyOptional({ type: 'integer', description: 'Rows.', minimum: 1, maximum: 1000, default: 100 })
+  @ToNumber()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit = 100;
+}
+
+export const RESULT_STATUSES = ['verified', 'pending'] as const;
+export type ResultStatus = (typeof RESULT_STATUSES)[number];
+
+/** `GET /api/v1/results/`. */
+export class ResultsQueryDto {
+  @ApiPropertyOptional({ type: 'integer', description: 'Rows, newest first.', minimum: 1, maximum: 1000, default: 100 })
+  @ToNumber()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit = 100;
+
+  @ApiPropertyOptional({ type: String, description: 'Only this task type.', pattern: POOL_TASK_TYPE_PATTERN.source })
+  @IsOptional()
+  @IsString()
+  @Matches(POOL_TASK_TYPE_PATTERN)
+  task_type?: string;
+
+  @ApiPropertyOptional({ type: Number, description: 'Only results scoring at least this.' })
+  @IsOptional()
+  @ToNumber()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  min_score?: number;
+
+  @ApiPropertyOptional({ description: '`verified` (default) or `pending` (validators only).', enum: RESULT_STATUSES, default: 'verified' })
+  @IsOptional()
+  @IsIn(RESULT_STATUSES)
+  status: ResultStatus = 'verified';
+}
+
+/** `GET /api/v1/results/sota`. */
+export class SotaQueryDto {
+  @ApiPropertyOptional({ type: String, description: 'Task type; default POOL_DEFAULT_TASK_TYPE.', pattern: POOL_TASK_TYPE_PATTERN.source })
+  @IsOptional()
+  @IsString()
+  @Matches(POOL_TASK_TYPE_PATTERN)
+  task_type?: string;
+}
