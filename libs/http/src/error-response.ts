@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { ApiError, ApiValidationError, ErrorCode } from '@rcs/contracts';
+import { dependencyUnavailable } from './dependency-errors';
 
 export interface ErrorResponse {
   status: number;
@@ -52,6 +53,8 @@ export function toErrorResponse(exception: unknown, requestId: string): ErrorRes
       internal: exception.status >= 500 && exception.code === ErrorCode.InternalError,
     };
   }
+  const unavailable = dependencyUnavailable(exception);
+  if (unavailable) return unavailable;
   const clientStatus = clientErrorStatus(exception);
   if (clientStatus !== null) {
     // DECISIONS.md §1: a body in another content type is malformed (400), like broken JSON.

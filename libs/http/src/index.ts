@@ -8,3 +8,4 @@ export * from './logger';
 export * from './openapi';
 export * from './service';
 export * from './validation';
+export * from './dependency-errors';

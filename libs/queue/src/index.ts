@@ -4,9 +4,12 @@ export {
   createRedis,
   redisOptionsFromUrl,
   redisReady,
+  REQUEST_COMMAND_TIMEOUT_MS,
+  untilReady,
   type CreateRedisOptions,
   type RedisReadiness,
 } from './redis/redis';
+export { isRedisUnavailable, RedisUnavailableError } from './redis/connection-errors';
 export { REDIS, RedisModule, type RedisModuleAsyncOptions } from './redis/redis.module';
 export * from './jobs/job-catalog';
 export { JobQueue } from './jobs/job-queue.service';
