@@ -7,8 +7,10 @@ import { CompetitionCore1763683200000 } from './migrations/1763683200000-competi
 import { Validation1763769600000 } from './migrations/1763769600000-validation';
 import { Rewards1763856000000 } from './migrations/1763856000000-rewards';
 import { DashboardIndexes1763942400000 } from './migrations/1763942400000-dashboard-indexes';
+import { RewardSnapshotChanges1764028800000 } from './migrations/1764028800000-reward-snapshot-changes';
 import { RewardPolicyEntity } from './rewards/entities/reward-policy.entity';
 import { RewardSnapshotEntity } from './rewards/entities/reward-snapshot.entity';
+import { RewardSnapshotChangeEntity } from './rewards/entities/reward-snapshot-change.entity';
 import { PeerEvaluationEntity } from './peer-evaluation/entities/peer-evaluation.entity';
 import { SubmissionEntity } from './submissions/entities/submission.entity';
 import { TaskEntity } from './tasks/entities/task.entity';
@@ -30,6 +32,7 @@ export const COORDINATOR_ENTITIES: EntityClassOrSchema[] = [
   IdeaRewardEntity,
   RewardPolicyEntity,
   RewardSnapshotEntity,
+  RewardSnapshotChangeEntity,
 ];
 
 export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
@@ -37,4 +40,5 @@ export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
   Validation1763769600000,
   Rewards1763856000000,
   DashboardIndexes1763942400000,
+  RewardSnapshotChanges1764028800000,
 ];
