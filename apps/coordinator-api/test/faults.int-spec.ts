@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Queue } from 'bullmq';
 import { QueueName, SubmissionDto } from '@rcs/contracts';
-import { JobQueue } from '@rcs/queue';
+import { JobQueue, QUEUE_REACH_MS } from '@rcs/queue';
 import { PostgresServer, RedisServer, SpawnedService, spawnService, startPostgresServer, startRedisServer } from '@rcs/testing';
 import { CoordinatorJobs } from '../src/jobs/coordinator-jobs';
 import { CoordinatorHarness } from './harness';
@@ -121,6 +121,12 @@ describe('faults: Redis and Postgres going away', () => {
       const resumed = await timed(() => api.admin('POST', `/api/v1/tasks/${task.id}/resume`));
       expectStatus(resumed.reply, 200);
       expect(resumed.ms).toBeLessThan(FAST_MS);
+    });
+
+    it('answers routes that wait for a job 503 redis_unavailable once the queue cannot take it, not when Redis returns', async () => {
+      const { reply, ms } = await timed(() => api.admin('POST', '/api/v1/planner/run'));
+      expectUnavailable(reply, 'redis_unavailable');
+      expect(ms).toBeLessThan(QUEUE_REACH_MS + FAST_MS);
     });
 
     it('keeps answering public reads from the database', async () => {

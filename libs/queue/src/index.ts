@@ -12,7 +12,7 @@ export {
 export { isRedisUnavailable, RedisUnavailableError } from './redis/connection-errors';
 export { REDIS, RedisModule, type RedisModuleAsyncOptions } from './redis/redis.module';
 export * from './jobs/job-catalog';
-export { JobQueue } from './jobs/job-queue.service';
+export { JobQueue, QUEUE_REACH_MS } from './jobs/job-queue.service';
 export { OnJob, type JobRef } from './registry/on-job.decorator';
 export { buildJobRegistry, type DiscoveredHandler, type JobHandler, type JobRegistry } from './registry/job-registry';
 export { QueueModule } from './queue.module';
