@@ -12,6 +12,7 @@ import { ClaimsModule } from './claims/claims.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { IdeaRewardsModule } from './idea-rewards/idea-rewards.module';
 import { COORDINATOR_QUEUES } from './jobs/coordinator-jobs';
+import { SchedulesModule } from './jobs/schedules.module';
 import { PeerEvaluationModule } from './peer-evaluation/peer-evaluation.module';
 import { PlannerModule } from './planner/planner.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
@@ -43,6 +44,7 @@ export class AppModule {
         QueueModule.forRootAsync({
           useFactory: () => ({ redisUrl: config.redisUrl, prefix: `${config.redisKeyPrefix}:bull`, queues: COORDINATOR_QUEUES }),
         }),
+        SchedulesModule,
         ChainModule.forRoot(config.chain),
         AuthModule.forRootAsync({
           inject: [REDIS, SUBTENSOR_PORT],

@@ -8,8 +8,10 @@ import { Validation1763769600000 } from './migrations/1763769600000-validation';
 import { Rewards1763856000000 } from './migrations/1763856000000-rewards';
 import { DashboardIndexes1763942400000 } from './migrations/1763942400000-dashboard-indexes';
 import { CanonicalHotkeys1764028800000 } from './migrations/1764028800000-canonical-hotkeys';
+import { RewardSnapshotChanges1764115200000 } from './migrations/1764115200000-reward-snapshot-changes';
 import { RewardPolicyEntity } from './rewards/entities/reward-policy.entity';
 import { RewardSnapshotEntity } from './rewards/entities/reward-snapshot.entity';
+import { RewardSnapshotChangeEntity } from './rewards/entities/reward-snapshot-change.entity';
 import { PeerEvaluationEntity } from './peer-evaluation/entities/peer-evaluation.entity';
 import { SubmissionEntity } from './submissions/entities/submission.entity';
 import { TaskEntity } from './tasks/entities/task.entity';
@@ -31,6 +33,7 @@ export const COORDINATOR_ENTITIES: EntityClassOrSchema[] = [
   IdeaRewardEntity,
   RewardPolicyEntity,
   RewardSnapshotEntity,
+  RewardSnapshotChangeEntity,
 ];
 
 export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
@@ -39,4 +42,5 @@ export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
   Rewards1763856000000,
   DashboardIndexes1763942400000,
   CanonicalHotkeys1764028800000,
+  RewardSnapshotChanges1764115200000,
 ];

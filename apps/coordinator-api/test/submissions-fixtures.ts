@@ -44,7 +44,7 @@ export async function signerFor(uri: string): Promise<BtAuthSigner> {
 }
 
 export class TestClient {
-  constructor(private readonly h: CoordinatorHarness) {}
+  constructor(private readonly h: Pick<CoordinatorHarness, 'url' | 'adminToken'>) {}
 
   signed<T = Body>(signer: BtAuthSigner, method: string, url: string, body?: unknown): Promise<Reply<T>> {
     const text = body === undefined ? undefined : JSON.stringify(body);

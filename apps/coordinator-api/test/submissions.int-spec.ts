@@ -187,6 +187,20 @@ describe('POST /api/v1/submissions', () => {
       expect(await query('SELECT count(*)::int AS n FROM submissions WHERE claim_id = $1', [claim.id])).toEqual([{ n: 1 }]);
     });
 
+    it('409 claim_not_active naming the submission when a retry finds its first attempt committed', async () => {
+      const claim = await api.claim(alice, task.id);
+      // The first attempt commits; its answer is lost on the way, so the client signs the same body again.
+      const first = await api.submit<SubmissionDto>(alice, { claim_id: claim.id, patch, summary: 'retried' });
+      expectStatus(first, 201);
+      const retry = await api.submit(alice, { claim_id: claim.id, patch, summary: 'retried' });
+      expect(retry.status).toBe(409);
+      expect(retry.body).toMatchObject({
+        detail: { error: 'claim_not_active', claim_id: claim.id, claim_status: 'submitted', submission_id: first.body.id },
+      });
+      // The id names a submission the client may read: the one it made.
+      expectStatus(await api.signed(alice, 'GET', `/api/v1/submissions/${first.body.id}/detail`), 200);
+    });
+
     it('409 claim_not_active on a cancelled claim', async () => {
       const claim = await api.claim(alice, task.id);
       expectStatus(await api.signed(alice, 'POST', `/api/v1/claims/${claim.id}/cancel`), 200);
@@ -232,6 +246,8 @@ describe('POST /api/v1/submissions', () => {
       expect(replies.map((r) => r.status).sort()).toEqual([201, 409]);
       const conflict = replies.find((r) => r.status === 409);
       expect(conflict && errorOf(conflict)).toBe('claim_not_active');
+      const [stored] = await query<{ id: string }>('SELECT id FROM submissions WHERE claim_id = $1', [claim.id]);
+      expect(conflict?.body).toMatchObject({ detail: { submission_id: stored.id } });
       expect(await query('SELECT count(*)::int AS n FROM submissions WHERE claim_id = $1', [claim.id])).toEqual([{ n: 1 }]);
       expect(
         await query('SELECT count(*)::int AS n FROM validator_jobs j JOIN submissions s ON s.id = j.submission_id WHERE s.claim_id = $1', [claim.id]),

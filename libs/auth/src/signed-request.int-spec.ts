@@ -19,6 +19,8 @@ describe('verifySignedRequest (real Redis)', () => {
   beforeAll(async () => {
     redis = testRedis(process.env.REDIS_URL);
     replayGuard = new ReplayGuardStore(redis, prefix);
+    // The store holds every signature used since before the oldest timestamp these tests sign.
+    await replayGuard.markStart(NOW - SKEW);
     signer = new BtAuthSigner(await keypairFromUri('//Alice'));
   });
 
@@ -75,14 +77,48 @@ describe('verifySignedRequest (real Redis)', () => {
     }
   });
 
-  it('keeps a replayed signature for twice the skew', async () => {
+  it('keeps a used signature for 2 × skew + 1 seconds, as long as its timestamp can stay fresh', async () => {
     const headers = sign();
     await verifySignedRequest(request(headers));
     const keys = await redis.keys(`${prefix}*${headers['X-Signature'].slice(2)}`);
     expect(keys).toHaveLength(1);
     const ttl = await redis.ttl(keys[0]);
-    expect(ttl).toBeGreaterThan(2 * SKEW - 5);
-    expect(ttl).toBeLessThanOrEqual(2 * SKEW);
+    expect(ttl).toBeGreaterThan(2 * SKEW - 4);
+    expect(ttl).toBeLessThanOrEqual(2 * SKEW + 1);
+    // Redis rounds the TTL down: only a window over 2 × skew can read 2 × skew + 1 within its first second.
+    expect(await redis.pttl(keys[0])).toBeGreaterThan(2 * SKEW * 1000);
+  });
+
+  it('refuses, once the store was emptied, signatures timestamped before it was found empty', async () => {
+    const earlier = sign({ timestamp: NOW - 5 });
+    await verifySignedRequest(request(earlier));
+    // A Redis that restarts empty: every nonce and the store's start are gone.
+    await deleteKeys(redis, prefix);
+    const replay = await errorOf(verifySignedRequest(request(earlier)));
+    expect([replay.status, replay.code]).toEqual([401, ErrorCode.StaleTimestamp]);
+    expect(await replayGuard.start()).toBe(NOW);
+    // Signed after the store was found empty: accepted once, as always.
+    const fresh = sign({ timestamp: NOW });
+    await expect(verifySignedRequest(request(fresh))).resolves.toEqual({ hotkey: signer.hotkey });
+    expect((await errorOf(verifySignedRequest(request(fresh)))).code).toBe(ErrorCode.ReplayedSignature);
+    // Back to a store that covers the whole window, for the other tests.
+    await deleteKeys(redis, prefix);
+    await replayGuard.markStart(NOW - SKEW);
+  });
+
+  it('marks the start of an empty store when its connection becomes ready', async () => {
+    const watched = new ReplayGuardStore(redis, `${prefix}watch:`);
+    const errors: Error[] = [];
+    const stop = watched.watch(() => NOW + 7, (error) => errors.push(error));
+    try {
+      await waitFor(async () => (await watched.start()) !== null);
+      expect(await watched.start()).toBe(NOW + 7);
+      // Already marked: a reconnect keeps the earlier start.
+      expect(await watched.markStart(NOW + 9)).toBe(false);
+      expect(errors).toEqual([]);
+    } finally {
+      stop();
+    }
   });
 
   it('does not spend signatures of GET requests', async () => {
@@ -157,4 +193,12 @@ describe('verifySignedRequest (real Redis)', () => {
 
 function lowerCase(headers: Partial<SignedHeaders>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }

@@ -42,7 +42,8 @@ export async function verifySignedRequest(req: SignedRequest): Promise<{ hotkey:
       'Signed route: send X-Hotkey, X-Timestamp and X-Signature (BT-AUTH-V1).',
     );
   }
-  if (freshTimestamp(timestamp, req.now, req.maxSkewSeconds) === null) {
+  const signedAt = freshTimestamp(timestamp, req.now, req.maxSkewSeconds);
+  if (signedAt === null) {
     throw ApiError.unauthorized(
       ErrorCode.StaleTimestamp,
       `X-Timestamp must be unix seconds within ${req.maxSkewSeconds} s of the server clock.`,
@@ -58,18 +59,36 @@ export async function verifySignedRequest(req: SignedRequest): Promise<{ hotkey:
   if (sig === null || publicKey === null || !verifyDecoded(message, sig, publicKey)) {
     throw ApiError.unauthorized(ErrorCode.InvalidSignature, 'X-Signature does not sign this request for X-Hotkey.');
   }
-  // One key has many SS58 spellings and one signature many hex spellings: remember the bytes.
-  if (
-    REPLAY_GUARDED_METHODS.has(method) &&
-    !(await req.replayGuard.rememberOnce(
+  if (REPLAY_GUARDED_METHODS.has(method)) {
+    // One key has many SS58 spellings and one signature many hex spellings: remember the bytes.
+    const verdict = await req.replayGuard.rememberOnce(
       Buffer.from(publicKey).toString('hex'),
       Buffer.from(sig).toString('hex'),
-      2 * req.maxSkewSeconds,
-    ))
-  ) {
-    throw ApiError.unauthorized(ErrorCode.ReplayedSignature, 'This signature was already used; sign the request again.');
+      replayWindowSeconds(req.maxSkewSeconds),
+      signedAt,
+      req.now,
+    );
+    switch (verdict) {
+      case 'accepted':
+        break;
+      case 'replayed':
+        throw ApiError.unauthorized(ErrorCode.ReplayedSignature, 'This signature was already used; sign the request again.');
+      case 'predates_store':
+        throw ApiError.unauthorized(
+          ErrorCode.StaleTimestamp,
+          'X-Timestamp is older than the signature store (it was reset); sign the request again with the current time.',
+        );
+    }
   }
   return { hotkey: ss58OfPublicKey(publicKey) };
+}
+
+/**
+ * How long an accepted signature is remembered: a timestamp stays fresh for 2 × skew + 1 seconds
+ * (±skew around a server clock rounded down to whole seconds), so it is never fresh and forgotten at once.
+ */
+export function replayWindowSeconds(maxSkewSeconds: number): number {
+  return 2 * maxSkewSeconds + 1;
 }
 
 function bodyOf(rawBody: string | Buffer | undefined): string {

@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { ApiError, ApiValidationError, ErrorCode } from '@rcs/contracts';
+import { dependencyUnavailable } from './dependency-errors';
 
 export interface ErrorResponse {
   status: number;
@@ -54,6 +55,8 @@ export function toErrorResponse(exception: unknown, requestId: string): ErrorRes
       internal: exception.status >= 500 && exception.code === ErrorCode.InternalError,
     };
   }
+  const unavailable = dependencyUnavailable(exception);
+  if (unavailable) return unavailable;
   const status = clientErrorStatus(exception);
   if (status !== null) {
     const raw = (exception as { message?: unknown }).message;

@@ -12,3 +12,4 @@ export * from './low-level-errors';
 export * from './openapi';
 export * from './service';
 export * from './validation';
+export * from './dependency-errors';

@@ -7,6 +7,7 @@ export * from './database/open-database';
 export * from './database/transaction';
 export * from './database/database-ready';
 export * from './database/postgres-errors';
+export * from './database/connection-errors';
 export * from './schema/database-schema';
 export * from './schema/schema-diff';
 export * from './schema/migration-file';

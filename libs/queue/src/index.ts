@@ -4,12 +4,15 @@ export {
   createRedis,
   redisOptionsFromUrl,
   redisReady,
+  REQUEST_COMMAND_TIMEOUT_MS,
+  untilReady,
   type CreateRedisOptions,
   type RedisReadiness,
 } from './redis/redis';
+export { isRedisUnavailable, RedisUnavailableError } from './redis/connection-errors';
 export { REDIS, RedisModule, type RedisModuleAsyncOptions } from './redis/redis.module';
 export * from './jobs/job-catalog';
-export { JobQueue } from './jobs/job-queue.service';
+export { JobQueue, QUEUE_REACH_MS } from './jobs/job-queue.service';
 export { OnJob, type JobRef } from './registry/on-job.decorator';
 export { buildJobRegistry, type DiscoveredHandler, type JobHandler, type JobRegistry } from './registry/job-registry';
 export { QueueModule } from './queue.module';

@@ -17,3 +17,4 @@ export { freePort } from './net/free-port';
 export { waitForHttp, type WaitForHttpOptions, type WaitForHttpResult } from './net/wait-for-http';
 export { spawnService, ServiceExitedError, type SpawnedService, type SpawnServiceOptions } from './process/spawn-service';
 export { expectServiceAnswers } from './process/expect-service';
+export { BackingServiceError, startPostgresServer, startRedisServer, type PostgresServer, type RedisServer } from './process/backing-services';

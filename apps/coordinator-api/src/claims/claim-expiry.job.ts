@@ -1,10 +1,9 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EmptyJobData, MaintenanceJob, QueueName } from '@rcs/contracts';
-import { JobQueue, OnJob } from '@rcs/queue';
+import { OnJob } from '@rcs/queue';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
-import { CoordinatorJobs } from '../jobs/coordinator-jobs';
-import { scheduleMaintenanceSweep } from '../jobs/maintenance-sweep';
+import { ScheduleKeeper } from '../jobs/schedule-keeper';
 import { ExpiryOutcome } from './claims.repository';
 import { ClaimsService } from './claims.service';
 
@@ -20,16 +19,12 @@ export class ClaimExpiryJob implements OnApplicationBootstrap {
 
   constructor(
     private readonly claims: ClaimsService,
-    private readonly jobs: JobQueue<CoordinatorJobs>,
+    private readonly schedules: ScheduleKeeper,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.scheduled = scheduleMaintenanceSweep(
-      this.jobs,
-      { schedulerId: CLAIM_SWEEP_SCHEDULER_ID, name: MaintenanceJob.ExpireClaims, everySeconds: this.config.claimSweepIntervalSeconds },
-      this.logger,
-    );
+    this.scheduled = this.schedules.keep({ queue: QueueName.Maintenance, schedulerId: CLAIM_SWEEP_SCHEDULER_ID, name: MaintenanceJob.ExpireClaims, data: {}, everySeconds: this.config.claimSweepIntervalSeconds });
   }
 
   @OnJob({ queue: QueueName.Maintenance, name: MaintenanceJob.ExpireClaims })

@@ -39,6 +39,12 @@ export interface CoordinatorConfig extends ServiceBaseConfig {
   claimSweepIntervalSeconds: number;
   /** How often the repeatable job returns expired validator-job leases to the pool. */
   leaseSweepIntervalSeconds: number;
+  /** How often the repeatable check rebuilds the reward snapshot when a change is not in it (or it is too old). */
+  snapshotCheckIntervalSeconds: number;
+  /** The check rebuilds a snapshot older than this even without a change, so score decay shows. */
+  snapshotMaxAgeSeconds: number;
+  /** How often a timer outside Redis re-adds repeatable schedules a Redis restart lost. */
+  scheduleCheckIntervalSeconds: number;
   /** How long the planner routes wait for their job before answering 504. */
   plannerRunTimeoutSeconds: number;
   plannerLlm: { baseUrl: string; model: string; apiKey: string | null; timeoutSeconds: number } | null;
@@ -119,6 +125,9 @@ export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
     },
     claimSweepIntervalSeconds: read.int('CLAIM_SWEEP_INTERVAL_SECONDS', 30, 1, 3600),
     leaseSweepIntervalSeconds: read.int('LEASE_SWEEP_INTERVAL_SECONDS', 30, 1, 3600),
+    snapshotCheckIntervalSeconds: read.int('SNAPSHOT_CHECK_INTERVAL_SECONDS', 30, 1, 3600),
+    snapshotMaxAgeSeconds: read.int('SNAPSHOT_MAX_AGE_SECONDS', 600, 1, 86400),
+    scheduleCheckIntervalSeconds: read.int('SCHEDULE_CHECK_INTERVAL_SECONDS', 30, 1, 3600),
     plannerRunTimeoutSeconds: read.int('PLANNER_RUN_TIMEOUT_SECONDS', 120, 1, 3600),
     plannerLlm:
       plannerBaseUrl && plannerModel

@@ -2,7 +2,7 @@ import { EmptyJobData, MaintenanceJob, PlannerJob, PlannerJobResult, QueueName, 
 import type { JobSpec } from '@rcs/queue';
 import type { ExpiryOutcome } from '../claims/claims.repository';
 import type { AgenticPlanOutcome } from '../planner/agentic-planner.service';
-import type { RebuildOutcome } from '../rewards/rewards-rebuild.job';
+import type { RebuildOutcome, SnapshotCheckOutcome } from '../rewards/rewards-rebuild.job';
 import type { LeaseExpiryOutcome } from '../validation/validator-jobs.service';
 
 /** Queues and jobs this service runs; every job here needs exactly one `@OnJob` handler. */
@@ -18,6 +18,7 @@ export type CoordinatorJobs = {
   };
   [QueueName.Rewards]: {
     [RewardsJob.RebuildSnapshot]: JobSpec<RebuildSnapshotData, RebuildOutcome>;
+    [RewardsJob.CheckSnapshot]: JobSpec<EmptyJobData, SnapshotCheckOutcome>;
   };
 };
 
@@ -26,5 +27,5 @@ export const COORDINATOR_QUEUES = {
   // One planner run at a time (DECISIONS.md §4); the planner also sets a global concurrency of 1 across replicas.
   [QueueName.Planner]: { jobNames: [PlannerJob.Run, PlannerJob.RunAgentic], concurrency: 1 },
   // Rebuilds never overlap: RewardsRebuildService deduplicates them queue-wide.
-  [QueueName.Rewards]: { jobNames: [RewardsJob.RebuildSnapshot] },
+  [QueueName.Rewards]: { jobNames: [RewardsJob.RebuildSnapshot, RewardsJob.CheckSnapshot] },
 };

@@ -66,7 +66,7 @@ export class PeerEvaluationService {
         evaluator_hotkey: evaluator,
       });
     }
-    if (recorded.decided) await this.rewards.request('decision', task.id);
+    if (recorded.decided) this.rewards.requestSoon('decision', task.id);
     return recorded.evaluation;
   }
 

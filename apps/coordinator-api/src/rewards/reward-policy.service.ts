@@ -67,7 +67,7 @@ export class RewardPolicyService implements OnApplicationBootstrap {
       }
       return insertPolicy(manager, policy);
     });
-    await this.rebuild.request('policy_update', null);
+    this.rebuild.requestSoon('policy_update', null);
     return toRewardPolicyDocument(stored);
   }
 

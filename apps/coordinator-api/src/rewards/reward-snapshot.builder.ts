@@ -2,7 +2,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { inTransaction } from '@rcs/persistence';
 import { RewardPolicyBody } from './reward-policy.defaults';
 import { ScoredCompetition, scoreTask, serializeRewardSnapshot } from './reward-snapshot.document';
-import { readClockMs, readIdeaCredits, readTasksWithBest, streamAcceptedResults, TaskWithBest } from './reward-snapshot.repository';
+import { readClockMs, readIdeaCredits, readSnapshotChanges, readTasksWithBest, streamAcceptedResults, TaskWithBest } from './reward-snapshot.repository';
 import { AcceptedResults, IdeaCredit, ScoreClock } from './scoring';
 
 /** The policy in force, read inside the snapshot's transaction. */
@@ -20,6 +20,8 @@ export interface BuiltRewardSnapshot {
   generatedAt: Date;
   /** The snapshot JSON, byte for byte what the route serves. */
   body: string;
+  /** The recorded changes (`reward_snapshot_changes`) this build's read includes. */
+  changes: string[];
 }
 
 const DEFAULT_BATCH_SIZE = 10_000;
@@ -38,6 +40,8 @@ export async function buildRewardSnapshot(dataSource: DataSource, readPolicy: Po
     async (manager) => {
       await manager.query('SET TRANSACTION READ ONLY');
       const clock: ScoreClock = { generatedAt: options.at?.getTime() ?? (await readClockMs(manager)), scoreEmaDays: options.scoreEmaDays };
+      // In the same view as the data: a change is cleared only by a build that read it.
+      const changes = await readSnapshotChanges(manager);
       const policyDocument = await readPolicy(manager);
       const tasks = new Map((await readTasksWithBest(manager)).map((entry) => [entry.task.id, entry]));
       const ideas = await readIdeaCredits(manager);
@@ -65,11 +69,11 @@ export async function buildRewardSnapshot(dataSource: DataSource, readPolicy: Po
       }
       if (entry) score(entry, columns);
       for (const entry of [...tasks.values()]) score(entry, new Columns());
-      return { clock, policyDocument, competitions: scored };
+      return { clock, policyDocument, competitions: scored, changes };
     },
     'REPEATABLE READ',
   );
-  return { generatedAt: new Date(read.clock.generatedAt), body: serializeRewardSnapshot(read) };
+  return { generatedAt: new Date(read.clock.generatedAt), body: serializeRewardSnapshot(read), changes: read.changes };
 }
 
 const NO_IDEAS: readonly IdeaCredit[] = [];

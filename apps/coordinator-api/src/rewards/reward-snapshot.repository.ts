@@ -118,3 +118,35 @@ export async function storeSnapshot(manager: EntityManager, generatedAt: Date, b
   );
   return manager.findOneByOrFail(RewardSnapshotEntity, { id: CURRENT_SNAPSHOT_ID });
 }
+
+/** The changes recorded since the last build that read them (ids of the writing transactions). */
+export async function readSnapshotChanges(manager: EntityManager): Promise<string[]> {
+  const rows = (await manager.query('SELECT xact_id::text AS xact_id FROM reward_snapshot_changes')) as { xact_id: string }[];
+  return rows.map((row) => row.xact_id);
+}
+
+/** Forgets changes a stored build has read. */
+export async function clearSnapshotChanges(manager: EntityManager, changes: string[]): Promise<void> {
+  if (changes.length === 0) return;
+  await manager.query('DELETE FROM reward_snapshot_changes WHERE xact_id = ANY($1::bigint[])', [changes]);
+}
+
+export interface SnapshotFreshness {
+  /** When the served snapshot was generated; null when none is stored. */
+  generatedAt: Date | null;
+  /** Whether a committed change is not in it yet. */
+  changed: boolean;
+  /** Seconds since it was generated, by the database clock (null when none is stored). */
+  ageSeconds: number | null;
+}
+
+export async function readSnapshotFreshness(manager: EntityManager): Promise<SnapshotFreshness> {
+  const [row] = (await manager.query(
+    `SELECT s.generated_at,
+            EXISTS (SELECT 1 FROM reward_snapshot_changes) AS changed,
+            extract(epoch FROM clock_timestamp() - s.generated_at)::float8 AS age_seconds
+     FROM (SELECT 1) one LEFT JOIN reward_snapshots s ON s.id = $1`,
+    [CURRENT_SNAPSHOT_ID],
+  )) as { generated_at: Date | null; changed: boolean; age_seconds: number | null }[];
+  return { generatedAt: row.generated_at, changed: row.changed, ageSeconds: row.age_seconds };
+}

@@ -6,7 +6,9 @@ import { COORDINATOR_CONFIG } from '../config/config.module';
 import { RewardSnapshotEntity } from './entities/reward-snapshot.entity';
 import { RewardPolicyService } from './reward-policy.service';
 import { buildRewardSnapshot } from './reward-snapshot.builder';
-import { findStoredSnapshot, storeSnapshot } from './reward-snapshot.repository';
+import { clearSnapshotChanges, findStoredSnapshot, readSnapshotFreshness, storeSnapshot } from './reward-snapshot.repository';
+
+export type SnapshotStaleness = 'missing' | 'changed' | 'aged';
 
 /** The cached snapshot as served: its JSON and when it was generated (ISO, as in the body). */
 export interface ServedSnapshot {
@@ -25,10 +27,27 @@ export class RewardSnapshotService {
     private readonly policies: RewardPolicyService,
   ) {}
 
-  /** Builds from the current data and stores it; answers the stored snapshot (a later concurrent build may have won). */
+  /**
+   * Builds from the current data and stores it; answers the stored snapshot (a later concurrent build
+   * may have won). The recorded changes the build read are cleared only when it is the one stored.
+   */
   async rebuild(): Promise<ServedSnapshot> {
     const built = await buildRewardSnapshot(this.dataSource, (manager) => this.policies.current(manager), { scoreEmaDays: this.config.scoreEmaDays });
-    return served(await storeSnapshot(this.dataSource.manager, built.generatedAt, built.body));
+    const stored = await storeSnapshot(this.dataSource.manager, built.generatedAt, built.body);
+    if (stored.generatedAt.getTime() === built.generatedAt.getTime()) await clearSnapshotChanges(this.dataSource.manager, built.changes);
+    return served(stored);
+  }
+
+  /**
+   * Why the served snapshot needs a rebuild, or null when it is current: none is stored, a committed
+   * change is not in it, or it is older than SNAPSHOT_MAX_AGE_SECONDS (score decay).
+   */
+  async staleness(): Promise<SnapshotStaleness | null> {
+    const freshness = await readSnapshotFreshness(this.dataSource.manager);
+    if (freshness.generatedAt === null) return 'missing';
+    if (freshness.changed) return 'changed';
+    if ((freshness.ageSeconds ?? 0) >= this.config.snapshotMaxAgeSeconds) return 'aged';
+    return null;
   }
 
   /**

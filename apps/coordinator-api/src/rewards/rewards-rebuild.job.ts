@@ -1,7 +1,10 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { QueueName, RebuildSnapshotData, RewardsJob } from '@rcs/contracts';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { EmptyJobData, QueueName, RebuildSnapshotData, RewardsJob } from '@rcs/contracts';
 import { OnJob } from '@rcs/queue';
-import { RewardSnapshotService } from './reward-snapshot.service';
+import { CoordinatorConfig } from '../config/config';
+import { COORDINATOR_CONFIG } from '../config/config.module';
+import { ScheduleKeeper } from '../jobs/schedule-keeper';
+import { RewardSnapshotService, SnapshotStaleness } from './reward-snapshot.service';
 
 /** What one rebuild stored. */
 export interface RebuildOutcome {
@@ -10,18 +13,61 @@ export interface RebuildOutcome {
   bytes: number;
 }
 
-/** Consumer side: rebuilds and stores the reward snapshot (one run at a time, see RewardsRebuildService). */
-@Injectable()
-export class RewardsRebuildJob {
-  private readonly logger = new Logger(RewardsRebuildJob.name);
+/** What one periodic check found, and what it stored when it rebuilt. */
+export interface SnapshotCheckOutcome {
+  stale: SnapshotStaleness | null;
+  rebuilt: RebuildOutcome | null;
+}
 
-  constructor(private readonly snapshots: RewardSnapshotService) {}
+/** Scheduler id of the repeatable snapshot check: one schedule however many replicas keep it. */
+export const SNAPSHOT_CHECK_SCHEDULER_ID = 'check-reward-snapshot';
+
+/**
+ * Consumer side: rebuilds and stores the reward snapshot (one run at a time, see RewardsRebuildService),
+ * and the periodic check that rebuilds whenever a committed change is not in the served snapshot (a
+ * request lost to a Redis or Postgres outage, a rebuild killed mid-way) or it is older than
+ * SNAPSHOT_MAX_AGE_SECONDS, so no change is missing from it longer than SNAPSHOT_CHECK_INTERVAL_SECONDS.
+ */
+@Injectable()
+export class RewardsRebuildJob implements OnApplicationBootstrap {
+  private readonly logger = new Logger(RewardsRebuildJob.name);
+  /** Settles once the repeatable check is scheduled (or scheduling failed and was logged). */
+  scheduled: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly snapshots: RewardSnapshotService,
+    private readonly schedules: ScheduleKeeper,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.scheduled = this.schedules.keep({
+      queue: QueueName.Rewards,
+      schedulerId: SNAPSHOT_CHECK_SCHEDULER_ID,
+      name: RewardsJob.CheckSnapshot,
+      data: {},
+      everySeconds: this.config.snapshotCheckIntervalSeconds,
+    });
+  }
 
   @OnJob({ queue: QueueName.Rewards, name: RewardsJob.RebuildSnapshot })
   async rebuild(data: RebuildSnapshotData): Promise<RebuildOutcome> {
+    const outcome = await this.build();
+    this.logger.log(`Rebuilt the reward snapshot at ${outcome.generated_at} (${outcome.bytes} bytes) after ${data.reason}${data.task_id ? ` on task ${data.task_id}` : ''}`);
+    return outcome;
+  }
+
+  @OnJob({ queue: QueueName.Rewards, name: RewardsJob.CheckSnapshot })
+  async check(_data: EmptyJobData): Promise<SnapshotCheckOutcome> {
+    const stale = await this.snapshots.staleness();
+    if (stale === null) return { stale, rebuilt: null };
+    const rebuilt = await this.build();
+    this.logger.log(`Rebuilt the reward snapshot at ${rebuilt.generated_at} (${rebuilt.bytes} bytes): it was ${stale}`);
+    return { stale, rebuilt };
+  }
+
+  private async build(): Promise<RebuildOutcome> {
     const snapshot = await this.snapshots.rebuild();
-    const bytes = Buffer.byteLength(snapshot.body);
-    this.logger.log(`Rebuilt the reward snapshot at ${snapshot.generatedAt} (${bytes} bytes) after ${data.reason}${data.task_id ? ` on task ${data.task_id}` : ''}`);
-    return { generated_at: snapshot.generatedAt, bytes };
+    return { generated_at: snapshot.generatedAt, bytes: Buffer.byteLength(snapshot.body) };
   }
 }

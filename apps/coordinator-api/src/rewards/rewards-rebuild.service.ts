@@ -20,7 +20,30 @@ const REBUILD_ATTEMPTS = 3;
 export class RewardsRebuildService {
   private readonly logger = new Logger(RewardsRebuildService.name);
 
+  /** The add in flight, if any, and whether a request arrived after it started. */
+  private inFlight: Promise<void> | null = null;
+  private requestedAgain: { reason: RebuildReason; taskId: string | null } | null = null;
+
   constructor(private readonly jobs: JobQueue<CoordinatorJobs>) {}
+
+  /**
+   * Asks for a rebuild without waiting: a response never waits on a queue (with Redis down or
+   * reconnecting, an add can take as long as the outage). At most one add is in flight; requests
+   * meanwhile become one more add after it. What a lost request would have caught up is recorded
+   * in `reward_snapshot_changes` by the change's own transaction, and the periodic check rebuilds it.
+   */
+  requestSoon(reason: RebuildReason, taskId: string | null): void {
+    if (this.inFlight) {
+      this.requestedAgain = { reason, taskId };
+      return;
+    }
+    this.inFlight = this.request(reason, taskId).finally(() => {
+      this.inFlight = null;
+      const again = this.requestedAgain;
+      this.requestedAgain = null;
+      if (again) this.requestSoon(again.reason, again.taskId);
+    });
+  }
 
   /**
    * Asks for a rebuild; call it after the change has committed. Never throws: the change stands

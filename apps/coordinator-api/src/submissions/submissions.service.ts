@@ -184,8 +184,15 @@ async function claimRefusal(manager: EntityManager, claimId: string, hotkey: str
       return ApiError.conflict(ErrorCode.ClaimNotActive, `Claim ${claimId} changed while this submission was checked; it is no longer active.`, context);
     case ClaimStatus.Expired:
       return ApiError.conflict(ErrorCode.ClaimExpired, `Claim ${claimId} expired at ${claim.expiresAt.toISOString()}; claim the task again.`, context);
-    case ClaimStatus.Submitted:
-      return ApiError.conflict(ErrorCode.ClaimNotActive, `Claim ${claimId} already has its submission; one submission per claim.`, context);
+    case ClaimStatus.Submitted: {
+      // Names the submission, so a client whose first attempt committed unanswered can recover it.
+      const submission = await manager.findOne(SubmissionEntity, { where: { claimId }, select: { id: true } });
+      return ApiError.conflict(
+        ErrorCode.ClaimNotActive,
+        `Claim ${claimId} already has its submission${submission ? ` ${submission.id}` : ''}; one submission per claim.`,
+        { ...context, submission_id: submission?.id ?? null },
+      );
+    }
     case ClaimStatus.Cancelled:
       return ApiError.conflict(ErrorCode.ClaimNotActive, `Claim ${claimId} was cancelled.`, context);
   }

@@ -71,7 +71,7 @@ export class TasksService {
       throw err;
     }
     // A new live task is a new competition of the reward snapshot.
-    await this.rewards.request('task_created', task.id);
+    this.rewards.requestSoon('task_created', task.id);
     return task;
   }
 
@@ -105,7 +105,7 @@ export class TasksService {
         requested: operation,
       });
     }
-    await this.rewards.request('task_state', taskId);
+    this.rewards.requestSoon('task_state', taskId);
     return {
       task_id: taskId,
       previous_state: move.previousState,

@@ -1,10 +1,9 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EmptyJobData, MaintenanceJob, QueueName } from '@rcs/contracts';
-import { JobQueue, OnJob } from '@rcs/queue';
+import { OnJob } from '@rcs/queue';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
-import { CoordinatorJobs } from '../jobs/coordinator-jobs';
-import { scheduleMaintenanceSweep } from '../jobs/maintenance-sweep';
+import { ScheduleKeeper } from '../jobs/schedule-keeper';
 import { LeaseExpiryOutcome, ValidatorJobsService } from './validator-jobs.service';
 
 /** Scheduler id of the repeatable sweep: one schedule however many replicas upsert it. */
@@ -19,16 +18,12 @@ export class LeaseExpiryJob implements OnApplicationBootstrap {
 
   constructor(
     private readonly validatorJobs: ValidatorJobsService,
-    private readonly jobs: JobQueue<CoordinatorJobs>,
+    private readonly schedules: ScheduleKeeper,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.scheduled = scheduleMaintenanceSweep(
-      this.jobs,
-      { schedulerId: LEASE_SWEEP_SCHEDULER_ID, name: MaintenanceJob.ExpireLeases, everySeconds: this.config.leaseSweepIntervalSeconds },
-      this.logger,
-    );
+    this.scheduled = this.schedules.keep({ queue: QueueName.Maintenance, schedulerId: LEASE_SWEEP_SCHEDULER_ID, name: MaintenanceJob.ExpireLeases, data: {}, everySeconds: this.config.leaseSweepIntervalSeconds });
   }
 
   @OnJob({ queue: QueueName.Maintenance, name: MaintenanceJob.ExpireLeases })

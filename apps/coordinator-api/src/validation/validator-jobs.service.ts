@@ -120,7 +120,7 @@ export class ValidatorJobsService {
         ? ({ completed: true } as const)
         : await inTransaction(this.dataSource, (manager) => this.decideLeased(manager, job, validatorHotkey, result));
     if (!('verification' in outcome)) return this.repost(job.id, validatorHotkey, result);
-    await this.rewards.request('decision', job.taskId);
+    this.rewards.requestSoon('decision', job.taskId);
     return outcome.verification;
   }
 
@@ -133,7 +133,7 @@ export class ValidatorJobsService {
       try {
         if (await inTransaction(this.dataSource, (manager) => this.decideExhausted(manager, job))) {
           errored += 1;
-          await this.rewards.request('decision', job.taskId);
+          this.rewards.requestSoon('decision', job.taskId);
         }
       } catch (error) {
         this.logger.error(`Could not end exhausted validator job ${job.id}: ${(error as Error).message}`);

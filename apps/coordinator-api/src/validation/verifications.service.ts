@@ -66,7 +66,7 @@ export class VerificationsService {
         submission_id: submission.id,
       });
     }
-    await this.rewards.request('decision', task.id);
+    this.rewards.requestSoon('decision', task.id);
     return verification;
   }
 

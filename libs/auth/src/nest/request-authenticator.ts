@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AdminTokenChecker } from '../admin-token';
 import { ADMIN_TOKEN_HEADER, headerValue } from '../headers';
@@ -10,7 +10,10 @@ import './fastify-request';
 
 /** Authenticates a Fastify request and records the principal on it for `@CurrentAuth()`. */
 @Injectable()
-export class RequestAuthenticator implements OnModuleInit {
+export class RequestAuthenticator implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(RequestAuthenticator.name);
+  private stopWatching: () => void = () => undefined;
+
   constructor(
     @Inject(AUTH_OPTIONS) private readonly options: AuthOptions,
     private readonly replayGuard: ReplayGuardStore,
@@ -19,7 +22,14 @@ export class RequestAuthenticator implements OnModuleInit {
 
   // Start the sr25519 WebAssembly module at boot rather than on the first signed request.
   async onModuleInit(): Promise<void> {
+    this.stopWatching = this.replayGuard.watch(unixNow, (error) =>
+      this.logger.warn(`Could not mark the signature store's start: ${error.message}`),
+    );
     await cryptoReady();
+  }
+
+  onApplicationShutdown(): void {
+    this.stopWatching();
   }
 
   /** Verifies BT-AUTH-V1 headers (DECISIONS.md §2) and returns the signing hotkey, canonical SS58 (prefix 42). */
@@ -30,7 +40,7 @@ export class RequestAuthenticator implements OnModuleInit {
       url: request.originalUrl,
       headers: request.headers,
       rawBody: request.rawBody,
-      now: Math.floor(Date.now() / 1000),
+      now: unixNow(),
       maxSkewSeconds: this.options.maxSkewSeconds,
       replayGuard: this.replayGuard,
     });
@@ -48,4 +58,8 @@ export class RequestAuthenticator implements OnModuleInit {
   hasAdminToken(request: FastifyRequest): boolean {
     return headerValue(request.headers, ADMIN_TOKEN_HEADER) !== undefined;
   }
+}
+
+function unixNow(): number {
+  return Math.floor(Date.now() / 1000);
 }

@@ -57,6 +57,10 @@ export enum ErrorCode {
   AdminUnconfigured = 'admin_unconfigured',
   ChainUnavailable = 'chain_unavailable',
   AgenticPlannerUnconfigured = 'agentic_planner_unconfigured',
+  /** 503 with `Retry-After`: Redis (nonces, rate limits, queues) does not answer right now. */
+  RedisUnavailable = 'redis_unavailable',
+  /** 503 with `Retry-After`: the database does not answer right now. */
+  DatabaseUnavailable = 'database_unavailable',
   /** 502: the agentic planner's LLM endpoint failed, timed out or answered something unusable. */
   PlannerLlmFailed = 'planner_llm_failed',
   /** 504: a planner run did not finish while the route waited (it may still finish later). */

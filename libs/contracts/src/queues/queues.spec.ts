@@ -4,7 +4,7 @@ describe('QUEUE_JOB_NAMES', () => {
   it('lists the job names of every queue of ARCHITECTURE.md', () => {
     expect(QUEUE_JOB_NAMES).toEqual({
       'coordinator.maintenance': ['expire-claims', 'expire-leases'],
-      'coordinator.rewards': ['rebuild-snapshot'],
+      'coordinator.rewards': ['rebuild-snapshot', 'check-snapshot'],
       'coordinator.planner': ['run', 'run-agentic'],
       'runner.replay': ['replay'],
       'weights.set': ['set-weights'],

@@ -25,6 +25,8 @@ export type MaintenanceJobPayload =
 
 export enum RewardsJob {
   RebuildSnapshot = 'rebuild-snapshot',
+  /** Repeatable: rebuilds when a recorded change is not in the snapshot, or it is too old (decay). */
+  CheckSnapshot = 'check-snapshot',
 }
 
 export interface RebuildSnapshotData {
@@ -34,7 +36,9 @@ export interface RebuildSnapshotData {
   task_id: string | null;
 }
 
-export type RewardsJobPayload = { name: RewardsJob.RebuildSnapshot; data: RebuildSnapshotData };
+export type RewardsJobPayload =
+  | { name: RewardsJob.RebuildSnapshot; data: RebuildSnapshotData }
+  | { name: RewardsJob.CheckSnapshot; data: EmptyJobData };
 
 export enum PlannerJob {
   Run = 'run',

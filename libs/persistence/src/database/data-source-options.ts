@@ -24,6 +24,9 @@ export function sharedDataSourceOptions(): SharedDataSourceOptions {
   };
 }
 
+/** Bound on opening one connection to the database server. */
+export const CONNECT_TIMEOUT_MS = 5000;
+
 export interface PostgresOptionsInput {
   url: string;
   entities: EntityClassOrSchema[];
@@ -40,6 +43,8 @@ export function postgresOptions(input: PostgresOptionsInput): PostgresConnection
     migrations: input.migrations,
     applicationName: input.applicationName,
     poolSize: input.poolSize,
+    // A server that does not answer (partitioned, overloaded) fails a request in bounded time, not after TCP gives up.
+    connectTimeoutMS: CONNECT_TIMEOUT_MS,
     ...sharedDataSourceOptions(),
   };
 }

@@ -1,9 +1,28 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Job, JobSchedulerTemplateOptions, JobsOptions, Queue, QueueEvents, RepeatOptions } from 'bullmq';
 import { JobFailedError, JobTimeoutError, UndeclaredJobError } from '../errors';
+import { RedisUnavailableError } from '../redis/connection-errors';
 import { QUEUE_MODULE_OPTIONS, QueueModuleOptions, RETENTION } from '../queue.options';
 import { redisOptionsFromUrl } from '../redis/redis';
 import type { JobCatalog, JobDataOf, JobNameOf, JobResultOf, QueueOf } from './job-catalog';
+
+/** How long `runAndWait` lets Redis take a job before it reports an outage. */
+export const QUEUE_REACH_MS = 3000;
+
+/** `promise`, or the error of `onTimeout` once `ms` have passed (the promise itself runs on). */
+async function withDeadline<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  // A late failure of the abandoned promise is the outage already reported.
+  promise.catch(() => undefined);
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * Produces jobs onto the configured queues. Inject it typed by the app's catalog,
@@ -29,7 +48,9 @@ export class JobQueue<C extends JobCatalog = JobCatalog> implements OnApplicatio
 
   /**
    * Adds a job and waits for its handler's result. Throws `JobFailedError` with the handler's
-   * message, or `JobTimeoutError` (the job itself is not cancelled and may still run).
+   * message, or `JobTimeoutError` (the job itself is not cancelled and may still run), or
+   * `RedisUnavailableError` when the job is not queued within `QUEUE_REACH_MS` (it may still be
+   * queued once Redis answers again).
    */
   async runAndWait<Q extends QueueOf<C>, N extends JobNameOf<C, Q>>(
     queue: Q,
@@ -38,8 +59,12 @@ export class JobQueue<C extends JobCatalog = JobCatalog> implements OnApplicatio
     timeoutMs: number,
     opts?: JobsOptions,
   ): Promise<JobResultOf<C, Q, N>> {
-    const events = await this.queueEvents(queue);
-    const job = await this.add(queue, name, data, opts);
+    // A caller waits for the handler, never for Redis: a job that cannot be queued soon is an outage.
+    const { events, job } = await withDeadline(
+      (async () => ({ events: await this.queueEvents(queue), job: await this.add(queue, name, data, opts) }))(),
+      QUEUE_REACH_MS,
+      () => new RedisUnavailableError(`queue ${queue} did not take job ${name} within ${QUEUE_REACH_MS} ms`),
+    );
     try {
       return await job.waitUntilFinished(events, timeoutMs);
     } catch (error) {

@@ -1,8 +1,11 @@
 import { DynamicModule, FactoryProvider, Inject, Module, ModuleMetadata, OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { closeRedis, createRedis } from './redis';
+import { closeRedis, createRedis, untilReady } from './redis';
 
-/** Injection token of the service's shared Redis client (nonces, rate limits, caches; BullMQ opens its own). */
+/** How long the boot waits for Redis before the app starts without it (/readyz then says so). */
+const BOOT_WAIT_MS = 5000;
+
+/** Injection token of the service's shared Redis client (nonces, rate limits, caches; BullMQ opens its own); it fails fast. */
 export const REDIS = Symbol('REDIS');
 
 export interface RedisModuleAsyncOptions {
@@ -24,9 +27,12 @@ export class RedisModule implements OnApplicationShutdown {
         {
           provide: REDIS,
           inject: options.inject ?? [],
-          useFactory: (...deps: unknown[]) => {
+          useFactory: async (...deps: unknown[]) => {
             const { url, connectionName } = options.useFactory(...(deps as never[]));
-            return createRedis(url, { connectionName });
+            // Request paths must never wait on a Redis that is down: they get an error to answer 503 with.
+            const redis = createRedis(url, { connectionName, failFast: true });
+            await untilReady(redis, BOOT_WAIT_MS);
+            return redis;
           },
         },
       ],

@@ -29,7 +29,16 @@ export interface CreateRedisOptions {
   forBullmq?: boolean;
   /** Shows in `CLIENT LIST`. */
   connectionName?: string;
+  /**
+   * For request paths: while disconnected a command fails at once instead of queueing until Redis
+   * returns, a command in flight when the connection drops fails instead of being retried, and a
+   * command without an answer fails after `REQUEST_COMMAND_TIMEOUT_MS` (see `isRedisUnavailable`).
+   */
+  failFast?: boolean;
 }
+
+/** Bound on one command of a fail-fast client: a Redis that accepts connections but does not answer. */
+export const REQUEST_COMMAND_TIMEOUT_MS = 2000;
 
 const logger = new Logger('Redis');
 
@@ -39,9 +48,28 @@ export function createRedis(url: string, options: CreateRedisOptions = {}): Redi
     ...redisOptionsFromUrl(url),
     connectionName: options.connectionName,
     ...(options.forBullmq ? { maxRetriesPerRequest: null } : {}),
+    ...(options.failFast ? { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: REQUEST_COMMAND_TIMEOUT_MS } : {}),
   });
   redis.on('error', (error: Error) => logger.warn(`${options.connectionName ?? 'redis'}: ${error.message}`));
   return redis;
+}
+
+/**
+ * Resolves once the client is ready or `timeoutMs` has passed, whichever comes first; never rejects.
+ * A fail-fast client refuses commands until it is ready, so a service waits for this at boot.
+ */
+export function untilReady(redis: Redis, timeoutMs: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ready: boolean): void => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ready);
+    };
+    const onReady = (): void => done(true);
+    const timer = setTimeout(() => done(false), timeoutMs);
+    redis.on('ready', onReady);
+  });
 }
 
 export interface RedisReadiness {

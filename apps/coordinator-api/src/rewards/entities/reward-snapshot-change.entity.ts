@@ -1,0 +1,15 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * A committed transaction that changed what the reward snapshot is built from and that no rebuild
+ * has read yet (written by the triggers of migration RewardSnapshotChanges1764115200000).
+ */
+@Entity({ name: 'reward_snapshot_changes' })
+export class RewardSnapshotChangeEntity {
+  /** `txid_current()` of the writing transaction: one row per transaction, however many statements. */
+  @PrimaryColumn({ type: 'bigint' })
+  xactId!: string;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  changedAt!: Date;
+}
