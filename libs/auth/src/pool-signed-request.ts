@@ -3,6 +3,7 @@ import { headerValue, POOL_KEY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, type 
 import { verifyPoolRequest, verifyRecipientUpdate } from './pool-auth';
 import type { ReplayGuardStore } from './replay-guard.store';
 import { canonicalSs58, decodePublicKey, decodeSignature } from './signature';
+import { replayWindowSeconds } from './signed-request';
 
 // A signature on a pool POST/PUT is accepted once (DECISIONS.md §2 Pool).
 const ONE_TIME_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -59,6 +60,11 @@ export async function verifyRecipientUpdateRequest(ctx: PoolRequestContext, body
   return { hotkey: await rememberAndCanonicalise(ctx, key), coldkey: canonicalSs58(coldkey) as string };
 }
 
+/** Unix seconds of an already verified `X-Timestamp` (plain, or the legacy `auth:{seconds}` form). */
+function signedAtOf(timestamp: string): number {
+  return Number(timestamp.startsWith('auth:') ? timestamp.slice('auth:'.length) : timestamp);
+}
+
 async function rememberAndCanonicalise(ctx: PoolRequestContext, key: string): Promise<string> {
   const publicKey = decodePublicKey(key);
   const signature = decodeSignature(headerValue(ctx.headers, SIGNATURE_HEADER) ?? '');
@@ -67,11 +73,25 @@ async function rememberAndCanonicalise(ctx: PoolRequestContext, key: string): Pr
   if (publicKey === null || signature === null || hotkey === null) {
     throw ApiError.unauthorized(ErrorCode.InvalidSignature, 'X-Signature does not sign this request for X-Key.');
   }
-  if (
-    ONE_TIME_METHODS.has(ctx.method.toUpperCase()) &&
-    !(await ctx.replayGuard.rememberOnce(Buffer.from(publicKey).toString('hex'), Buffer.from(signature).toString('hex'), 2 * ctx.maxSkewSeconds + 1))
-  ) {
-    throw ApiError.unauthorized(ErrorCode.ReplayedSignature, 'This signature was already used; sign the request again.');
+  if (ONE_TIME_METHODS.has(ctx.method.toUpperCase())) {
+    const verdict = await ctx.replayGuard.rememberOnce(
+      Buffer.from(publicKey).toString('hex'),
+      Buffer.from(signature).toString('hex'),
+      replayWindowSeconds(ctx.maxSkewSeconds),
+      signedAtOf(headerValue(ctx.headers, TIMESTAMP_HEADER) ?? ''),
+      ctx.now,
+    );
+    switch (verdict) {
+      case 'accepted':
+        break;
+      case 'replayed':
+        throw ApiError.unauthorized(ErrorCode.ReplayedSignature, 'This signature was already used; sign the request again.');
+      case 'predates_store':
+        throw ApiError.unauthorized(
+          ErrorCode.StaleTimestamp,
+          'X-Timestamp is older than the signature store (it was reset); sign the request again with the current time.',
+        );
+    }
   }
   return hotkey;
 }
