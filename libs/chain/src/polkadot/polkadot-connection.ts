@@ -15,13 +15,17 @@ export class PolkadotConnection {
     private readonly timeoutMs: number,
   ) {}
 
-  /** Runs `call` on a connected api; any failure, or no answer within the timeout, is a `ChainUnavailableError`. */
-  async run<T>(what: string, call: (api: ApiPromise) => Promise<T>): Promise<T> {
+  /**
+   * Runs `call` on a connected api; any failure, or no answer within the timeout, is a `ChainUnavailableError`.
+   * Errors listed in `passThrough` (e.g. a failed extrinsic) reach the caller unchanged.
+   */
+  async run<T>(what: string, call: (api: ApiPromise) => Promise<T>, options: { timeoutMs?: number; passThrough?: (error: unknown) => boolean } = {}): Promise<T> {
     const work = this.#connected().then(call);
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     try {
-      return await withTimeout(work, this.timeoutMs, () => new ChainUnavailableError(`${what}: no answer from ${this.wsUrl} within ${this.timeoutMs} ms`));
+      return await withTimeout(work, timeoutMs, () => new ChainUnavailableError(`${what}: no answer from ${this.wsUrl} within ${timeoutMs} ms`));
     } catch (error) {
-      if (error instanceof ChainUnavailableError) throw error;
+      if (error instanceof ChainUnavailableError || options.passThrough?.(error)) throw error;
       throw new ChainUnavailableError(`${what} on ${this.wsUrl} failed: ${errorText(error)}`, { cause: error });
     }
   }
