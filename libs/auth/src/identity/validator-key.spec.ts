@@ -14,7 +14,7 @@ describe('validator hotkey', () => {
 
   beforeAll(async () => {
     await cryptoWaitReady();
-    wallets = mkdtempSync(join(tmpdir(), 'runner-wallets-'));
+    wallets = mkdtempSync(join(tmpdir(), 'validator-wallets-'));
     mnemonic = mnemonicGenerate();
     const pair = new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromUri(mnemonic);
     address = pair.address;
