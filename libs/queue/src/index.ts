@@ -10,6 +10,7 @@ export {
 export { REDIS, RedisModule, type RedisModuleAsyncOptions } from './redis/redis.module';
 export * from './jobs/job-catalog';
 export { JobQueue } from './jobs/job-queue.service';
+export { JobWorkers } from './jobs/job-workers';
 export { OnJob, type JobRef } from './registry/on-job.decorator';
 export { buildJobRegistry, type DiscoveredHandler, type JobHandler, type JobRegistry } from './registry/job-registry';
 export { QueueModule } from './queue.module';
