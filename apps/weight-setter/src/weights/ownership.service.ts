@@ -35,7 +35,15 @@ export class OwnershipService implements OnApplicationBootstrap, BeforeApplicati
   }
 
   onApplicationBootstrap(): void {
-    this.#schedule(0);
+    // Connect to the chain before competing for the lock: the first connection decodes the runtime
+    // metadata, which holds the event loop for a while and must not eat into the lock's TTL.
+    this.#ticking = this.chain
+      .latestBlock()
+      .then(
+        () => undefined,
+        (error: unknown) => this.logger.warn({ err: error }, 'weights: chain not reachable at start; passes will fail until it is'),
+      )
+      .then(() => this.#schedule(0));
   }
 
   /** One step: renew or acquire, then (as owner) make sure the current interval has its job. */

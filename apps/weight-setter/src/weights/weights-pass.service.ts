@@ -25,6 +25,14 @@ export class PassFailedError extends Error {
   }
 }
 
+/** This process no longer holds the hotkey's lock (another setter took over): the job is retried by the owner. */
+export class NotOwnerError extends Error {
+  constructor(token: number | null) {
+    super(token === null ? 'not_owner: this process does not hold the lock of the hotkey' : `not_owner: the lock no longer carries fencing token ${token}; another setter owns the hotkey`);
+    this.name = 'NotOwnerError';
+  }
+}
+
 /**
  * One pass of DECISIONS §12: snapshot → metagraph → vector → commit-reveal and rate-limit gates →
  * `set_weights` → inclusion; every outcome is recorded for `/status`. A failure throws (the job fails
@@ -44,7 +52,7 @@ export class WeightsPassService {
 
   async run(interval: number): Promise<WeightsPassDto> {
     const token = this.lock.token;
-    if (token === null) throw new PassFailedError('not_owner: this process does not hold the lock of the hotkey', true);
+    if (token === null) throw new NotOwnerError(null);
     let snapshot: RewardSnapshotDto | null = null;
     let vector: WeightVector | null = null;
     try {
@@ -72,7 +80,7 @@ export class WeightsPassService {
         const next = last + spacing + 1;
         return await this.finish(WeightsPassOutcome.Skipped, `rate_limited: weights were set at block ${last}; the next set is allowed at block ${next} (now ${block})`, snapshot, vector, null, next);
       }
-      if (!(await this.lock.holds(token))) throw new PassFailedError(`not_owner: the lock no longer carries fencing token ${token}; another setter owns the hotkey`, false);
+      if (!(await this.lock.holds(token))) throw new NotOwnerError(token);
       const inclusion = await this.chain.setWeights(this.keypair, {
         netuid,
         uids: vector.entries.map((e) => e.uid),
@@ -82,6 +90,8 @@ export class WeightsPassService {
       this.logger.info({ interval, tx_hash: inclusion.txHash, block: inclusion.block, weights: vector.entries }, 'weights set');
       return await this.finish(WeightsPassOutcome.Set, null, snapshot, vector, inclusion, inclusion.block + spacing + 1);
     } catch (error) {
+      // Fenced out: the owner's retry of this job runs the pass; this process records nothing over the owner's status.
+      if (error instanceof NotOwnerError) throw error;
       const failure = classify(error);
       this.logger.warn({ interval, reason: failure.reason, retry: failure.retry }, 'weights pass failed');
       await this.finish(WeightsPassOutcome.Failed, failure.reason, snapshot, vector, null, null);

@@ -61,9 +61,8 @@ export class JobWorkers implements OnModuleInit, OnApplicationBootstrap, BeforeA
 
   /** Starts (or resumes) taking jobs of `queue`. */
   resume(queue: string): void {
-    const worker = this.#worker(queue);
-    if (worker.isRunning()) worker.resume();
-    else void worker.run().catch((error: Error) => this.logger.error(`Worker ${queue}: ${error.message}`));
+    // BullMQ's resume() also starts a worker created with autorun off, or whose loop ended when it was paused.
+    this.#worker(queue).resume();
   }
 
   /** Stops taking new jobs of `queue`; resolves once the jobs it is running have finished. */
