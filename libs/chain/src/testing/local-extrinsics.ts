@@ -23,6 +23,8 @@ export interface ReceivedExtrinsic {
   signer: string;
   isSigned: boolean;
   nonce: number;
+  /** The connection it arrived on (`RpcSession.client`): tells apart processes that sign with one key. */
+  client: number;
 }
 
 /** What the node does with a received extrinsic. */
@@ -61,7 +63,7 @@ export class LocalExtrinsicPool {
   ) {
     this.#registry.setMetadata(new Metadata(this.#registry, new Uint8Array(readFileSync(metadataPath))));
     node.handle('author_submitAndWatchExtrinsic', ([hex], session) => {
-      const extrinsic = this.#decode(String(hex));
+      const extrinsic = { ...this.#decode(String(hex)), client: session.client };
       this.received.push(extrinsic);
       const verdict = this.verdicts.shift() ?? this.fallback;
       if (verdict.kind === 'refuse') throw new RpcMethodError(1010, `Invalid Transaction: ${verdict.message}`);
@@ -91,7 +93,7 @@ export class LocalExtrinsicPool {
     });
   }
 
-  #decode(hex: string): ReceivedExtrinsic {
+  #decode(hex: string): Omit<ReceivedExtrinsic, 'client'> {
     const extrinsic = this.#registry.createType('Extrinsic', hex) as Extrinsic;
     const { method } = extrinsic;
     const args: Record<string, unknown> = {};
