@@ -11,6 +11,17 @@ import { WeightsPassService } from '../src/weights/weights-pass.service';
 import type { WeightSetterJobs } from '../src/weights/weights-jobs';
 import { ALICE, EXPECTED, METAGRAPH, NETUID, setCommitReveal, setLastUpdate, setterEnv, snapshotDocument, SnapshotServer, startChain } from './support/fixtures';
 
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+
 describe('the weights pass (in process, real Redis, real HTTP, a local node with the real Subtensor metadata)', () => {
   let redis: TestRedis;
   let node: LocalRpcServer;
@@ -47,16 +58,6 @@ describe('the weights pass (in process, real Redis, real HTTP, a local node with
   });
 
   const status = async (): Promise<WeightSetterStatusDto> => (await app.inject({ method: 'GET', url: '/status' })).json<WeightSetterStatusDto>();
-
-  async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (done(value)) return value;
-      if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 
   it('owns the hotkey, and its interval pass sets the hand-computed vector with set_weights signed by the validator', async () => {
     const done = await until(status, (s) => s.last_pass !== null);
@@ -151,6 +152,38 @@ describe('the weights pass (in process, real Redis, real HTTP, a local node with
       expect(readiness.json()).toMatchObject({ status: 'not_ready', commit_reveal: 'unsupported' });
     } finally {
       setCommitReveal(node, false);
+    }
+  });
+});
+
+describe('WEIGHTS_DRY_RUN', () => {
+  it('computes and records the vector without submitting anything', async () => {
+    await cryptoReady();
+    const redis = await createTestRedis();
+    const { node, pool } = await startChain();
+    const coordinator = await SnapshotServer.start();
+    const config = loadWeightSetterConfig(
+      setterEnv({ wsUrl: node.url, coordinatorUrl: coordinator.url, redisUrl: redis.url, prefix: redis.prefix, extra: { WEIGHTS_DRY_RUN: 'true', WEIGHTS_INTERVAL_SECONDS: '86400' } }),
+    );
+    const app = await createHttpApp(AppModule.forRoot(config), { logger: createLogger({ level: 'silent', name: 'weight-setter' }) });
+    try {
+      await app.init();
+      // The owner's boot pass of the interval.
+      const status = await until(async () => (await app.inject({ method: 'GET', url: '/status' })).json<WeightSetterStatusDto>(), (s) => s.last_pass !== null);
+      const pass = status.last_pass as NonNullable<WeightSetterStatusDto['last_pass']>;
+      expect(pass).toMatchObject({ outcome: 'dry_run', reason: null, mode: 'local', tx_hash: null, block: null });
+      expect(pass.weights.map((w) => [w.uid, w.value])).toEqual([
+        [1, 65_535],
+        [2, 50_972],
+        [3, 29_127],
+      ]);
+      expect(pool.received).toEqual([]);
+      expect((await app.inject({ method: 'GET', url: '/readyz' })).json()).toMatchObject({ dry_run: true });
+    } finally {
+      await app.close();
+      await node.close();
+      await coordinator.close();
+      await redis.cleanup();
     }
   });
 });
