@@ -12,6 +12,7 @@ import type { WeightsInclusion } from '../ports/subtensor.port';
  */
 export async function submitAndWatch(api: ApiPromise, extrinsic: SubmittableExtrinsic<'promise'>, signer: KeyringPair, timeoutMs: number): Promise<WeightsInclusion> {
   let unsubscribe: (() => void) | null = null;
+  let settled = false;
   let timer: NodeJS.Timeout | undefined;
   let txHash: string | null = null;
   try {
@@ -46,12 +47,15 @@ export async function submitAndWatch(api: ApiPromise, extrinsic: SubmittableExtr
         })
         .then(
           (stop) => {
-            unsubscribe = stop;
+            // The outcome may arrive before the subscription handle does: stop watching at once then.
+            if (settled) stop();
+            else unsubscribe = stop;
           },
           (error: unknown) => reject(error instanceof ExtrinsicFailedError ? error : new ExtrinsicFailedError('invalid', errorMessage(error), txHash)),
         );
     });
   } finally {
+    settled = true;
     clearTimeout(timer);
     (unsubscribe as (() => void) | null)?.();
   }
