@@ -1,6 +1,5 @@
-import { QueueName, SetWeightsData, WeightsJob } from '@rcs/contracts';
+import { QueueName, WeightsJob, type SetWeightsData, type WeightsPassDto } from '@rcs/contracts';
 import type { JobSpec } from '@rcs/queue';
-import type { WeightsPassDto } from '@rcs/contracts';
 
 /** The setter's one queue: a pass per interval, job id `interval-<n>`. */
 export type WeightSetterJobs = {
