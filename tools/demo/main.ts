@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
+import type { WeightSetterStatusDto } from '@rcs/contracts';
 import { runCli, UsageError } from '../round/cli';
 import { runPoolRound } from '../round/pool-round';
 import { runDemo } from './demo';
@@ -18,7 +19,8 @@ Runs one competition round against the running local stack (start it with npm st
   --admin-token  an X-Admin-Token the coordinator accepts (default: from DATA_DIR/stack.json)
   --timeout      seconds to wait for each decision of the validator runner (default 180)
   --pool-url     pool base URL for the pool round (default: from DATA_DIR/stack.json when the stack runs the pool)
-  --validator-uri  validator key the pool allowlists, to verify the pool result (default: //Alice, the stack's)`;
+  --validator-uri  validator key the pool allowlists, to verify the pool result (default: //Alice, the stack's)
+  --weight-setter-url  weight setter whose last pass is printed at the end (default: 127.0.0.1 and WEIGHT_SETTER_PORT or 8200)`;
 
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
@@ -27,6 +29,7 @@ const OPTIONS = {
   timeout: { type: 'string', default: '180' },
   'pool-url': { type: 'string' },
   'validator-uri': { type: 'string', default: '//Alice' },
+  'weight-setter-url': { type: 'string' },
 } as const;
 
 function stackInfo(): { coordinator_url?: string; admin_token?: string; pool_url?: string | null } {
@@ -65,5 +68,23 @@ runCli('demo', HELP, OPTIONS, async (values) => {
     });
     process.stdout.write(`pool round: ok (algorithm ${pool.algorithmId} scored, result ${pool.resultId} verified, sota ${pool.sotaThreshold})\n`);
   }
+  await printWeights(values['weight-setter-url'] ?? `http://127.0.0.1:${process.env.WEIGHT_SETTER_PORT ?? '8200'}`);
   process.stdout.write('demo: ok\n');
 });
+
+/** The weights the stack's weight setter last set (or why not); informative only, never fails the demo. */
+async function printWeights(url: string): Promise<void> {
+  try {
+    const status = (await (await fetch(`${url}/status`, { signal: AbortSignal.timeout(5_000) })).json()) as WeightSetterStatusDto;
+    const pass = status.last_pass;
+    if (pass === null) {
+      process.stdout.write(`weights: the weight setter (${status.hotkey}) has not run a pass yet\n`);
+      return;
+    }
+    const weights = pass.weights.map((w) => `uid ${w.uid} → ${w.value}`).join(', ') || 'none';
+    const where = pass.block === null ? '' : ` in block ${pass.block} (tx ${pass.tx_hash})`;
+    process.stdout.write(`weights: last pass ${pass.outcome}${where}${pass.reason ? ` (${pass.reason})` : ''}: ${weights}; next allowed block ${status.next_allowed_block ?? 'unknown'}\n`);
+  } catch {
+    process.stdout.write(`weights: no weight setter answers at ${url} (npm start runs one)\n`);
+  }
+}

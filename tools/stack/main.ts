@@ -63,6 +63,9 @@ async function stackEnvironment(): Promise<{ env: NodeJS.ProcessEnv; generatedAd
     POOL_SEED_FILE: 'apps/pool-service/seeds/cifar10_binary.json',
     ...(generatedAdminToken ? { ADMIN_TOKENS: generatedAdminToken } : {}),
     ...(validatorHotkey ? { VALIDATOR_SECRET_URI: validatorUri, VALIDATOR_HOTKEYS: validatorHotkey } : {}),
+    // The weight setter sets weights from the local validator, which needs a uid on the dev chain.
+    ...(validatorHotkey ? { DEV_CHAIN_SEED: JSON.stringify({ subnets: { '1': [{ hotkey: validatorHotkey, stake: '1000000000', uid: 0 }] } }) } : {}),
+    WEIGHTS_INTERVAL_SECONDS: '30',
     ...process.env,
   };
   return { env, generatedAdminToken };

@@ -166,6 +166,15 @@ describe('reward policy', () => {
       expect(Object.keys(read.competition_overrides)).toEqual(['7d1f6c1e-8a2b-4a57-9d51-3f0e3b0e5c11', 'speedrun-a']);
     });
 
+    it('keeps a validator_weights.transition_policy (DECISIONS §7) as sent, and writes none when absent', async () => {
+      const transition = { status: 'active', required_contract_hotkey: '5Fcontract', required_contract_weight: 0.6, remaining_weight: 0.4 };
+      const stored = await putNext({ validator_weights: { mode: 'burn_uid0', transition_policy: transition } });
+      expect(stored.validator_weights).toEqual({ mode: 'burn_uid0', targets: [], version_key: 1337, transition_policy: transition });
+      expect((await admin.current()).validator_weights).toEqual(stored.validator_weights);
+      // Without one, the document has no transition_policy key at all (existing snapshots keep their bytes).
+      expect(Object.keys((await putNext()).validator_weights)).toEqual(['mode', 'targets', 'version_key']);
+    });
+
     it('refuses a lower and an equal version with 409 stale_policy_version and the current version, storing nothing', async () => {
       const current = await putNext({ competition_defaults: { weight: 2 } });
       for (const version of [current.version, current.version - 1, 1]) {
@@ -278,6 +287,8 @@ describe('reward policy', () => {
       ['target with both uid and hotkey', { validator_weights: { targets: [{ uid: 3, hotkey: '5Fhotkey', weight: 1 }] } }, 'body.validator_weights.targets.0'],
       ['target with neither uid nor hotkey', { validator_weights: { targets: [{ weight: 1 }] } }, 'body.validator_weights.targets.0'],
       ['unknown weights mode', { validator_weights: { mode: 'all' } }, 'body.validator_weights.mode'],
+      ['transition weight above 1', { validator_weights: { transition_policy: { status: 'active', required_contract_hotkey: '5F', required_contract_weight: 1.5, remaining_weight: 0 } } }, 'body.validator_weights.transition_policy.required_contract_weight'],
+      ['unknown transition status', { validator_weights: { transition_policy: { status: 'paused', required_contract_hotkey: '5F', required_contract_weight: 1, remaining_weight: 0 } } }, 'body.validator_weights.transition_policy.status'],
       ['override that is not an object', { competition_overrides: { x: 5 } }, 'body.competition_overrides.x'],
       ['duplicate pool_id', { pools: [{ pool_id: 'a', label: 'A' }, { pool_id: 'a', label: 'B' }] }, 'body.pools'],
     ];

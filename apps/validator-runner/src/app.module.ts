@@ -5,7 +5,7 @@ import { createHealthController, createLogger } from '@rcs/http';
 import { QueueModule } from '@rcs/queue';
 import type { SigningRunnerConfig } from './config/config';
 import { CoordinatorClient } from './coordinator/coordinator.client';
-import { loadValidatorSigner } from './identity/validator-key';
+import { loadValidatorSigner } from '@rcs/auth';
 import { JobProcessor } from './runner/job-processor';
 import { ReplayWorker } from './runner/replay.worker';
 import { ScanLoop } from './runner/scan-loop.service';

@@ -8,7 +8,7 @@ import { runOnce } from './cli/once';
 import { JobFileError } from './cli/job-file';
 import { replayJobFile } from './cli/replay-file';
 import { requireIdentity, ValidatorRunnerConfig, validatorRunnerConfigFromProcess } from './config/config';
-import { ValidatorKeyError } from './identity/validator-key';
+import { ValidatorKeyError } from '@rcs/auth';
 
 const NAME = 'validator-runner';
 const command = parseCommand(process.argv.slice(2));

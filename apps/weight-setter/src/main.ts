@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { cryptoReady } from '@rcs/auth';
 import { runService } from '@rcs/http';
 import { AppModule } from './app.module';
 import { weightSetterConfigFromProcess } from './config/config';
@@ -6,6 +7,7 @@ import { weightSetterConfigFromProcess } from './config/config';
 void runService({
   name: 'weight-setter',
   loadConfig: weightSetterConfigFromProcess,
-  module: () => AppModule,
+  module: (config) => AppModule.forRoot(config),
+  prepare: cryptoReady,
   openApi: { title: 'Weight Setter', description: 'Turns the reward snapshot into validator weights on chain.', version: '0.1.0' },
 });

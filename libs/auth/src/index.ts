@@ -8,6 +8,7 @@ export * from './pool-auth';
 export * from './admin-token';
 export * from './principal';
 export * from './signer';
+export * from './identity/validator-key';
 export * from './nest/auth.options';
 export * from './nest/auth-status';
 export * from './nest/auth.module';

@@ -28,3 +28,19 @@ export function errorText(error: unknown): string {
   const message: unknown = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : undefined;
   return typeof message === 'string' && message !== '' ? message : String(error);
 }
+
+/** Why a submitted extrinsic did not succeed. */
+export type ExtrinsicFailureKind = 'dispatch_error' | 'invalid' | 'dropped' | 'timeout';
+
+/** A submitted extrinsic failed (`ExtrinsicFailed`, invalid, dropped, or not included in time): never a success. */
+export class ExtrinsicFailedError extends Error {
+  constructor(
+    readonly kind: ExtrinsicFailureKind,
+    /** e.g. `SubtensorModule.SettingWeightsTooFast`, or the pool's reason. */
+    readonly reason: string,
+    readonly txHash: string | null = null,
+  ) {
+    super(`extrinsic ${kind}: ${reason}`);
+    this.name = 'ExtrinsicFailedError';
+  }
+}

@@ -6,6 +6,8 @@ export * from './config';
 export * from './contract-metadata';
 export * from './dev/dev-chain-seed';
 export * from './dev/dev-chain';
+export * from './dev/dev-weights-store';
+export * from './dev/shared-dev-chain';
 export * from './dev/dev-claim-contract';
 export * from './polkadot/polkadot-connection';
 export * from './polkadot/polkadot-subtensor';

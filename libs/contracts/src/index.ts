@@ -60,6 +60,7 @@ export * from './status/participation-disclaimer';
 export * from './status/disclaimer.dto';
 export * from './status/onchain-status.dto';
 export * from './status/health.dto';
+export * from './status/weight-setter-status.dto';
 
 export * from './queues/queues';
 export * from './common/page-query.dto';

@@ -13,6 +13,7 @@ export { isRedisUnavailable, RedisUnavailableError } from './redis/connection-er
 export { REDIS, RedisModule, type RedisModuleAsyncOptions } from './redis/redis.module';
 export * from './jobs/job-catalog';
 export { JobQueue, QUEUE_REACH_MS } from './jobs/job-queue.service';
+export { JobWorkers } from './jobs/job-workers';
 export { OnJob, type JobRef } from './registry/on-job.decorator';
 export { buildJobRegistry, type DiscoveredHandler, type JobHandler, type JobRegistry } from './registry/job-registry';
 export { QueueModule } from './queue.module';

@@ -6,6 +6,7 @@ import { Job, Queue } from 'bullmq';
 import { JobFailedError, JobRegistryError, JobTimeoutError, UndeclaredJobError } from './errors';
 import type { JobSpec } from './jobs/job-catalog';
 import { JobQueue } from './jobs/job-queue.service';
+import { JobWorkers } from './jobs/job-workers';
 import { QueueModule } from './queue.module';
 import type { QueueModuleOptions } from './queue.options';
 import { redisOptionsFromUrl } from './redis/redis';
@@ -263,6 +264,36 @@ describe('QueueModule against Redis', () => {
         expect(stored?.returnvalue).toBe('slow done');
       } finally {
         await inspect.close();
+      }
+    });
+  });
+
+  describe('a worker that starts paused', () => {
+    it('takes no job until resumed, and takes jobs again when resumed after a pause', async () => {
+      const paused = { ...options, prefix: `${redis.prefix}:paused`, queues: { [TestQueue.Work]: { ...options.queues[TestQueue.Work], startPaused: true } } };
+      const running = { ...paused, queues: options.queues };
+      const [standbyProbe, activeProbe] = [new Probe(), new Probe()];
+      const standby = await boot(paused, [WorkHandlers], standbyProbe);
+      const active = await boot(running, [WorkHandlers], activeProbe);
+      const jobs = active.get<JobQueue<TestJobs>>(JobQueue);
+      try {
+        // With both apps up, every job goes to the running worker: the paused one competes for none.
+        for (const n of [1, 2, 3, 4, 5]) expect(await jobs.runAndWait(TestQueue.Work, WorkJob.Count, { n }, 5000)).toBe(n);
+        expect(standbyProbe.counted).toEqual([]);
+        expect(activeProbe.counted.map((c) => c.n)).toEqual([1, 2, 3, 4, 5]);
+
+        await active.close();
+        standby.get(JobWorkers).resume(TestQueue.Work);
+        const standbyJobs = standby.get<JobQueue<TestJobs>>(JobQueue);
+        expect(await standbyJobs.runAndWait(TestQueue.Work, WorkJob.Count, { n: 6 }, 5000)).toBe(6);
+        expect(standbyProbe.counted.map((c) => c.n)).toEqual([6]);
+
+        // Paused again, then resumed: the loop that ended on pause starts again.
+        await standby.get(JobWorkers).pause(TestQueue.Work);
+        standby.get(JobWorkers).resume(TestQueue.Work);
+        expect(await standbyJobs.runAndWait(TestQueue.Work, WorkJob.Count, { n: 7 }, 5000)).toBe(7);
+      } finally {
+        await Promise.all([standby.close(), active.close()]);
       }
     });
   });

@@ -27,7 +27,7 @@ export class QueueModule {
         JobQueue,
         JobWorkers,
       ],
-      exports: [JobQueue],
+      exports: [JobQueue, JobWorkers],
     };
   }
 }

@@ -6,6 +6,8 @@ export interface QueueSettings {
   jobNames: readonly string[];
   /** Jobs one worker runs at once (default 1). */
   concurrency?: number;
+  /** The worker takes no job until `JobWorkers.resume(queue)` (e.g. a standby that must not work yet). */
+  startPaused?: boolean;
   /** Merged over the module defaults (retention of finished jobs). */
   defaultJobOptions?: DefaultJobOptions;
 }

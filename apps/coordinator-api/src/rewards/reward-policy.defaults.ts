@@ -2,6 +2,7 @@ import {
   CompetitionPolicyDto,
   PoolPolicyDto,
   UpdateRewardPolicyDto,
+  TransitionPolicyDto,
   ValidatorWeightsMode,
   ValidatorWeightTargetDto,
 } from '@rcs/contracts';
@@ -14,10 +15,13 @@ export type PoolPolicy = Fields<PoolPolicyDto>;
 export type CompetitionPolicy = Fields<CompetitionPolicyDto>;
 export type ValidatorWeightTarget = Fields<ValidatorWeightTargetDto>;
 
+export type TransitionPolicy = Fields<TransitionPolicyDto>;
+
 export interface ValidatorWeightsPolicy {
   mode: ValidatorWeightsMode;
   targets: ValidatorWeightTarget[];
   version_key: number;
+  transition_policy?: TransitionPolicy | null;
 }
 
 /**
@@ -75,6 +79,17 @@ function validatorWeightsPolicy(source: ValidatorWeightsPolicy): ValidatorWeight
       weight: target.weight,
     })),
     version_key: source.version_key,
+    // Only written when set, so documents without one keep their exact bytes.
+    ...(source.transition_policy
+      ? {
+          transition_policy: {
+            status: source.transition_policy.status,
+            required_contract_hotkey: source.transition_policy.required_contract_hotkey,
+            required_contract_weight: source.transition_policy.required_contract_weight,
+            remaining_weight: source.transition_policy.remaining_weight,
+          },
+        }
+      : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { SigningRunnerConfig } from '../config/config';
-import { loadValidatorSigner } from '../identity/validator-key';
+import { loadValidatorSigner } from '@rcs/auth';
 import { JobProcessor, JobReport } from '../runner/job-processor';
 import { createCoordinatorClient, createReplayPipeline } from '../runner/wiring';
 

@@ -1,5 +1,5 @@
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { NO_VALIDATOR_IDENTITY, readValidatorIdentity, type IdentitySource } from '@rcs/auth';
 import { MAX_SCAN_LIMIT } from '@rcs/contracts';
 import { ConfigError, EnvReader, readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
 import type { SandboxKind, SandboxLimits } from '../sandbox/sandbox.port';
@@ -7,10 +7,8 @@ import { WORKSPACE_FS_SETTINGS, WorkspaceFsSetting } from '../sandbox/workspace-
 
 export const SANDBOX_KINDS: readonly SandboxKind[] = ['bwrap', 'docker', 'none'];
 
-/** Where the validator hotkey comes from; secrets stay here and in the derived key pair only. */
-export type IdentitySource =
-  | { kind: 'uri'; variable: 'VALIDATOR_MNEMONIC' | 'VALIDATOR_SECRET_URI'; uri: string }
-  | { kind: 'wallet'; walletPath: string; walletName: string; hotkeyName: string };
+/** Where the validator hotkey comes from (read as the weight setter reads it: `@rcs/auth`). */
+export type { IdentitySource } from '@rcs/auth';
 
 /** What the runner may fetch and from where (artifacts, held-out sources, repositories). */
 export interface FetchPolicy {
@@ -77,7 +75,7 @@ export function loadValidatorRunnerConfig(env: NodeJS.ProcessEnv, cwd = process.
   const config: ValidatorRunnerConfig = {
     ...readServiceBaseConfig(read, 'VALIDATOR_RUNNER_PORT', 8100),
     coordinatorUrl: read.string('COORDINATOR_URL', 'http://127.0.0.1:8000').replace(/\/+$/, ''),
-    identity: readIdentity(read),
+    identity: readValidatorIdentity(read),
     redisUrl: read.string('REDIS_URL', 'redis://127.0.0.1:6379'),
     redisKeyPrefix: read.string('REDIS_KEY_PREFIX', 'rcs'),
     sandbox: {
@@ -119,34 +117,8 @@ export function loadValidatorRunnerConfig(env: NodeJS.ProcessEnv, cwd = process.
   return config;
 }
 
-/** One identity source at most: a mnemonic, a secret URI, or a Bittensor wallet hotkey file. */
-function readIdentity(read: EnvReader): IdentitySource | null {
-  const mnemonic = read.optional('VALIDATOR_MNEMONIC');
-  const secretUri = read.optional('VALIDATOR_SECRET_URI');
-  const walletName = read.optional('BT_WALLET_NAME');
-  const given = [mnemonic && 'VALIDATOR_MNEMONIC', secretUri && 'VALIDATOR_SECRET_URI', walletName && 'BT_WALLET_NAME'].filter(Boolean);
-  if (given.length > 1) {
-    read.problems.push(`set only one validator identity: ${given.join(', ')} are all set`);
-    return null;
-  }
-  if (mnemonic) return { kind: 'uri', variable: 'VALIDATOR_MNEMONIC', uri: mnemonic };
-  if (secretUri) return { kind: 'uri', variable: 'VALIDATOR_SECRET_URI', uri: secretUri };
-  if (!walletName) return null;
-  return {
-    kind: 'wallet',
-    walletPath: expandHome(read.string('BT_WALLET_PATH', '~/.bittensor/wallets')),
-    walletName,
-    hotkeyName: read.string('BT_WALLET_HOTKEY', 'default'),
-  };
-}
-
 function pick(env: NodeJS.ProcessEnv, names: string[]): Record<string, string> {
   return Object.fromEntries(names.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name] as string]])));
-}
-
-function expandHome(path: string): string {
-  if (path === '~') return homedir();
-  return path.startsWith('~/') ? join(homedir(), path.slice(2)) : resolve(path);
 }
 
 /** The configuration of the commands that sign (`run`, `once`): an identity is set. */
@@ -154,7 +126,7 @@ export type SigningRunnerConfig = ValidatorRunnerConfig & { identity: IdentitySo
 
 export function requireIdentity(config: ValidatorRunnerConfig): SigningRunnerConfig {
   if (config.identity === null) {
-    throw new ConfigError(['no validator identity: set VALIDATOR_MNEMONIC, VALIDATOR_SECRET_URI, or BT_WALLET_NAME (with BT_WALLET_PATH, BT_WALLET_HOTKEY)']);
+    throw new ConfigError([NO_VALIDATOR_IDENTITY]);
   }
   return config as SigningRunnerConfig;
 }

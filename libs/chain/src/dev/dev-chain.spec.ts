@@ -1,3 +1,4 @@
+import type { KeyringPair } from '@polkadot/keyring/types';
 import { encodeAddress } from '@polkadot/util-crypto';
 import { InvalidAddressError } from '../errors';
 import { DevChain } from './dev-chain';
@@ -84,5 +85,38 @@ describe('DevChain', () => {
     expect(() => chain.setStake(hotkey(1), 2, -1n)).toThrow(RangeError);
     expect(() => chain.register('5NotAnAddress', 2)).toThrow(InvalidAddressError);
     await expect(chain.uidOf('5NotAnAddress', 2)).rejects.toBeInstanceOf(InvalidAddressError);
+  });
+});
+
+describe('DevChain weights', () => {
+  const netuid = 3;
+  const seed = parseDevChainSeed({ subnets: { [netuid]: [0, 1, 2].map((uid) => ({ hotkey: hotkey(uid + 1), stake: '1', uid })) } });
+  const signer = (fill: number) => ({ address: hotkey(fill) }) as unknown as KeyringPair;
+
+  it('records weights with their block, shows them in LastUpdate and refuses a second set within the rate limit', async () => {
+    const clock = manualClock(0);
+    const chain = new DevChain({ seed, now: clock.now, genesisMs: 0, blockTimeMs: 1_000, weightsSetRateLimit: 10 });
+    clock.advance(5_000);
+
+    const inclusion = await chain.setWeights(signer(2), { netuid, uids: [0, 2], values: [65_535, 100], versionKey: 1337 });
+
+    expect(inclusion.block).toBe(5);
+    expect(await chain.lastUpdate(netuid)).toEqual([0, 5, 0]);
+    expect(await chain.weightsOf(netuid)).toEqual([
+      { netuid, uid: 1, hotkey: hotkey(2), uids: [0, 2], values: [65_535, 100], versionKey: 1337, block: 5, txHash: inclusion.txHash },
+    ]);
+    clock.advance(10_000);
+    await expect(chain.setWeights(signer(2), { netuid, uids: [0], values: [1], versionKey: 1 })).rejects.toThrow(/SettingWeightsTooFast/);
+    clock.advance(1_000);
+    expect((await chain.setWeights(signer(2), { netuid, uids: [0], values: [1], versionKey: 1 })).block).toBe(16);
+  });
+
+  it('refuses an unregistered signer, unknown uids and commit-reveal subnets like the runtime', async () => {
+    const chain = new DevChain({ seed });
+    await expect(chain.setWeights(signer(9), { netuid, uids: [0], values: [1], versionKey: 1 })).rejects.toThrow(/HotKeyNotRegisteredInSubNet/);
+    await expect(chain.setWeights(signer(1), { netuid, uids: [3], values: [1], versionKey: 1 })).rejects.toThrow(/UidVecContainInvalidOne/);
+    const commitReveal = new DevChain({ seed, commitRevealWeightsEnabled: true });
+    expect(await commitReveal.commitRevealWeightsEnabled(netuid)).toBe(true);
+    await expect(commitReveal.setWeights(signer(1), { netuid, uids: [0], values: [1], versionKey: 1 })).rejects.toThrow(/CommitRevealEnabled/);
   });
 });

@@ -1,6 +1,10 @@
+import { randomBytes } from 'node:crypto';
+import type { KeyringPair } from '@polkadot/keyring/types';
 import { toSs58 } from '../address';
-import type { SubtensorPort } from '../ports/subtensor.port';
+import { ExtrinsicFailedError } from '../errors';
+import type { SetWeightsRequest, SubtensorPort, WeightsInclusion } from '../ports/subtensor.port';
 import { emptyDevChainSeed, type DevChainSeed } from './dev-chain-seed';
+import { InMemoryDevWeightsStore, type DevWeightsRecord, type DevWeightsStore } from './dev-weights-store';
 
 export const DEFAULT_DEV_BLOCK_TIME_MS = 12_000;
 
@@ -12,6 +16,12 @@ export interface DevChainOptions {
   now?: () => number;
   /** When block 0 was produced; the clock's reading at construction by default. */
   genesisMs?: number;
+  /** Where weights and `LastUpdate` live; memory by default, Redis when several processes share the chain. */
+  weights?: DevWeightsStore;
+  /** `WeightsSetRateLimit` of every subnet (Subtensor's default: 100 blocks). */
+  weightsSetRateLimit?: number;
+  /** `CommitRevealWeightsEnabled` of every subnet (off on the dev chain unless asked). */
+  commitRevealWeightsEnabled?: boolean;
 }
 
 interface DevSubnet {
@@ -31,8 +41,14 @@ export class DevChain implements SubtensorPort {
   readonly #now: () => number;
   readonly #genesisMs: number;
   readonly #blockTimeMs: number;
+  readonly #weights: DevWeightsStore;
+  readonly #rateLimit: number;
+  readonly #commitReveal: boolean;
 
   constructor(options: DevChainOptions = {}) {
+    this.#weights = options.weights ?? new InMemoryDevWeightsStore();
+    this.#rateLimit = options.weightsSetRateLimit ?? 100;
+    this.#commitReveal = options.commitRevealWeightsEnabled ?? false;
     this.#now = options.now ?? Date.now;
     this.#genesisMs = options.genesisMs ?? this.#now();
     this.#blockTimeMs = options.blockTimeMs ?? DEFAULT_DEV_BLOCK_TIME_MS;
@@ -77,6 +93,47 @@ export class DevChain implements SubtensorPort {
 
   async metagraphHotkeys(netuid: number): Promise<string[]> {
     return [...(this.#subnets.get(netuid)?.keys ?? [])];
+  }
+
+  async lastUpdate(netuid: number): Promise<number[]> {
+    const size = this.#subnets.get(netuid)?.keys.length ?? 0;
+    const blocks = new Array<number>(size).fill(0);
+    for (const record of await this.#weights.all(netuid)) if (record.uid < size) blocks[record.uid] = record.block;
+    return blocks;
+  }
+
+  async weightsSetRateLimit(_netuid: number): Promise<number> {
+    return this.#rateLimit;
+  }
+
+  async commitRevealWeightsEnabled(_netuid: number): Promise<boolean> {
+    return this.#commitReveal;
+  }
+
+  /** Checks what the runtime's `set_weights` checks that matters here, then records the weights in this block. */
+  async setWeights(signer: KeyringPair, request: SetWeightsRequest): Promise<WeightsInclusion> {
+    const hotkey = toSs58(signer.address);
+    const subnet = this.#subnets.get(request.netuid);
+    const uid = subnet?.uids.get(hotkey);
+    const refuse = (error: string): never => {
+      throw new ExtrinsicFailedError('dispatch_error', `subtensorModule.${error}`);
+    };
+    if (this.#commitReveal) refuse('CommitRevealEnabled');
+    if (subnet === undefined || uid === undefined) return refuse('HotKeyNotRegisteredInSubNet');
+    if (request.uids.length !== request.values.length) refuse('WeightVecNotEqualSize');
+    if (new Set(request.uids).size !== request.uids.length) refuse('DuplicateUids');
+    if (request.uids.some((u) => u >= subnet.keys.length)) refuse('UidVecContainInvalidOne');
+    const block = this.currentBlock();
+    const last = (await this.lastUpdate(request.netuid))[uid] ?? 0;
+    if (last !== 0 && block - last <= this.#rateLimit) refuse('SettingWeightsTooFast');
+    const txHash = `0x${randomBytes(32).toString('hex')}`;
+    await this.#weights.record({ netuid: request.netuid, uid, hotkey, uids: [...request.uids], values: [...request.values], versionKey: request.versionKey, block, txHash });
+    return { txHash, block, blockHash: `0x${block.toString(16).padStart(64, '0')}` };
+  }
+
+  /** The weights every uid of the subnet last set (what the local stack shows). */
+  weightsOf(netuid: number): Promise<DevWeightsRecord[]> {
+    return this.#weights.all(netuid);
   }
 
   async close(): Promise<void> {

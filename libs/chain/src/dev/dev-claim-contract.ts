@@ -122,7 +122,7 @@ export class DevClaimContract implements ClaimContractPort {
     options: DevClaimContractOptions = {},
   ) {
     // The first process of a stack to use the contract fixes block 0 for all of them.
-    this.#genesisKey = `${keyPrefix}:devchain:genesis-ms`;
+    this.#genesisKey = `${keyPrefix}:devchain:genesis_ms`;
     const base = `${keyPrefix}:devchain:claim-contract`;
     this.#keys = {
       latest: `${base}:latest`,

@@ -164,7 +164,7 @@ export class PolkadotClaimContract implements ClaimContractPort {
           throw error;
         }
       },
-      timeoutMs,
+      { timeoutMs },
     );
     if ('refused' in outcome) throw outcome.refused;
     return outcome.value;

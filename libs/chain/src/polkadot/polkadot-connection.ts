@@ -16,15 +16,16 @@ export class PolkadotConnection {
   ) {}
 
   /**
-   * Runs `call` on a connected api; any failure, or no answer within the timeout, is a
-   * `ChainUnavailableError`. `timeoutMs` overrides the bound for calls that wait for blocks.
+   * Runs `call` on a connected api; any failure, or no answer within the timeout, is a `ChainUnavailableError`.
+   * Errors listed in `passThrough` (e.g. a failed extrinsic) reach the caller unchanged.
    */
-  async run<T>(what: string, call: (api: ApiPromise) => Promise<T>, timeoutMs = this.timeoutMs): Promise<T> {
+  async run<T>(what: string, call: (api: ApiPromise) => Promise<T>, options: { timeoutMs?: number; passThrough?: (error: unknown) => boolean } = {}): Promise<T> {
     const work = this.#connected().then(call);
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     try {
       return await withTimeout(work, timeoutMs, () => new ChainUnavailableError(`${what}: no answer from ${this.wsUrl} within ${timeoutMs} ms`));
     } catch (error) {
-      if (error instanceof ChainUnavailableError) throw error;
+      if (error instanceof ChainUnavailableError || options.passThrough?.(error)) throw error;
       throw new ChainUnavailableError(`${what} on ${this.wsUrl} failed: ${errorText(error)}`, { cause: error });
     }
   }

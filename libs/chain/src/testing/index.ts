@@ -1,5 +1,6 @@
 // Test support for chain adapters (offline JSON-RPC node, storage keys, ink! metadata); never imported by production code.
 export * from './local-rpc-server';
+export * from './local-extrinsics';
 export * from './storage-keys';
 export * from './ink-metadata';
 export * from './claim-contract-metadata';

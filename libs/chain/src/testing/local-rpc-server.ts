@@ -14,6 +14,8 @@ type Hex = `0x${string}`;
 /** Lets a handler push subscription notifications to the client that called it. */
 export interface RpcSession {
   notify(method: string, subscription: string, result: unknown): void;
+  /** Which connection called (1, 2, … in the order clients connected). */
+  readonly client: number;
 }
 
 /** Answers one RPC call; may be async. Throw `RpcMethodError` to answer a JSON-RPC error. */
@@ -68,6 +70,8 @@ export class LocalRpcServer {
   readonly #metadataVersion: number;
   #bestBlock: number;
   #nextSubscription = 1;
+  readonly #clientIds = new WeakMap<WebSocket, number>();
+  #nextClient = 1;
 
   private constructor(
     private readonly server: WebSocketServer,
@@ -80,7 +84,10 @@ export class LocalRpcServer {
     this.#runtimeVersion = runtimeVersionOf(metadata);
     this.#bestBlock = bestBlock;
     this.#registerDefaults();
-    server.on('connection', (socket) => socket.on('message', (data) => void this.#onMessage(socket, String(data))));
+    server.on('connection', (socket) => {
+      this.#clientIds.set(socket, this.#nextClient++);
+      socket.on('message', (data) => void this.#onMessage(socket, String(data)));
+    });
   }
 
   static async start(options: LocalRpcServerOptions = {}): Promise<LocalRpcServer> {
@@ -167,6 +174,7 @@ export class LocalRpcServer {
     const queued: string[] = [];
     let answered = false;
     const session: RpcSession = {
+      client: this.#clientIds.get(socket) ?? 0,
       notify: (method, subscription, result) => {
         const message = JSON.stringify({ jsonrpc: '2.0', method, params: { subscription, result } });
         if (answered) socket.send(message);

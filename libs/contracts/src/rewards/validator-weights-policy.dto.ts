@@ -45,6 +45,39 @@ export class ValidatorWeightTargetDto {
   weight!: number;
 }
 
+export enum TransitionPolicyStatus {
+  Active = 'active',
+  Inactive = 'inactive',
+}
+
+/**
+ * A transition the weight setter must honour while `active`: exactly `required_contract_weight` on
+ * the contract hotkey and `remaining_weight` on uid 0 (fractions of the whole vector); any other
+ * vector is refused, not set (DECISIONS §7, §12).
+ */
+export class TransitionPolicyDto {
+  @ApiProperty({ description: '`active` enforces the split; `inactive` ignores it.', enum: TransitionPolicyStatus, enumName: 'TransitionPolicyStatus' })
+  @IsEnum(TransitionPolicyStatus)
+  status!: TransitionPolicyStatus;
+
+  @ApiProperty({ description: 'Hotkey (SS58) of the contract that must receive `required_contract_weight`.', type: String, minLength: 1, maxLength: 128 })
+  @IsString()
+  @Length(1, 128)
+  required_contract_hotkey!: string;
+
+  @ApiProperty({ description: 'Fraction of the vector on the contract hotkey, 0..1.', type: Number, minimum: 0, maximum: 1 })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1)
+  required_contract_weight!: number;
+
+  @ApiProperty({ description: 'Fraction of the vector on uid 0, 0..1.', type: Number, minimum: 0, maximum: 1 })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1)
+  remaining_weight!: number;
+}
+
 /** How the weight setter turns the snapshot into chain weights (DECISIONS §7). */
 export class ValidatorWeightsPolicyDto {
   @ApiPropertyOptional({
@@ -69,4 +102,11 @@ export class ValidatorWeightsPolicyDto {
   @Min(0)
   @Max(Number.MAX_SAFE_INTEGER)
   version_key = DEFAULT_WEIGHTS_VERSION_KEY;
+
+  @ApiPropertyOptional({ description: 'A contract/burn split the vector must follow while active; absent or null: none.', type: () => TransitionPolicyDto, nullable: true })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => TransitionPolicyDto)
+  transition_policy?: TransitionPolicyDto | null;
 }

@@ -19,6 +19,7 @@ export class JobWorkers implements OnModuleInit, OnApplicationBootstrap, BeforeA
   private readonly logger = new Logger('Queue');
   private registry: JobRegistry = new Map();
   private workers: Worker[] = [];
+  private readonly byQueue = new Map<string, Worker>();
 
   constructor(
     @Inject(QUEUE_MODULE_OPTIONS) private readonly options: QueueModuleOptions,
@@ -45,6 +46,7 @@ export class JobWorkers implements OnModuleInit, OnApplicationBootstrap, BeforeA
           connection: redisOptionsFromUrl(this.options.redisUrl),
           prefix: this.options.prefix,
           concurrency: this.options.queues[queue].concurrency ?? 1,
+          autorun: !this.options.queues[queue].startPaused,
         },
       );
       worker.on('failed', (job, error) =>
@@ -52,14 +54,34 @@ export class JobWorkers implements OnModuleInit, OnApplicationBootstrap, BeforeA
       );
       worker.on('error', (error) => this.logger.error(`Worker ${queue}: ${error.message}`));
       this.workers.push(worker);
+      this.byQueue.set(queue, worker);
     }
     this.logger.log(`Workers started for ${[...this.registry.keys()].join(', ') || 'no queues'}`);
+  }
+
+  /** Starts (or resumes) taking jobs of `queue`. */
+  resume(queue: string): void {
+    // BullMQ's resume() also starts a worker created with autorun off, or whose loop ended when it was paused.
+    this.#worker(queue).resume();
+  }
+
+  /** Stops taking new jobs of `queue`; resolves once the jobs it is running have finished. */
+  async pause(queue: string): Promise<void> {
+    const worker = this.#worker(queue);
+    if (worker.isRunning() && !worker.isPaused()) await worker.pause();
+  }
+
+  #worker(queue: string): Worker {
+    const worker = this.byQueue.get(queue);
+    if (!worker) throw new UndeclaredJobError(queue, '*');
+    return worker;
   }
 
   /** Graceful: each worker stops taking jobs and waits for the ones it is running. */
   async beforeApplicationShutdown(): Promise<void> {
     const workers = this.workers;
     this.workers = [];
+    this.byQueue.clear();
     if (workers.length > 0) this.logger.log(`Closing ${workers.length} worker(s); waiting for running jobs`);
     await Promise.all(workers.map((w) => w.close()));
     // See JobQueue.onApplicationShutdown: late connection errors after close must not go unhandled.

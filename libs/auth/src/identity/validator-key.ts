@@ -1,10 +1,55 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Keyring } from '@polkadot/keyring';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { cryptoWaitReady, mnemonicValidate } from '@polkadot/util-crypto';
-import { BtAuthSigner, CANONICAL_SS58_PREFIX, canonicalSs58 } from '@rcs/auth';
-import type { IdentitySource } from '../config/config';
+import { BtAuthSigner } from '../signer';
+import { CANONICAL_SS58_PREFIX, canonicalSs58 } from '../signature';
+
+/**
+ * Where a validator hotkey comes from (the runner and the weight setter read it the same way);
+ * secrets stay here and in the derived key pair only.
+ */
+export type IdentitySource =
+  | { kind: 'uri'; variable: 'VALIDATOR_MNEMONIC' | 'VALIDATOR_SECRET_URI'; uri: string }
+  | { kind: 'wallet'; walletPath: string; walletName: string; hotkeyName: string };
+
+/** The part of an app's environment reader that identity needs (`EnvReader` of `@rcs/http` fits). */
+export interface IdentityEnv {
+  readonly problems: string[];
+  optional(name: string): string | null;
+  string(name: string, fallback: string): string;
+}
+
+/** One identity source at most: `VALIDATOR_MNEMONIC`, `VALIDATOR_SECRET_URI`, or a wallet (`BT_WALLET_NAME`, `BT_WALLET_PATH`, `BT_WALLET_HOTKEY`). */
+export function readValidatorIdentity(read: IdentityEnv): IdentitySource | null {
+  const mnemonic = read.optional('VALIDATOR_MNEMONIC');
+  const secretUri = read.optional('VALIDATOR_SECRET_URI');
+  const walletName = read.optional('BT_WALLET_NAME');
+  const given = [mnemonic && 'VALIDATOR_MNEMONIC', secretUri && 'VALIDATOR_SECRET_URI', walletName && 'BT_WALLET_NAME'].filter(Boolean);
+  if (given.length > 1) {
+    read.problems.push(`set only one validator identity: ${given.join(', ')} are all set`);
+    return null;
+  }
+  if (mnemonic) return { kind: 'uri', variable: 'VALIDATOR_MNEMONIC', uri: mnemonic };
+  if (secretUri) return { kind: 'uri', variable: 'VALIDATOR_SECRET_URI', uri: secretUri };
+  if (!walletName) return null;
+  return {
+    kind: 'wallet',
+    walletPath: expandHome(read.string('BT_WALLET_PATH', '~/.bittensor/wallets')),
+    walletName,
+    hotkeyName: read.string('BT_WALLET_HOTKEY', 'default'),
+  };
+}
+
+/** What to tell an operator who configured no identity. */
+export const NO_VALIDATOR_IDENTITY = 'no validator identity: set VALIDATOR_MNEMONIC, VALIDATOR_SECRET_URI, or BT_WALLET_NAME (with BT_WALLET_PATH, BT_WALLET_HOTKEY)';
+
+function expandHome(path: string): string {
+  if (path === '~') return homedir();
+  return path.startsWith('~/') ? join(homedir(), path.slice(2)) : resolve(path);
+}
 
 /** The validator hotkey could not be loaded; the message says which file or variable and why. */
 export class ValidatorKeyError extends Error {
@@ -81,6 +126,11 @@ export function hotkeyFilePath(source: Extract<IdentitySource, { kind: 'wallet' 
 
 /** The signer of every coordinator call, from the configured identity. */
 export async function loadValidatorSigner(source: IdentitySource): Promise<BtAuthSigner> {
+  return new BtAuthSigner(await loadValidatorKeypair(source));
+}
+
+/** The validator's sr25519 key pair (coordinator calls and chain extrinsics), from the configured identity. */
+export async function loadValidatorKeypair(source: IdentitySource): Promise<KeyringPair> {
   await cryptoWaitReady();
   if (source.kind === 'uri') {
     // The keyring takes a short non-mnemonic as a raw seed: a mistyped mnemonic would silently be another key.
@@ -88,7 +138,7 @@ export async function loadValidatorSigner(source: IdentitySource): Promise<BtAut
       throw new ValidatorKeyError('VALIDATOR_MNEMONIC is not a valid BIP39 mnemonic');
     }
     try {
-      return new BtAuthSigner(canonicalKeyring().addFromUri(source.uri));
+      return canonicalKeyring().addFromUri(source.uri);
     } catch (error) {
       // The keyring's message may quote the secret: name only the variable.
       throw new ValidatorKeyError(`${source.variable} is not a valid mnemonic or secret URI (${(error as Error).name})`);
@@ -108,5 +158,5 @@ export async function loadValidatorSigner(source: IdentitySource): Promise<BtAut
     if (error instanceof ValidatorKeyError) throw error;
     throw new ValidatorKeyError(`${path}: the secret is not a valid mnemonic or seed (${(error as Error).name})`);
   }
-  return new BtAuthSigner(pair);
+  return pair;
 }

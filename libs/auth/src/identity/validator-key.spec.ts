@@ -4,8 +4,6 @@ import { join } from 'node:path';
 import { Keyring } from '@polkadot/keyring';
 import { u8aToHex } from '@polkadot/util';
 import { cryptoWaitReady, decodeAddress, encodeAddress, mnemonicGenerate, mnemonicToMiniSecret } from '@polkadot/util-crypto';
-import pino from 'pino';
-import { CoordinatorClient } from '../coordinator/coordinator.client';
 import { loadValidatorSigner, parseHotkeyFile, ValidatorKeyError } from './validator-key';
 
 describe('validator hotkey', () => {
@@ -16,7 +14,7 @@ describe('validator hotkey', () => {
 
   beforeAll(async () => {
     await cryptoWaitReady();
-    wallets = mkdtempSync(join(tmpdir(), 'runner-wallets-'));
+    wallets = mkdtempSync(join(tmpdir(), 'validator-wallets-'));
     mnemonic = mnemonicGenerate();
     const pair = new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromUri(mnemonic);
     address = pair.address;
@@ -51,8 +49,6 @@ describe('validator hotkey', () => {
     const signer = await loadValidatorSigner(wallet('prefix0'));
     expect(signer.hotkey).toBe(address);
     expect(signer.signRequest({ method: 'POST', url: '/api/v1/validator/jobs/claim', body: '{}' })['X-Hotkey']).toBe(address);
-    const client = new CoordinatorClient({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 1000, postAttempts: 1, postBackoffMs: 0 }, signer, pino({ level: 'silent' }));
-    expect(client.hotkey).toBe(address);
   });
 
   it('refuses a file whose ss58Address is not an address, naming the field', async () => {

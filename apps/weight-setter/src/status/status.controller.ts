@@ -1,0 +1,91 @@
+import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiProduces, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import type { KeyringPair } from '@polkadot/keyring/types';
+import type { FastifyReply } from 'fastify';
+import type { Redis } from 'ioredis';
+import { errorText, type SubtensorPort } from '@rcs/chain';
+import { WeightSetterStatusDto } from '@rcs/contracts';
+import { REDIS, redisReady } from '@rcs/queue';
+import type { WeightSetterConfig } from '../config/config';
+import { OwnerLock } from '../weights/owner-lock';
+import { OwnershipService } from '../weights/ownership.service';
+import { PassStatusStore } from '../weights/pass-status.store';
+import { SUBTENSOR, VALIDATOR_KEYPAIR, WEIGHTS_CONFIG } from '../weights/tokens';
+
+interface Check {
+  ok: boolean;
+  error?: string;
+  latest_block?: number;
+}
+
+export interface WeightSetterReadiness {
+  status: 'ready' | 'not_ready';
+  hotkey: string;
+  /** `owner` sets weights; `standby` waits for the owner's lock to lapse. */
+  role: 'owner' | 'standby';
+  fencing_token: number | null;
+  /** `unsupported` when the chain has commit-reveal on: every pass fails with `commit_reveal_unsupported`. */
+  commit_reveal: 'off' | 'unsupported' | 'unknown';
+  dry_run: boolean;
+  checks: { redis: Check; chain: Check };
+}
+
+@ApiTags('weights')
+@Controller()
+export class StatusController {
+  constructor(
+    @Inject(WEIGHTS_CONFIG) private readonly config: WeightSetterConfig,
+    @Inject(VALIDATOR_KEYPAIR) private readonly keypair: KeyringPair,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(SUBTENSOR) private readonly chain: SubtensorPort,
+    @Inject(OwnershipService) private readonly ownership: OwnershipService,
+    @Inject(OwnerLock) private readonly lock: OwnerLock,
+    @Inject(PassStatusStore) private readonly status: PassStatusStore,
+  ) {}
+
+  @Get('status')
+  @ApiOkResponse({ type: WeightSetterStatusDto, description: 'The hotkey, whether this process owns it, and the last pass (DECISIONS §12).' })
+  async getStatus(): Promise<WeightSetterStatusDto> {
+    const stored = await this.status.read();
+    return { hotkey: this.keypair.address, owner: this.ownership.owner, last_pass: stored.last_pass, next_allowed_block: stored.next_allowed_block };
+  }
+
+  @Get('readyz')
+  @ApiOkResponse({ description: 'Redis and the chain answer; says whether this process owns the hotkey or stands by.' })
+  @ApiServiceUnavailableResponse({ description: 'A dependency does not answer, or commit-reveal is on (`commit_reveal_unsupported`).' })
+  async readyz(@Res({ passthrough: true }) reply: FastifyReply): Promise<WeightSetterReadiness> {
+    const [redis, chain] = await Promise.all([redisReady(this.redis), this.chainReady()]);
+    const ready = redis.ok && chain.check.ok && chain.commitReveal === 'off';
+    void reply.status(ready ? 200 : 503);
+    return {
+      status: ready ? 'ready' : 'not_ready',
+      hotkey: this.keypair.address,
+      role: this.ownership.owner ? 'owner' : 'standby',
+      fencing_token: this.lock.token,
+      commit_reveal: chain.commitReveal,
+      dry_run: this.config.dryRun,
+      checks: { redis, chain: chain.check },
+    };
+  }
+
+  @Get('metrics')
+  @Header('content-type', 'text/plain; version=0.0.4')
+  @ApiProduces('text/plain')
+  @ApiOkResponse({ description: 'Prometheus text: passes by outcome, ownership.' })
+  async metrics(): Promise<string> {
+    const counters = await this.status.counters();
+    const lines = ['# HELP weights_passes_total Weight-setting passes by outcome (all setters of this hotkey).', '# TYPE weights_passes_total counter'];
+    for (const [outcome, count] of Object.entries(counters)) lines.push(`weights_passes_total{outcome="${outcome}"} ${count}`);
+    lines.push('# HELP weights_owner 1 when this process owns the hotkey.', '# TYPE weights_owner gauge', `weights_owner ${this.ownership.owner ? 1 : 0}`);
+    return `${lines.join('\n')}\n`;
+  }
+
+  private async chainReady(): Promise<{ check: Check; commitReveal: WeightSetterReadiness['commit_reveal'] }> {
+    try {
+      const [latest, commitReveal] = await Promise.all([this.chain.latestBlock(), this.chain.commitRevealWeightsEnabled(this.config.chain.netuid)]);
+      return { check: { ok: true, latest_block: latest }, commitReveal: commitReveal ? 'unsupported' : 'off' };
+    } catch (error) {
+      return { check: { ok: false, error: errorText(error) }, commitReveal: 'unknown' };
+    }
+  }
+}

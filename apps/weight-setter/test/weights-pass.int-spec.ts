@@ -1,0 +1,189 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { cryptoReady } from '@rcs/auth';
+import type { LocalExtrinsicPool, LocalRpcServer } from '@rcs/chain/testing';
+import { QueueName, WeightsJob, type WeightSetterStatusDto } from '@rcs/contracts';
+import { createHttpApp, createLogger } from '@rcs/http';
+import { JobQueue } from '@rcs/queue';
+import { createTestRedis, type TestRedis } from '@rcs/testing';
+import { AppModule } from '../src/app.module';
+import { loadWeightSetterConfig } from '../src/config/config';
+import { WeightsPassService } from '../src/weights/weights-pass.service';
+import type { WeightSetterJobs } from '../src/weights/weights-jobs';
+import { ALICE, EXPECTED, METAGRAPH, NETUID, setCommitReveal, setLastUpdate, setterEnv, snapshotDocument, SnapshotServer, startChain } from './support/fixtures';
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+
+describe('the weights pass (in process, real Redis, real HTTP, a local node with the real Subtensor metadata)', () => {
+  let redis: TestRedis;
+  let node: LocalRpcServer;
+  let pool: LocalExtrinsicPool;
+  let coordinator: SnapshotServer;
+  let app: NestFastifyApplication;
+  let pass: WeightsPassService;
+
+  beforeAll(async () => {
+    await cryptoReady();
+    redis = await createTestRedis();
+    ({ node, pool } = await startChain());
+    coordinator = await SnapshotServer.start();
+    const config = loadWeightSetterConfig(
+      setterEnv({
+        wsUrl: node.url,
+        coordinatorUrl: coordinator.url,
+        redisUrl: redis.url,
+        prefix: redis.prefix,
+        // One interval for the whole file: the boot pass is the only scheduled one.
+        extra: { WEIGHTS_INTERVAL_SECONDS: '86400', WEIGHTS_ATTEMPTS: '2', WEIGHTS_RETRY_BACKOFF_MS: '10', WEIGHTS_INCLUSION_TIMEOUT_SECONDS: '5' },
+      }),
+    );
+    app = await createHttpApp(AppModule.forRoot(config), { logger: createLogger({ level: 'silent', name: 'weight-setter' }) });
+    await app.init();
+    pass = app.get(WeightsPassService);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await node?.close();
+    await coordinator?.close();
+    await redis?.cleanup();
+  });
+
+  const status = async (): Promise<WeightSetterStatusDto> => (await app.inject({ method: 'GET', url: '/status' })).json<WeightSetterStatusDto>();
+
+  it('owns the hotkey, and its interval pass sets the hand-computed vector with set_weights signed by the validator', async () => {
+    const done = await until(status, (s) => s.last_pass !== null);
+    const extrinsic = pool.received[0];
+    expect(pool.received).toHaveLength(1);
+    expect(extrinsic).toMatchObject({ section: 'subtensorModule', method: 'setWeights', signer: ALICE, args: { netuid: NETUID, ...EXPECTED, versionKey: 1337 } });
+    expect(done).toEqual({
+      hotkey: ALICE,
+      owner: true,
+      last_pass: {
+        at: expect.any(String),
+        outcome: 'set',
+        reason: null,
+        mode: 'local',
+        snapshot_generated_at: '2026-11-23T12:00:00.000Z',
+        weights: [
+          { uid: 1, hotkey: METAGRAPH[1], weight: expect.closeTo(0.45, 12), value: 65_535 },
+          { uid: 2, hotkey: METAGRAPH[2], weight: expect.closeTo(0.35, 12), value: 50_972 },
+          { uid: 3, hotkey: METAGRAPH[3], weight: expect.closeTo(0.2, 12), value: 29_127 },
+        ],
+        tx_hash: extrinsic.hash,
+        block: 10_001,
+      },
+      next_allowed_block: 10_001 + 100 + 1,
+    });
+    const readiness = await app.inject({ method: 'GET', url: '/readyz' });
+    expect(readiness.statusCode).toBe(200);
+    expect(readiness.json()).toMatchObject({ status: 'ready', role: 'owner', commit_reveal: 'off', hotkey: ALICE });
+  });
+
+  it('skips a pass while the rate limit holds and says from which block it may set again', async () => {
+    // Alice (uid 0) set weights 60 blocks ago; WeightsSetRateLimit is the runtime default 100.
+    setLastUpdate(node, [node.bestBlock - 60, 0, 0, 0]);
+    const sent = pool.received.length;
+
+    const skipped = await pass.run(1);
+
+    expect(pool.received).toHaveLength(sent);
+    const next = node.bestBlock - 60 + 100 + 1;
+    expect(skipped).toMatchObject({ outcome: 'skipped', reason: expect.stringMatching(new RegExp(`^rate_limited: .*allowed at block ${next}`)), tx_hash: null });
+    expect((await status()).next_allowed_block).toBe(next);
+
+    // One block past the limit: allowed.
+    setLastUpdate(node, [node.bestBlock - 101, 0, 0, 0]);
+    expect(await pass.run(1)).toMatchObject({ outcome: 'set' });
+    expect(pool.received).toHaveLength(sent + 1);
+  });
+
+  it('fails the job on a dispatch error, retries it with backoff, and the retry sets the weights', async () => {
+    setLastUpdate(node, []);
+    pool.verdicts.push({ kind: 'dispatch_error', pallet: 'SubtensorModule', error: 'NotEnoughStakeToSetWeights' });
+    const sent = pool.received.length;
+    const jobs = app.get<JobQueue<WeightSetterJobs>>(JobQueue);
+
+    const result = await jobs.runAndWait(QueueName.Weights, WeightsJob.SetWeights, { interval: 7 }, 30_000, { jobId: 'retry-test', attempts: 2, backoff: { type: 'fixed', delay: 10 } });
+
+    expect(result).toMatchObject({ outcome: 'set' });
+    expect(pool.received).toHaveLength(sent + 2);
+    const job = await jobs.queue(QueueName.Weights).getJob('retry-test');
+    expect(job?.attemptsMade).toBe(2);
+    const counters = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(counters).toMatch(/weights_passes_total\{outcome="failed"\} [1-9]/);
+  });
+
+  it('fails the pass without setting anything when the snapshot cannot be fetched', async () => {
+    const sent = pool.received.length;
+    coordinator.status = 503;
+    coordinator.body = { detail: { error: 'snapshot_unavailable', message: 'not built yet' } };
+    try {
+      await expect(pass.run(2)).rejects.toThrow(/snapshot_unavailable/);
+      expect((await status()).last_pass).toMatchObject({ outcome: 'failed', reason: expect.stringMatching(/^snapshot_unavailable: .*503/), weights: [], mode: null });
+      coordinator.status = 200;
+      coordinator.body = { generated_at: 'yesterday' };
+      await expect(pass.run(2)).rejects.toThrow(/snapshot_unavailable: .*breaks the contract/);
+    } finally {
+      coordinator.status = 200;
+      coordinator.body = snapshotDocument();
+    }
+    expect(pool.received).toHaveLength(sent);
+  });
+
+  it('with commit-reveal on, never calls set_weights: the pass fails with commit_reveal_unsupported (not retried) and /readyz says so', async () => {
+    setCommitReveal(node, true);
+    const sent = pool.received.length;
+    try {
+      const failure = await pass.run(3).catch((e: unknown) => e);
+      expect(failure).toMatchObject({ name: 'UnrecoverableError', message: expect.stringMatching(/^commit_reveal_unsupported/) });
+      expect(pool.received).toHaveLength(sent);
+      expect((await status()).last_pass).toMatchObject({ outcome: 'failed', reason: expect.stringMatching(/^commit_reveal_unsupported/) });
+      const readiness = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(readiness.statusCode).toBe(503);
+      expect(readiness.json()).toMatchObject({ status: 'not_ready', commit_reveal: 'unsupported' });
+    } finally {
+      setCommitReveal(node, false);
+    }
+  });
+});
+
+describe('WEIGHTS_DRY_RUN', () => {
+  it('computes and records the vector without submitting anything', async () => {
+    await cryptoReady();
+    const redis = await createTestRedis();
+    const { node, pool } = await startChain();
+    const coordinator = await SnapshotServer.start();
+    const config = loadWeightSetterConfig(
+      setterEnv({ wsUrl: node.url, coordinatorUrl: coordinator.url, redisUrl: redis.url, prefix: redis.prefix, extra: { WEIGHTS_DRY_RUN: 'true', WEIGHTS_INTERVAL_SECONDS: '86400' } }),
+    );
+    const app = await createHttpApp(AppModule.forRoot(config), { logger: createLogger({ level: 'silent', name: 'weight-setter' }) });
+    try {
+      await app.init();
+      // The owner's boot pass of the interval.
+      const status = await until(async () => (await app.inject({ method: 'GET', url: '/status' })).json<WeightSetterStatusDto>(), (s) => s.last_pass !== null);
+      const pass = status.last_pass as NonNullable<WeightSetterStatusDto['last_pass']>;
+      expect(pass).toMatchObject({ outcome: 'dry_run', reason: null, mode: 'local', tx_hash: null, block: null });
+      expect(pass.weights.map((w) => [w.uid, w.value])).toEqual([
+        [1, 65_535],
+        [2, 50_972],
+        [3, 29_127],
+      ]);
+      expect(pool.received).toEqual([]);
+      expect((await app.inject({ method: 'GET', url: '/readyz' })).json()).toMatchObject({ dry_run: true });
+    } finally {
+      await app.close();
+      await node.close();
+      await coordinator.close();
+      await redis.cleanup();
+    }
+  });
+});

@@ -1,0 +1,4 @@
+export * from './errors';
+export * from './http-client';
+export * from './reward-snapshot.check';
+export * from './coordinator.client';
