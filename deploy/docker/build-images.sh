@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds the four app images: rcs/<app>:$IMAGE_TAG (default: the commit's short hash; never `latest`).
+#   NODE_IMAGE  base image (default node:20-bookworm-slim; deploy/docker/local-base.sh makes a stand-in)
+#   APPS        which apps (default all four)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+IMAGE_TAG="${IMAGE_TAG:-$(git rev-parse --short HEAD)}"
+NODE_IMAGE="${NODE_IMAGE:-node:20-bookworm-slim}"
+read -r -a apps <<< "${APPS:-coordinator-api pool-service validator-runner weight-setter}"
+context="$(deploy/docker/context.sh)"
+for app in "${apps[@]}"; do
+  started=$(date +%s)
+  docker build -q --build-arg NODE_IMAGE="$NODE_IMAGE" --build-arg APP="$app" -t "rcs/$app:$IMAGE_TAG" \
+    -f deploy/docker/Dockerfile "$context" >/dev/null
+  printf '[images] rcs/%s:%s %s MB in %s s\n' "$app" "$IMAGE_TAG" \
+    "$(docker image inspect -f '{{.Size}}' "rcs/$app:$IMAGE_TAG" | awk '{printf "%.0f", $1/1e6}')" "$(( $(date +%s) - started ))" >&2
+done
