@@ -17,7 +17,8 @@ rm -rf "$CONTEXT/dist" && mkdir -p "$CONTEXT/dist/apps"
 for app in "${APPS[@]}"; do cp -r "dist/apps/$app" "$CONTEXT/dist/apps/$app"; done
 log "compiled ${APPS[*]} in $(( $(date +%s) - started )) s"
 
-lock_hash="$(cat package.json package-lock.json | sha256sum | cut -d' ' -f1)"
+# Only what decides the installed tree: the lock file and package.json's dependency fields.
+lock_hash="$( { node -p 'const p = require("./package.json"); JSON.stringify([p.dependencies, p.overrides])'; cat package-lock.json; } | sha256sum | cut -d' ' -f1)"
 if [ "$(cat "$CONTEXT/node_modules.sha256" 2>/dev/null)" != "$lock_hash" ]; then
   started=$(date +%s)
   rm -rf "$CONTEXT/node_modules" "$CONTEXT/npm" && mkdir -p "$CONTEXT/npm"
