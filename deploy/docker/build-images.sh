@@ -20,7 +20,8 @@ if [ -z "${DOCKER_BUILDKIT:-}" ]; then
 fi
 for app in "${apps[@]}"; do
   started=$(date +%s)
-  docker build -q --build-arg NODE_IMAGE="$NODE_IMAGE" --build-arg APP="$app" -t "rcs/$app:$IMAGE_TAG" \
+  target=app; [ "$app" = validator-runner ] && target=validator-runner
+  docker build -q --build-arg NODE_IMAGE="$NODE_IMAGE" --build-arg APP="$app" --target "$target" -t "rcs/$app:$IMAGE_TAG" \
     -f deploy/docker/Dockerfile "$context" >/dev/null
   printf '[images] rcs/%s:%s %s MB in %s s\n' "$app" "$IMAGE_TAG" \
     "$(docker image inspect -f '{{.Size}}' "rcs/$app:$IMAGE_TAG" | awk '{printf "%.0f", $1/1e6}')" "$(( $(date +%s) - started ))" >&2

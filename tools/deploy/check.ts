@@ -248,6 +248,38 @@ async function main(): Promise<number> {
       expectThat(limited.every((s) => s.body.includes('rate_limited')), limited[0]?.body ?? '');
       return `${limited.length} of 150 limited`;
     });
+    await check('validator runner (deploy/runner compose): healthy, drives the host engine through the socket, sandbox siblings have no network', async () => {
+      const runnerWork = mkdtempSync(join(tmpdir(), 'deploy-check-runner-'));
+      const runner = new ComposeProject(ROOT, `${project.name}runner`, join(work, 'runner.env'), ['deploy/runner/docker-compose.yml']);
+      const socketGid = (await run('stat', ['-c', '%g', '/var/run/docker.sock'])).stdout.trim();
+      const runnerEnv = {
+        IMAGE_TAG: tag,
+        REDIS_IMAGE: images.REDIS_IMAGE,
+        COORDINATOR_URL: 'http://127.0.0.1:9',
+        VALIDATOR_SECRET_URI: '//Alice',
+        SANDBOX_DOCKER_IMAGE: images.NODE_IMAGE,
+        RUNNER_WORK_DIR: runnerWork,
+        DOCKER_GID: socketGid,
+        LOG_LEVEL: 'warn',
+      };
+      writeFileSync(runner.envFile, Object.entries(runnerEnv).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 });
+      await run('chown', ['1000:1000', runnerWork]);
+      try {
+        await runner.compose(['up', '-d', '--no-build'], { stream: true });
+        const id = await runner.containerId('runner');
+        await waitUntil('the runner healthy', 120_000, async () => (await docker('inspect', '-f', '{{.State.Health.Status}}', id)) === 'healthy');
+        const engine = await docker('exec', id, 'docker', 'version', '-f', '{{.Server.Version}}');
+        expectThat(engine.length > 0, 'the runner cannot reach the engine');
+        // A sibling started as the docker sandbox starts them: no route anywhere but loopback.
+        const probe = "require('net').connect(443, '192.0.2.1').on('error', (e) => { console.log('refused ' + e.code); process.exit(0); }).on('connect', () => { console.log('connected'); process.exit(1); })";
+        const sibling = await docker('exec', id, 'docker', 'run', '--rm', '--network', 'none', '--read-only', '--cap-drop', 'ALL', images.NODE_IMAGE as string, 'node', '-e', probe);
+        expectThat(sibling.startsWith('refused'), sibling);
+        return `engine ${engine}, sibling: ${sibling}`;
+      } finally {
+        await runner.compose(['down', '-v', '--remove-orphans', '-t', '10'], { stream: true }).catch(() => undefined);
+        rmSync(runnerWork, { recursive: true, force: true });
+      }
+    });
   } catch (error) {
     if (!(error instanceof CheckFailed)) {
       outcomes.push({ name: 'unexpected error', ok: false });
