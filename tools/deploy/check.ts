@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { BtAuthSigner, cryptoReady, keypairFromUri } from '@rcs/auth';
 import { freePort } from '@rcs/testing';
-import { RoundClient, runRound } from '../round/round';
+import { createRepository, RoundClient, runRound } from '../round/round';
 import { ComposeProject, docker } from './compose';
 import { resolveLocalhostSubdomains } from './localhost-dns';
 
@@ -233,6 +233,50 @@ async function main(): Promise<number> {
         await api.send(`submission ${submissionId} after the restart`, 'GET', `/api/v1/submissions/${submissionId}/detail`, 200, { auth: 'signed' });
       }
       return `${acknowledged.length} acknowledged submission(s) all present, ${failedRounds} round(s) failed during the outage`;
+    });
+
+    await check('two coordinator and two pool replicas behind the gateway: a burst of 24 concurrent claims of one task by one miner makes one active claim, served by both replicas', async () => {
+      await project.compose(['up', '-d', '--no-build', '--no-recreate', '--scale', 'coordinator=2', '--scale', 'pool=2'], { stream: true });
+      const ids = (await project.compose(['ps', '-q', 'coordinator'])).trim().split('\n');
+      expectThat(ids.length === 2, `coordinator containers: ${ids.length}`);
+      for (const id of ids) await waitUntil('both coordinators healthy', 120_000, async () => (await docker('inspect', '-f', '{{.State.Health.Status}}', id)) === 'healthy');
+      // A miner of its own: the earlier rounds' claims count against //Alice's per-hotkey claim limit.
+      const api = new RoundClient(coordinator, adminToken, new BtAuthSigner(await keypairFromUri('//Charlie')));
+      const repo = mkdtempSync(join(tmpdir(), 'deploy-check-burst-'));
+      try {
+        const baseRef = createRepository(repo);
+        const task = await api.send('create task', 'POST', '/api/v1/tasks', 201, {
+          auth: 'admin',
+          body: {
+            slug: `burst-${randomBytes(4).toString('hex')}`, title: 'Burst', brief: 'Burst of claims.', repository: `file://${repo}`, base_ref: baseRef,
+            benchmark_command: 'python train.py', result_path: 'result.json', allowed_patch_paths: ['train.py'], metric_name: 'loss',
+            metric_direction: 'minimize', competition_mode: 'centerless', time_budget_seconds: 600,
+          },
+        });
+        const since = new Date().toISOString();
+        const claims = await Promise.all(
+          Array.from({ length: 24 }, () =>
+            api.send('claim', 'POST', `/api/v1/tasks/${String(task.id)}/claim`, 201, { auth: 'signed', body: { claim_description: 'A burst of concurrent claims.' } }).then(
+              () => 'created',
+              (error: unknown) => (error instanceof Error && error.message.includes('duplicate_active_claim') ? 'duplicate' : `other: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`),
+            ),
+          ),
+        );
+        const created = claims.filter((c) => c === 'created').length;
+        const others = claims.filter((c) => c !== 'created' && c !== 'duplicate');
+        expectThat(created === 1 && others.length === 0, `created ${created}, unexpected: ${[...new Set(others)].join(' | ')}`);
+        const gatewayLog = await docker('logs', '--since', since, await project.containerId('gateway'));
+        const upstreams = new Set(
+          gatewayLog.split('\n').flatMap((line) => {
+            const entry = /"uri":"\/api\/v1\/tasks\/[^"]*\/claim".*"upstream":"([^"]+)"/.exec(line);
+            return entry ? [entry[1] as string] : [];
+          }),
+        );
+        expectThat(upstreams.size === 2, `claims reached ${[...upstreams].join(', ') || 'no logged upstream'}`);
+        return `1 claim created, ${claims.length - 1} duplicate_active_claim, upstreams ${[...upstreams].join(' and ')}`;
+      } finally {
+        rmSync(repo, { recursive: true, force: true });
+      }
     });
 
     await check('gateway body limit: a 4 MiB body is a 413 body_too_large', async () => {
