@@ -1,0 +1,132 @@
+// Validates rendered manifests (k8s/validate.sh renders the overlays): every object against the
+// Kubernetes JSON schemas of the `kubernetes-models` npm package, then our own policy
+// (DECISIONS.md §13). `--self-test` breaks each rule on a copy and fails unless the policy sees it.
+//   node k8s/check.mjs [--self-test] <rendered.yaml>...
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+
+const toolsDir = process.env.K8S_TOOLS_DIR;
+if (!toolsDir) throw new Error('K8S_TOOLS_DIR must name the directory holding kubernetes-models and yaml');
+const requireTool = createRequire(`${toolsDir}/node_modules/`);
+const YAML = requireTool('yaml');
+
+const args = process.argv.slice(2);
+const selfTest = args.includes('--self-test');
+const files = args.filter((a) => a !== '--self-test');
+let passed = 0;
+let failed = 0;
+const check = (label, ok, detail = '') => {
+  if (ok) passed += 1;
+  else {
+    failed += 1;
+    console.log(`FAIL ${label}${detail ? `: ${detail}` : ''}`);
+  }
+};
+
+async function modelOf(object) {
+  const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/') : [null, object.apiVersion];
+  const path = `${toolsDir}/node_modules/kubernetes-models/${group ? `${group}/` : ''}${version}/${object.kind}.js`;
+  const module = await import(pathToFileURL(path).href);
+  return module[object.kind];
+}
+
+const SECRET_NAME = /PASSWORD|TOKEN|SECRET|MNEMONIC|DATABASE_URL|REDIS_URL|_KEY$|HOTKEYS|WS_URL/;
+const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob']);
+
+/** Our policy over one overlay's objects: a list of [label, ok, detail]. */
+export function policy(name, objects) {
+  const results = [];
+  const rule = (label, ok, detail) => results.push([`${name}: ${label}`, ok, detail]);
+  const byKind = (kind) => objects.filter((o) => o.kind === kind);
+  rule('no Secret objects (Secrets are referenced, never committed)', byKind('Secret').length === 0);
+  for (const w of objects.filter((o) => WORKLOADS.has(o.kind))) {
+    const pod = w.spec.template.spec;
+    const id = `${w.kind}/${w.metadata.name}`;
+    rule(`${id} does not mount a service account token`, pod.automountServiceAccountToken === false);
+    for (const c of [...(pod.initContainers ?? []), ...pod.containers]) {
+      const cid = `${id}/${c.name}`;
+      const sc = c.securityContext ?? {};
+      const image = c.image ?? '';
+      const tag = image.includes('@') ? 'digest' : image.slice(image.lastIndexOf('/') + 1).split(':')[1];
+      rule(`${cid} image has a pinned tag`, tag !== undefined && tag !== 'latest', image);
+      rule(`${cid} liveness probe`, Boolean(c.livenessProbe));
+      rule(`${cid} readiness probe`, Boolean(c.readinessProbe));
+      for (const kind of ['requests', 'limits']) {
+        rule(`${cid} ${kind} cpu and memory`, Boolean(c.resources?.[kind]?.cpu && c.resources?.[kind]?.memory));
+      }
+      rule(`${cid} runs as non-root`, (sc.runAsNonRoot ?? pod.securityContext?.runAsNonRoot) === true && (sc.runAsUser ?? pod.securityContext?.runAsUser ?? 1) !== 0);
+      rule(`${cid} read-only root file system`, sc.readOnlyRootFilesystem === true);
+      rule(`${cid} no privilege escalation`, sc.allowPrivilegeEscalation === false && sc.privileged !== true);
+      rule(`${cid} drops all capabilities, adds none`, (sc.capabilities?.drop ?? []).includes('ALL') && (sc.capabilities?.add ?? []).length === 0);
+      for (const env of c.env ?? []) {
+        if (SECRET_NAME.test(env.name)) rule(`${cid} env ${env.name} comes from a Secret`, env.valueFrom?.secretKeyRef !== undefined && env.value === undefined);
+      }
+    }
+  }
+  const deployments = byKind('Deployment');
+  for (const app of ['coordinator-api', 'pool-service']) {
+    if (!deployments.some((d) => d.metadata.name === app)) continue;
+    rule(`${app} has an HPA`, byKind('HorizontalPodAutoscaler').some((h) => h.spec.scaleTargetRef.name === app && h.spec.minReplicas >= 1));
+    rule(`${app} has a PodDisruptionBudget`, byKind('PodDisruptionBudget').some((p) => p.spec.selector.matchLabels?.['app.kubernetes.io/name'] === app));
+  }
+  const weightSetter = deployments.find((d) => d.metadata.name === 'weight-setter');
+  if (weightSetter) {
+    rule('weight-setter runs one replica', weightSetter.spec.replicas === 1);
+    rule('weight-setter uses the Recreate strategy', weightSetter.spec.strategy?.type === 'Recreate');
+    rule('weight-setter is not autoscaled', !byKind('HorizontalPodAutoscaler').some((h) => h.spec.scaleTargetRef.name === 'weight-setter'));
+  }
+  rule(
+    'NetworkPolicy default deny (every pod, ingress and egress)',
+    byKind('NetworkPolicy').some(
+      (p) => Object.keys(p.spec.podSelector ?? {}).length === 0 && ['Ingress', 'Egress'].every((t) => p.spec.policyTypes?.includes(t)) && !p.spec.ingress && !p.spec.egress,
+    ),
+  );
+  return results;
+}
+
+/** Each mutation breaks one rule; the policy must report at least one failure for it. */
+const MUTATIONS = [
+  ['a liveness probe removed', (o) => delete firstContainer(o).livenessProbe],
+  ['a readiness probe removed', (o) => delete firstContainer(o).readinessProbe],
+  ['limits removed', (o) => delete firstContainer(o).resources.limits],
+  ['the latest tag', (o) => (firstContainer(o).image = 'rcs/coordinator-api:latest')],
+  ['no tag', (o) => (firstContainer(o).image = 'rcs/coordinator-api')],
+  ['a writable root', (o) => (firstContainer(o).securityContext.readOnlyRootFilesystem = false)],
+  ['a capability added', (o) => (firstContainer(o).securityContext.capabilities.add = ['NET_ADMIN'])],
+  ['root user', (o) => ((firstContainer(o).securityContext.runAsUser = 0), (firstContainer(o).securityContext.runAsNonRoot = false))],
+  ['a secret inline', (o) => firstContainer(o).env.push({ name: 'ADMIN_TOKENS', value: 'x' })],
+];
+function firstContainer(objects) {
+  return objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'coordinator-api').spec.template.spec.containers[0];
+}
+
+for (const file of files) {
+  const name = basename(file, '.yaml');
+  const objects = YAML.parseAllDocuments(readFileSync(file, 'utf8')).map((d) => d.toJSON()).filter(Boolean);
+  check(`${name}: renders objects`, objects.length > 0);
+  for (const object of objects) {
+    const label = `${name}: ${object.kind}/${object.metadata?.name} matches the ${object.apiVersion} schema`;
+    try {
+      const Model = await modelOf(object);
+      new Model(object).validate();
+      check(label, true);
+    } catch (error) {
+      check(label, false, String(error.message ?? error).slice(0, 500));
+    }
+  }
+  for (const [label, ok, detail] of policy(name, objects)) check(label, ok, detail);
+  if (selfTest && objects.some((o) => o.kind === 'Deployment' && o.metadata.name === 'coordinator-api')) {
+    for (const [what, mutate] of MUTATIONS) {
+      const copy = structuredClone(objects);
+      mutate(copy);
+      check(`${name}: the policy refuses ${what}`, policy(name, copy).some(([, ok]) => !ok));
+    }
+    const copy = structuredClone(objects);
+    copy.push({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'x' }, data: {} });
+    check(`${name}: the policy refuses a Secret object`, policy(name, copy).some(([, ok]) => !ok));
+  }
+}
+console.log(`k8s: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);
