@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import type { ChainConfig } from './config';
 import { DevChain } from './dev/dev-chain';
 import { DevClaimContract } from './dev/dev-claim-contract';
@@ -12,6 +13,8 @@ export interface ChainAdapters {
   claimContract: ClaimContractPort;
   /** The dev chain behind both ports when `CHAIN=dev` (for admin mutators), else null. */
   devChain: DevChain | null;
+  /** The dev chain's own Redis connection (its shared state), closed with the adapters. */
+  devRedis?: Redis;
 }
 
 /** Builds both ports for the configured chain; polkadot ports share one lazily opened connection. */
@@ -19,7 +22,10 @@ export function createChainAdapters(config: ChainConfig): ChainAdapters {
   switch (config.chain) {
     case 'dev': {
       const devChain = new DevChain({ seed: config.devChainSeed, blockTimeMs: config.devBlockTimeMs });
-      return { subtensor: devChain, claimContract: new DevClaimContract(devChain), devChain };
+      // Connects on first use: a process that never touches the contract never opens it.
+      const devRedis = new Redis(config.devStore.redisUrl, { lazyConnect: true, connectionName: 'dev-chain' });
+      const claimContract = new DevClaimContract(devChain, devRedis, config.devStore.keyPrefix, { challengeBlocks: config.devClaimChallengeBlocks });
+      return { subtensor: devChain, claimContract, devChain, devRedis };
     }
     case 'polkadot': {
       const connection = new PolkadotConnection(config.wsUrl ?? '', config.timeoutMs);
@@ -34,4 +40,14 @@ export function createChainAdapters(config: ChainConfig): ChainAdapters {
 
 export async function closeChainAdapters(adapters: ChainAdapters): Promise<void> {
   await Promise.all([adapters.subtensor.close(), adapters.claimContract.close()]);
+  const redis = adapters.devRedis;
+  if (redis && redis.status !== 'end') {
+    if (redis.status === 'ready') {
+      const ended = new Promise((resolve) => redis.once('end', resolve));
+      await redis.quit();
+      await ended;
+    } else {
+      redis.disconnect();
+    }
+  }
 }

@@ -37,6 +37,8 @@ describe('chainConfigFromEnv', () => {
       devChainSeed: { subnets: new Map() },
       devBlockTimeMs: 12_000,
       timeoutMs: 2_500,
+      devStore: { redisUrl: 'redis://127.0.0.1:6379', keyPrefix: 'rcs' },
+      devClaimChallengeBlocks: 0,
     });
   });
 

@@ -8,6 +8,9 @@ export const CHAIN_KINDS = ['polkadot', 'dev'] as const;
 export type ChainKind = (typeof CHAIN_KINDS)[number];
 
 export const DEFAULT_CHAIN_TIMEOUT_MS = 10_000;
+/** The apps' defaults (DECISIONS §10), so that every process of a stack finds one dev chain. */
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+export const DEFAULT_REDIS_KEY_PREFIX = 'rcs';
 
 export interface ChainConfig {
   chain: ChainKind;
@@ -23,6 +26,10 @@ export interface ChainConfig {
   devBlockTimeMs: number;
   /** Bound on every chain call, connecting included. */
   timeoutMs: number;
+  /** Where the dev chain keeps what every process of one stack must agree on (`REDIS_URL`, `REDIS_KEY_PREFIX`; DECISIONS §9). */
+  devStore: { redisUrl: string; keyPrefix: string };
+  /** `DEV_CLAIM_CHALLENGE_BLOCKS` (dev only): blocks from publication to `claims_open_at`. */
+  devClaimChallengeBlocks: number;
 }
 
 export const CHAIN_ENV_NAMES = [
@@ -34,6 +41,9 @@ export const CHAIN_ENV_NAMES = [
   'DEV_CHAIN_SEED',
   'DEV_CHAIN_BLOCK_TIME_MS',
   'CHAIN_TIMEOUT_MS',
+  'REDIS_URL',
+  'REDIS_KEY_PREFIX',
+  'DEV_CLAIM_CHALLENGE_BLOCKS',
 ] as const;
 export type ChainEnvName = (typeof CHAIN_ENV_NAMES)[number];
 
@@ -71,6 +81,9 @@ export function chainConfigFromEnv(env: NodeJS.ProcessEnv, defaults: ChainEnvDef
   const netuid = integer('NETUID', 0, 65_535);
   const timeoutMs = integer('CHAIN_TIMEOUT_MS', 1, 600_000, DEFAULT_CHAIN_TIMEOUT_MS);
   const devBlockTimeMs = integer('DEV_CHAIN_BLOCK_TIME_MS', 1, 86_400_000, DEFAULT_DEV_BLOCK_TIME_MS);
+  const devClaimChallengeBlocks = integer('DEV_CLAIM_CHALLENGE_BLOCKS', 0, 1_000_000, 0);
+  const redisUrl = read('REDIS_URL') ?? DEFAULT_REDIS_URL;
+  if (chain === 'dev' && !/^rediss?:\/\/\S+$/.test(redisUrl)) problems.push(`REDIS_URL must be a redis:// or rediss:// URL, got ${JSON.stringify(redisUrl.replace(/\/\/[^@/]*@/, '//***@'))}`);
 
   const wsUrl = read('CHAIN_WS_URL');
   if (chain === 'polkadot' && wsUrl === null) problems.push('CHAIN_WS_URL is required when CHAIN=polkadot');
@@ -94,6 +107,8 @@ export function chainConfigFromEnv(env: NodeJS.ProcessEnv, defaults: ChainEnvDef
     devChainSeed,
     devBlockTimeMs,
     timeoutMs,
+    devStore: { redisUrl, keyPrefix: read('REDIS_KEY_PREFIX') ?? DEFAULT_REDIS_KEY_PREFIX },
+    devClaimChallengeBlocks,
   };
 }
 

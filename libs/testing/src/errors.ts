@@ -16,3 +16,13 @@ export class WaitForHttpTimeoutError extends Error {
     this.name = 'WaitForHttpTimeoutError';
   }
 }
+
+export class SchemaDriftError extends Error {
+  constructor(readonly drift: string[]) {
+    super(
+      `The entities disagree with the migrations (${drift.length} difference(s)); declare the schema the migrations create ` +
+        `in the entities, or generate a migration:\n${drift.map((d) => (d.startsWith('--') ? d : `${d};`)).join('\n')}`,
+    );
+    this.name = 'SchemaDriftError';
+  }
+}

@@ -1,5 +1,5 @@
 export { childProcessBaseEnv, testDatabaseUrlBase, testRedisUrl } from './config';
-export { InvalidDatabaseNameError, WaitForHttpTimeoutError } from './errors';
+export { InvalidDatabaseNameError, SchemaDriftError, WaitForHttpTimeoutError } from './errors';
 export { createScratchDatabase, type ScratchDatabase } from './database/scratch-database';
 export {
   createTemplateDatabase,
@@ -11,6 +11,7 @@ export {
   type TestMigrationClass,
 } from './database/template-database';
 export { createTestDatabase, type TestDatabase, type TestDatabaseSpec } from './database/test-database';
+export { expectNoSchemaDrift, schemaDrift, type SchemaSpec } from './database/schema-drift';
 export { createTestRedis, deleteKeysWithPrefix, type TestRedis } from './redis/test-redis';
 export { freePort } from './net/free-port';
 export { waitForHttp, type WaitForHttpOptions, type WaitForHttpResult } from './net/wait-for-http';

@@ -2,7 +2,6 @@ import { encodeAddress } from '@polkadot/util-crypto';
 import { InvalidAddressError } from '../errors';
 import { DevChain } from './dev-chain';
 import { parseDevChainSeed } from './dev-chain-seed';
-import { DevClaimContract } from './dev-claim-contract';
 
 const hotkey = (fill: number, prefix = 42): string => encodeAddress(new Uint8Array(32).fill(fill), prefix);
 
@@ -85,29 +84,5 @@ describe('DevChain', () => {
     expect(() => chain.setStake(hotkey(1), 2, -1n)).toThrow(RangeError);
     expect(() => chain.register('5NotAnAddress', 2)).toThrow(InvalidAddressError);
     await expect(chain.uidOf('5NotAnAddress', 2)).rejects.toBeInstanceOf(InvalidAddressError);
-  });
-});
-
-describe('DevClaimContract', () => {
-  it('reports a configured, reachable contract at the dev clock block', async () => {
-    const clock = manualClock(0);
-    const contract = new DevClaimContract(new DevChain({ now: clock.now }));
-    clock.advance(36_000);
-
-    expect(await contract.status()).toEqual({
-      configured: true,
-      ws_url: 'dev://local',
-      contract: 'dev',
-      metadata_path: 'dev://builtin',
-      metadata_exists: true,
-      metadata_messages: ['publish_epoch', 'claim_single', 'challenge_epoch'],
-      required_messages_present: true,
-      chain_reachable: true,
-      latest_block: 3,
-      contract_info_present: true,
-      contract_account_free: 0,
-      contract_account_reserved: 0,
-      error: null,
-    });
   });
 });

@@ -50,7 +50,17 @@ export class DevChain implements SubtensorPort {
 
   /** Synchronous twin of `latestBlock()` for in-process callers. */
   currentBlock(): number {
-    return Math.max(0, Math.floor((this.#now() - this.#genesisMs) / this.#blockTimeMs));
+    return this.blockSince(this.#genesisMs);
+  }
+
+  /** When this chain's block 0 was produced (epoch ms). */
+  get genesisMs(): number {
+    return this.#genesisMs;
+  }
+
+  /** The block now, on this clock and block time, of a chain whose block 0 was produced at `genesisMs`. */
+  blockSince(genesisMs: number): number {
+    return Math.max(0, Math.floor((this.#now() - genesisMs) / this.#blockTimeMs));
   }
 
   async latestBlock(): Promise<number> {

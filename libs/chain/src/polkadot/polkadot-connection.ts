@@ -15,11 +15,14 @@ export class PolkadotConnection {
     private readonly timeoutMs: number,
   ) {}
 
-  /** Runs `call` on a connected api; any failure, or no answer within the timeout, is a `ChainUnavailableError`. */
-  async run<T>(what: string, call: (api: ApiPromise) => Promise<T>): Promise<T> {
+  /**
+   * Runs `call` on a connected api; any failure, or no answer within the timeout, is a
+   * `ChainUnavailableError`. `timeoutMs` overrides the bound for calls that wait for blocks.
+   */
+  async run<T>(what: string, call: (api: ApiPromise) => Promise<T>, timeoutMs = this.timeoutMs): Promise<T> {
     const work = this.#connected().then(call);
     try {
-      return await withTimeout(work, this.timeoutMs, () => new ChainUnavailableError(`${what}: no answer from ${this.wsUrl} within ${this.timeoutMs} ms`));
+      return await withTimeout(work, timeoutMs, () => new ChainUnavailableError(`${what}: no answer from ${this.wsUrl} within ${timeoutMs} ms`));
     } catch (error) {
       if (error instanceof ChainUnavailableError) throw error;
       throw new ChainUnavailableError(`${what} on ${this.wsUrl} failed: ${errorText(error)}`, { cause: error });

@@ -2,4 +2,6 @@
 export * from './local-rpc-server';
 export * from './storage-keys';
 export * from './ink-metadata';
+export * from './claim-contract-metadata';
+export * from './local-claim-contract';
 export * from './unused-port';

@@ -19,6 +19,9 @@ export interface RpcSession {
 /** Answers one RPC call; may be async. Throw `RpcMethodError` to answer a JSON-RPC error. */
 export type RpcHandler = (params: unknown[], session: RpcSession) => unknown;
 
+/** Answers one runtime API call of `state_call` (SCALE-encoded arguments in, SCALE-encoded result out). */
+export type RuntimeCallHandler = (data: Hex) => Hex | Promise<Hex>;
+
 export interface LocalRpcServerOptions {
   /** SCALE runtime metadata answered by `state_getMetadata`; the Subtensor devnet metadata by default. */
   metadataPath?: string;
@@ -59,6 +62,7 @@ export class LocalRpcServer {
   readonly calls: string[] = [];
   readonly #storage = new Map<string, Hex>();
   readonly #handlers = new Map<string, RpcHandler>();
+  readonly #runtimeCalls = new Map<string, RuntimeCallHandler>();
   readonly #metadata: Uint8Array;
   readonly #runtimeVersion: unknown;
   readonly #metadataVersion: number;
@@ -118,6 +122,11 @@ export class LocalRpcServer {
   /** Adds or replaces the answer to one RPC method. */
   handle(method: string, handler: RpcHandler): void {
     this.#handlers.set(method, handler);
+  }
+
+  /** Adds or replaces the answer to one runtime API call, e.g. `ContractsApi_call`. */
+  handleRuntimeCall(method: string, handler: RuntimeCallHandler): void {
+    this.#runtimeCalls.set(method, handler);
   }
 
   async close(): Promise<void> {
@@ -236,7 +245,9 @@ export class LocalRpcServer {
   }
 
   /** The two runtime calls `ApiPromise` makes to fetch metadata through the Metadata runtime API. */
-  #runtimeCall(method: string, data: string): Hex {
+  #runtimeCall(method: string, data: string): Hex | Promise<Hex> {
+    const handler = this.#runtimeCalls.get(method);
+    if (handler) return handler(data as Hex);
     switch (method) {
       case 'Metadata_metadata_versions':
         return u8aToHex(u8aConcat(scale.compact(1), scale.u32(this.#metadataVersion)));

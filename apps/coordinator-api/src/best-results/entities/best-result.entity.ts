@@ -1,13 +1,18 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
 import { MetricDirection } from '@rcs/contracts';
+import { SubmissionEntity } from '../../submissions/entities/submission.entity';
+import { TaskEntity } from '../../tasks/entities/task.entity';
 
 /** The current best of a task; written only under the task row lock of the decision protocol. */
 @Entity({ name: 'best_results' })
+@Check('best_results_metric_direction_check', "metric_direction IN ('maximize', 'minimize')")
 export class BestResultEntity {
-  @PrimaryColumn({ type: 'uuid' })
+  @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'best_results_pkey' })
+  @ForeignKey(() => TaskEntity, { name: 'best_results_task_id_fkey' })
   taskId!: string;
 
   @Column({ type: 'uuid' })
+  @ForeignKey(() => SubmissionEntity, { name: 'best_results_submission_id_fkey' })
   submissionId!: string;
 
   @Column({ type: 'text' })
@@ -25,6 +30,6 @@ export class BestResultEntity {
   @Column({ type: 'text' })
   minerHotkey!: string;
 
-  @Column({ type: 'timestamptz' })
+  @Column({ type: 'timestamptz', default: () => 'now()' })
   updatedAt!: Date;
 }

@@ -4,7 +4,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 @Entity({ name: 'reward_snapshots' })
 export class RewardSnapshotEntity {
   /** Always `current`: one row, replaced by each rebuild. */
-  @PrimaryColumn({ type: 'text' })
+  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'reward_snapshots_pkey' })
   id!: string;
 
   @Column({ type: 'timestamptz' })

@@ -1,10 +1,23 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
 import { bigintAsNumber } from '../../common/column-transformers';
 import { CompetitionMode, MetricDirection, MetricResolutionMode, RankingMode, TaskState } from '@rcs/contracts';
 
+/** Constraint and index names are those of the migrations (Postgres names inline CHECKs `<table>_<column>_check`). */
 @Entity({ name: 'tasks' })
+@Unique('tasks_slug_unique', ['slug'])
+@Index('tasks_created_idx', ['createdAt', 'id']) // (created_at DESC, id DESC)
+@Check('tasks_max_patch_bytes_check', 'max_patch_bytes BETWEEN 1 AND 1048576')
+@Check('tasks_metric_direction_check', "metric_direction IN ('maximize', 'minimize')")
+@Check('tasks_ranking_mode_check', "ranking_mode IN ('scalar', 'pareto')")
+@Check('tasks_secondary_metric_direction_check', "secondary_metric_direction IN ('maximize', 'minimize')")
+@Check('tasks_metric_resolution_check', 'metric_resolution >= 0')
+@Check('tasks_metric_resolution_mode_check', "metric_resolution_mode IN ('absolute', 'log')")
+@Check('tasks_competition_mode_check', "competition_mode IN ('standard', 'centerless', 'peer_evaluation')")
+@Check('tasks_min_peer_evaluations_check', 'min_peer_evaluations BETWEEN 1 AND 20')
+@Check('tasks_time_budget_seconds_check', 'time_budget_seconds BETWEEN 1 AND 86400')
+@Check('tasks_task_state_check', "task_state IN ('live', 'paused', 'closed')")
 export class TaskEntity {
-  @PrimaryGeneratedColumn('uuid')
+  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'tasks_pkey' })
   id!: string;
 
   @Column({ type: 'text' })
@@ -38,7 +51,7 @@ export class TaskEntity {
   @Column({ type: 'text', nullable: true })
   resultPath!: string | null;
 
-  @Column({ type: 'jsonb' })
+  @Column({ type: 'jsonb', default: [] })
   allowedPatchPaths!: string[];
 
   @Column({ type: 'integer' })
@@ -59,10 +72,10 @@ export class TaskEntity {
   @Column({ type: 'text', nullable: true })
   secondaryMetricDirection!: MetricDirection | null;
 
-  @Column({ type: 'double precision' })
+  @Column({ type: 'double precision', default: 0 })
   metricResolution!: number;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', default: 'absolute' })
   metricResolutionMode!: MetricResolutionMode;
 
   @Column({ type: 'text', nullable: true })
@@ -78,7 +91,7 @@ export class TaskEntity {
   slugCompatibilityNote!: string | null;
 
   /** Validator-private: served only through signed validator routes, never in public responses or logs. */
-  @Column({ type: 'jsonb' })
+  @Column({ type: 'jsonb', default: {} })
   validatorBenchmarkEnv!: Record<string, string>;
 
   @Column({ type: 'text' })

@@ -1,0 +1,179 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Keyring } from '@polkadot/keyring';
+import type { KeyringPair } from '@polkadot/keyring/types';
+import { cryptoWaitReady, encodeAddress } from '@polkadot/util-crypto';
+import { buildClaimEpoch, type ClaimPackage } from '@rcs/merkle';
+import { createTestRedis, type TestRedis } from '@rcs/testing';
+import { ChainUnavailableError } from '../errors';
+import { ClaimContractError, type ClaimContractErrorCode, type ClaimData, type HexHash } from '../ports/claim-contract.port';
+import { claimContractMetadata } from '../testing/claim-contract-metadata';
+import { inkMetadata } from '../testing/ink-metadata';
+import { LocalClaimContract } from '../testing/local-claim-contract';
+import { LocalRpcServer } from '../testing/local-rpc-server';
+import { PolkadotClaimContract } from './polkadot-claim-contract';
+import { PolkadotConnection } from './polkadot-connection';
+
+const CONTRACT = encodeAddress(new Uint8Array(32).fill(0xc0), 42);
+const account = (n: number): string => encodeAddress(new Uint8Array(32).fill(n), 42);
+const EVIDENCE = `0x${'ab'.repeat(32)}` as HexHash;
+
+const claimOf = (pkg: ClaimPackage): ClaimData => ({
+  epoch: pkg.epoch,
+  index: pkg.index,
+  hotkey: pkg.hotkey,
+  recipientColdkey: pkg.recipient_coldkey,
+  amount: BigInt(pkg.amount),
+  proof: pkg.proof,
+});
+
+async function refusal(work: Promise<unknown>): Promise<ClaimContractErrorCode> {
+  try {
+    await work;
+  } catch (error) {
+    if (error instanceof ClaimContractError) return error.code;
+    throw error;
+  }
+  throw new TypeError('the contract accepted the message');
+}
+
+describe('PolkadotClaimContract messages through @polkadot/api-contract against a local node (real Subtensor metadata)', () => {
+  let testRedis: TestRedis;
+  let node: LocalRpcServer;
+  let deployed: LocalClaimContract;
+  let dir: string;
+  let metadataPath: string;
+  let publisher: KeyringPair;
+  let miner: KeyringPair;
+  const connections: PolkadotConnection[] = [];
+
+  const adapter = (address: string | null = CONTRACT, path: string | null = metadataPath, txTimeoutMs?: number) => {
+    const connection = new PolkadotConnection(node.url, 10_000);
+    connections.push(connection);
+    return new PolkadotClaimContract(connection, address, path, txTimeoutMs);
+  };
+
+  beforeAll(async () => {
+    await cryptoWaitReady();
+    const keyring = new Keyring({ type: 'sr25519', ss58Format: 42 });
+    publisher = keyring.addFromUri('//Publisher');
+    miner = keyring.addFromUri('//Miner');
+    testRedis = await createTestRedis();
+    node = await LocalRpcServer.start({ bestBlock: 100 });
+    deployed = new LocalClaimContract(node, { address: CONTRACT, redis: testRedis.redis, keyPrefix: testRedis.prefix });
+    dir = mkdtempSync(join(tmpdir(), 'rcs-claim-contract-'));
+    metadataPath = join(dir, 'merklepool.json');
+    writeFileSync(metadataPath, JSON.stringify(claimContractMetadata()));
+  });
+
+  afterAll(async () => {
+    await Promise.all(connections.map((connection) => connection.close()));
+    await node.close();
+    await testRedis.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('publishes, claims, challenges and resolves through signed Contracts::call extrinsics, and reads it all back', async () => {
+    const contract = adapter();
+    expect(await contract.latestPublishedEpoch()).toBeNull();
+    expect(await contract.claimState()).toEqual({ latestEpoch: null, currentBlock: 100, epoch: null, vetoActive: false, claimReady: false });
+
+    const tree = buildClaimEpoch(7, [
+      { hotkey: account(1), recipientColdkey: account(11), amount: 4_000_000_000n },
+      { hotkey: account(2), recipientColdkey: account(12), amount: 6_000_000_000n },
+      { hotkey: account(3), recipientColdkey: account(13), amount: 1n },
+    ]);
+    const uri = 'http://127.0.0.1:8434/claims/epoch/7/allocation';
+    const receipt = await contract.publishEpoch({ epoch: 7, root: tree.root, numOfLeaves: 3, totalRao: tree.totalAmount, uri }, publisher);
+
+    expect(receipt).toEqual({ block: 101, txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    // The node decoded the extrinsic's call data with the contract's metadata: the adapter encoded every argument.
+    expect(deployed.included).toEqual([
+      { block: 101, signer: publisher.address, message: 'publish_epoch', args: [7, tree.root, 3, Number(tree.totalAmount), uri], reverted: false },
+    ]);
+    expect(await contract.latestPublishedEpoch()).toBe(7);
+    expect(await contract.epochInfo(7)).toEqual({ root: tree.root, numOfLeaves: 3, totalRao: 10_000_000_001n, spentRao: 0n, disputed: false, claimsOpenAt: 101, bondRao: 0n });
+    expect(await contract.epochInfo(8)).toBeNull();
+    expect(await contract.claimState()).toMatchObject({ latestEpoch: 7, currentBlock: 101, vetoActive: false, claimReady: true });
+
+    const first = claimOf(tree.packageAt(0));
+    const claim = await contract.claimSingle(first, true, miner);
+    expect(claim).toEqual({ block: 102, txHash: expect.stringMatching(/^0x/), paidRao: null });
+    expect(deployed.included[1]).toMatchObject({ message: 'claim_single', signer: miner.address, args: [expect.objectContaining({ index: 0, amount: Number(first.amount), proof: first.proof }), true] });
+    expect(await contract.claimedCumulativeRao(first.hotkey)).toBe(first.amount);
+    expect((await deployed.engine.claims()).map((record) => record.paidRao)).toEqual([first.amount.toString()]);
+
+    await contract.challengeEpoch(7, EVIDENCE, miner);
+    expect(await contract.claimState()).toMatchObject({ vetoActive: true, claimReady: false, epoch: expect.objectContaining({ disputed: true }) });
+    expect(await refusal(contract.claimSingle(claimOf(tree.packageAt(1)), false, miner))).toBe('claims_locked');
+    await contract.resolveChallenge(7, false, account(9), publisher);
+    expect(await deployed.engine.challenge(7)).toMatchObject({ status: 'dismissed', beneficiary: account(9), evidenceHash: EVIDENCE });
+    expect((await contract.claimState()).claimReady).toBe(true);
+    expect(deployed.included.map((call) => call.message)).toEqual(['publish_epoch', 'claim_single', 'challenge_epoch', 'resolve_challenge']);
+  });
+
+  it("maps the contract's refusals from the dry run to codes, without sending a transaction", async () => {
+    const contract = adapter();
+    const latest = (await contract.latestPublishedEpoch()) ?? 0;
+    const tree = buildClaimEpoch(latest + 1, [
+      { hotkey: account(1), recipientColdkey: account(11), amount: 5_000_000_000n },
+      { hotkey: account(4), recipientColdkey: account(14), amount: 3n },
+    ]);
+    await contract.publishEpoch({ epoch: latest + 1, root: tree.root, numOfLeaves: 2, totalRao: tree.totalAmount, uri: 'u' }, publisher);
+    const sent = deployed.included.length;
+    const pkg = claimOf(tree.packageAt(1));
+
+    expect(await refusal(contract.publishEpoch({ epoch: latest + 1, root: tree.root, numOfLeaves: 2, totalRao: 1n, uri: 'u' }, publisher))).toBe('epoch_exists');
+    expect(await refusal(contract.publishEpoch({ epoch: 1, root: tree.root, numOfLeaves: 2, totalRao: 1n, uri: 'u' }, publisher))).toBe('epoch_not_newer');
+    expect(await refusal(contract.claimSingle({ ...pkg, amount: pkg.amount + 1n }, true, miner))).toBe('invalid_proof');
+    expect(await refusal(contract.claimSingle({ ...pkg, recipientColdkey: account(99) }, true, miner))).toBe('invalid_proof');
+    expect(await refusal(contract.claimSingle({ ...pkg, epoch: latest }, true, miner))).toBe('epoch_not_claimable');
+    expect(await refusal(contract.resolveChallenge(latest + 1, true, account(9), publisher))).toBe('not_disputed');
+    expect(await refusal(contract.challengeEpoch(latest + 5, EVIDENCE, miner))).toBe('unknown_epoch');
+    expect(deployed.included).toHaveLength(sent);
+
+    // Hotkey 1 claimed 4e9 in the first epoch: this one pays the difference, then nothing is left.
+    await contract.claimSingle(claimOf(tree.packageAt(tree.entries.findIndex((entry) => entry.hotkey === account(1)))), true, miner);
+    expect(await contract.claimedCumulativeRao(account(1))).toBe(5_000_000_000n);
+    expect((await deployed.engine.claims()).at(-1)?.paidRao).toBe('1000000000');
+    expect(await refusal(contract.claimSingle(claimOf(tree.packageAt(tree.entries.findIndex((entry) => entry.hotkey === account(1)))), true, miner))).toBe('nothing_to_claim');
+  });
+
+  it('treats ExtrinsicFailed (ContractReverted in the block) as a failure and says why', async () => {
+    const contract = adapter();
+    const epoch = ((await contract.latestPublishedEpoch()) ?? 0) + 1;
+    const tree = buildClaimEpoch(epoch, [{ hotkey: account(5), recipientColdkey: account(15), amount: 77n }]);
+    await contract.publishEpoch({ epoch, root: tree.root, numOfLeaves: 1, totalRao: 77n, uri: 'u' }, publisher);
+    const pkg = claimOf(tree.packageAt(0));
+    // Between the adapter's dry run and the block, someone else claims for the hotkey.
+    deployed.beforeNextInclusion = async () => {
+      await deployed.engine.claimSingle(pkg, true, { address: account(50) });
+    };
+
+    expect(await refusal(contract.claimSingle(pkg, true, miner))).toBe('nothing_to_claim');
+    expect(deployed.included.at(-1)).toMatchObject({ message: 'claim_single', reverted: true });
+    expect(await contract.claimedCumulativeRao(account(5))).toBe(77n);
+  });
+
+  it('fails closed when the contract is not configured or its metadata lacks a message', async () => {
+    await expect(adapter(null).latestPublishedEpoch()).rejects.toThrow(ChainUnavailableError);
+    await expect(adapter(CONTRACT, join(dir, 'missing.json')).epochInfo(1)).rejects.toThrow(/metadata not readable/);
+    const partial = join(dir, 'partial.json');
+    writeFileSync(partial, JSON.stringify(inkMetadata(['publish_epoch', 'claim_single', 'challenge_epoch'])));
+    await expect(adapter(CONTRACT, partial).latestPublishedEpoch()).rejects.toThrow(/has no message get_latest_published_epoch/);
+  });
+
+  it('fails with ChainUnavailableError when a transaction is not included within its bound', async () => {
+    const contract = adapter(CONTRACT, metadataPath, 1_500);
+    const before = await contract.latestPublishedEpoch();
+    const epoch = (before ?? 0) + 1;
+    const tree = buildClaimEpoch(epoch, [{ hotkey: account(6), recipientColdkey: account(16), amount: 5n }]);
+    deployed.beforeNextInclusion = () => new Promise<void>(() => undefined); // the node never produces the block
+
+    await expect(contract.publishEpoch({ epoch, root: tree.root, numOfLeaves: 1, totalRao: 5n, uri: 'u' }, publisher)).rejects.toThrow(
+      /claim contract publish_epoch: no answer from .* within 1500 ms/,
+    );
+    expect(await contract.latestPublishedEpoch()).toBe(before);
+  });
+});
