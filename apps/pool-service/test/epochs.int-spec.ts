@@ -242,6 +242,35 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
     }
   }, 60_000);
 
+  it('adds the local competition from reputation earned since the previous epoch, for miners with enough in-consensus evaluations', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const rows = (await pool.db.dataSource.query(
+        `INSERT INTO algorithms (task_type, algorithm_dsl, dsl_hash, input_dim, parent_ids, source, status) VALUES ('cifar10_binary', $1, $1, 16, '{}', 'seed', 'pending') RETURNING id`,
+        [`local-${i}`],
+      )) as { id: number }[];
+      ids.push(rows[0].id);
+    }
+    // a: three in-consensus evaluations (+3); b: two (+2), below POOL_MIN_REWARD_ACTIVITY = 3.
+    for (const id of ids) await pool.db.dataSource.query(`INSERT INTO reputation_events (miner_hotkey, kind, algorithm_id, amount) VALUES ($1, 'evaluation_in_consensus', $2, 1)`, [hk['a'], id]);
+    for (const id of ids.slice(0, 2)) await pool.db.dataSource.query(`INSERT INTO reputation_events (miner_hotkey, kind, algorithm_id, amount) VALUES ($1, 'evaluation_in_consensus', $2, 1)`, [hk['b'], id]);
+    coordinator.snapshot = snapshotOf([[hk['c'], 1]], { enabled: true, weight: 1, target_pool_id: 'main', reward_scope: 'competition_only' });
+
+    expect((await epochs.rollover(20)).rollover).toBe('stored');
+    const first = JSON.parse(await (await fetch(`${pool.url}/claims/epoch/20/allocation`)).text()) as { entries: { hotkey: string; units: string; competitions: { slug: string; units: string }[] }[] };
+    const units = (doc: typeof first, who: string) => doc.entries.find((e) => e.hotkey === who);
+    // main: alpha (1) and local (1) → 500 each.
+    expect(units(first, hk['a'])).toMatchObject({ units: '500', competitions: [{ slug: 'local', units: '500' }] });
+    expect(units(first, hk['b'])).toMatchObject({ units: '0' });
+    expect(units(first, hk['c'])).toMatchObject({ units: '500' });
+
+    // Nothing new earned since epoch 20: local has no scored miner and gives its share back to its pool.
+    expect((await epochs.rollover(21)).rollover).toBe('stored');
+    const second = JSON.parse(await (await fetch(`${pool.url}/claims/epoch/21/allocation`)).text()) as typeof first;
+    expect(units(second, hk['a'])).toMatchObject({ units: '0' });
+    expect(units(second, hk['c'])).toMatchObject({ units: '1000' });
+  }, 60_000);
+
   it('does not register the simulation routes without CLAIM_SIMULATION, and serves nothing under the prefix with CLAIMS_ENABLED=false', async () => {
     const plain = await startSibling(pool, { COORDINATOR_URL: coordinator.url });
     const off = await startSibling(pool, { COORDINATOR_URL: coordinator.url, CLAIMS_ENABLED: 'false' });
