@@ -116,8 +116,19 @@ export class ClaimsService {
     return cached;
   }
 
+  /**
+   * The epoch number a proof read names. A named epoch whose tree is cached needs no database read
+   * (stored epochs never change); the default one is read each time, so a new publication is seen at once.
+   */
+  private async proofEpoch(epoch: string | null): Promise<number> {
+    if (epoch === null) return (await this.epochRow(null)).epoch;
+    const id = /^[0-9]{1,9}$/.test(epoch) ? Number(epoch) : null;
+    if (id !== null && this.trees.has(id)) return id;
+    return (await this.epochRow(epoch)).epoch;
+  }
+
   async package(epoch: string | null, hotkey: string): Promise<ClaimPackageDto> {
-    const row = await this.epochRow(epoch);
+    const row = { epoch: await this.proofEpoch(epoch) };
     const canonical = canonicalSs58(hotkey);
     const { tree, indexOf } = await this.tree(row.epoch);
     const index = canonical === null ? undefined : indexOf.get(canonical);
