@@ -242,6 +242,23 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
     }
   }, 60_000);
 
+  it('publishes on re-run an epoch stored by a process that stopped before publishing (one epoch, its stored root on chain)', async () => {
+    // A replica without the publisher key stands for a process killed between the store and the publication.
+    const stopped = await startSibling(pool, { COORDINATOR_URL: coordinator.url, DEV_CHAIN_BLOCK_TIME_MS: '3600000' });
+    try {
+      coordinator.snapshot = snapshotOf([[hk['b'], 1]]);
+      expect(await stopped.app.get(EpochsService).rollover(17)).toEqual({ epoch: 17, rollover: 'stored', publication: 'publication_off' });
+    } finally {
+      await stopped.app.close();
+    }
+    const stored = ((await pool.db.dataSource.query(`SELECT root, publication FROM epochs WHERE epoch = 17`)) as { root: string; publication: string }[])[0];
+    expect(stored.publication).toBe('pending');
+    coordinator.snapshot = snapshotOf([[hk['c'], 5]]);
+    expect(await epochs.rollover(17)).toEqual({ epoch: 17, rollover: 'existed', publication: 'published' });
+    expect(await epochCount(17)).toBe(1);
+    expect((await contract.epochInfo(17))?.root).toBe(stored.root);
+  }, 60_000);
+
   it('adds the local competition from reputation earned since the previous epoch, for miners with enough in-consensus evaluations', async () => {
     const ids: number[] = [];
     for (let i = 0; i < 3; i += 1) {
