@@ -55,6 +55,9 @@ describe('npm run demo against the local stack', () => {
       expect(demo.output).toMatch(/with a worse mse; the best stays/);
       expect(demo.output).toMatch(/reward snapshot .*"score"/);
       expect(demo.output).toMatch(/pool round: ok \(algorithm \d+ scored, result \d+ verified, sota [0-9.]+\)/);
+      expect(demo.output).toContain('proof verified locally');
+      expect(demo.output).toContain('second claim: 409 nothing_to_claim');
+      expect(demo.output).toMatch(/claim round: ok \(epoch \d+ paid [1-9]\d*, epoch \d+ paid [1-9]\d*\)/);
       expect(demo).toMatchObject({ code: 0 });
     } finally {
       stack.kill('SIGINT');

@@ -9,6 +9,7 @@ import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
 import type { WeightSetterStatusDto } from '@rcs/contracts';
 import { runCli, UsageError } from '../round/cli';
+import { runClaimRound } from '../round/claim-round';
 import { runPoolRound } from '../round/pool-round';
 import { runDemo } from './demo';
 
@@ -67,6 +68,15 @@ runCli('demo', HELP, OPTIONS, async (values) => {
       log: (line) => process.stdout.write(`pool ${line}\n`),
     });
     process.stdout.write(`pool round: ok (algorithm ${pool.algorithmId} scored, result ${pool.resultId} verified, sota ${pool.sotaThreshold})\n`);
+    // The coordinator round's accepted miner is in the reward snapshot: its reward reaches it through a claim.
+    const claims = await runClaimRound({
+      url: poolUrl.replace(/\/+$/, ''),
+      miner: alice,
+      recipient: (await keypairFromUri(`${seed}//demo/cold/1`)).address,
+      timeoutMs: timeoutSeconds * 1000,
+      log: (line) => process.stdout.write(`claims ${line}\n`),
+    });
+    process.stdout.write(`claim round: ok (epoch ${claims.first.epoch} paid ${claims.first.paid}, epoch ${claims.later.epoch} paid ${claims.later.paid})\n`);
   }
   await printWeights(values['weight-setter-url'] ?? `http://127.0.0.1:${process.env.WEIGHT_SETTER_PORT ?? '8200'}`);
   process.stdout.write('demo: ok\n');

@@ -6,12 +6,14 @@ import { QueueModule, REDIS, RedisModule } from '@rcs/queue';
 import type { Redis } from 'ioredis';
 import { AlgorithmsModule } from './algorithms/algorithms.module';
 import { AssignmentsModule } from './assignments/assignments.module';
+import { ClaimsModule } from './claims/claims.module';
 import { ClockModule } from './common/clock.module';
 import { TrailingSlashAliases } from './common/trailing-slash';
 import { PoolServiceConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { POOL_ENTITIES, POOL_MIGRATIONS } from './database';
 import { DisclaimerController } from './disclaimer/disclaimer.controller';
+import { EpochsModule } from './epochs/epochs.module';
 import { HealthController } from './health/health.controller';
 import { POOL_QUEUES } from './jobs/pool-jobs';
 import { MinersModule } from './miners/miners.module';
@@ -59,6 +61,8 @@ export class AppModule {
         ResultsModule,
         AlgorithmsModule,
         AssignmentsModule,
+        EpochsModule,
+        ...ClaimsModule.forRoot(config),
       ],
       controllers: [HealthController, DisclaimerController],
       providers: [TrailingSlashAliases],

@@ -2,7 +2,12 @@ import type { EntityClassOrSchema, MigrationClass } from '@rcs/persistence';
 import { AlgorithmEntity } from './algorithms/entities/algorithm.entity';
 import { EvaluationEntity } from './algorithms/entities/evaluation.entity';
 import { AssignmentEntity } from './assignments/entities/assignment.entity';
+import { EpochAllocationEntity } from './epochs/entities/epoch-allocation.entity';
+import { EpochEntity } from './epochs/entities/epoch.entity';
+import { RewardSnapshotEntity } from './epochs/entities/reward-snapshot.entity';
+import { SimulatedClaimEntity } from './epochs/entities/simulated-claim.entity';
 import { PoolMining1795444169456 } from './migrations/1795444169456-pool-mining';
+import { PoolEpochs1795447475197 } from './migrations/1795447475197-pool-epochs';
 import { MinerEntity } from './miners/entities/miner.entity';
 import { RecipientChangeEntity } from './miners/entities/recipient-change.entity';
 import { ReputationEventEntity } from './reputation/entities/reputation-event.entity';
@@ -19,6 +24,10 @@ export const POOL_ENTITIES: EntityClassOrSchema[] = [
   ReputationEventEntity,
   ResultEntity,
   SotaEntity,
+  RewardSnapshotEntity,
+  EpochEntity,
+  EpochAllocationEntity,
+  SimulatedClaimEntity,
 ];
 
-export const POOL_MIGRATIONS: MigrationClass[] = [PoolMining1795444169456];
+export const POOL_MIGRATIONS: MigrationClass[] = [PoolMining1795444169456, PoolEpochs1795447475197];

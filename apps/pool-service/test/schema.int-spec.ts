@@ -1,5 +1,6 @@
-import { openDatabase, pendingSchemaChanges } from '@rcs/persistence';
-import { createScratchDatabase, ScratchDatabase } from '@rcs/testing';
+import { openDatabase, pendingSchemaChanges, sharedDataSourceOptions } from '@rcs/persistence';
+import { createScratchDatabase, expectNoSchemaDrift, ScratchDatabase } from '@rcs/testing';
+import schema from '../src/data-source';
 import { POOL_ENTITIES, POOL_MIGRATIONS } from '../src/database';
 
 describe('pool database schema', () => {
@@ -27,4 +28,7 @@ describe('pool database schema', () => {
       await db.close();
     }
   }, 60_000);
+
+  it('entities declare exactly what the migrations create (constraint and index names included)', () =>
+    expectNoSchemaDrift({ ...schema, dataSourceOptions: sharedDataSourceOptions() }), 60_000);
 });

@@ -25,6 +25,28 @@ export interface PoolMiningConfig {
   scoreEmaDays: number;
 }
 
+/** Epochs, publication and claim routes (DECISIONS.md §8, §10). */
+export interface PoolPayoutConfig {
+  /** Rao split by each epoch (u64). */
+  budgetUnits: bigint;
+  /** Oldest stored snapshot an epoch may use when the coordinator cannot be reached. */
+  snapshotMaxAgeSeconds: number;
+  /** Where the reward snapshot is fetched (`GET {coordinatorUrl}/api/v1/reward-snapshot`). */
+  coordinatorUrl: string;
+  /** How often the rollover checks whether a window has ended (and retries a pending publication). */
+  epochCheckSeconds: number;
+  /** Attempts of one rollover job before the stored-snapshot fallback is taken. */
+  snapshotAttempts: number;
+  claimsEnabled: boolean;
+  /** `/claims` by default; always starts with `/`, never ends with one. */
+  claimsMountPrefix: string;
+  claimSimulation: boolean;
+  /** Mnemonic or secret URI of the publisher key; null = publication off. */
+  publisherUri: string | null;
+  /** Base URL the published `uri` (the allocation document) points at. */
+  publicUrl: string;
+}
+
 /** Typed, validated once at boot (DECISIONS.md §10 names). */
 export interface PoolServiceConfig extends ServiceBaseConfig {
   databaseUrl: string | null;
@@ -41,6 +63,7 @@ export interface PoolServiceConfig extends ServiceBaseConfig {
   windowBlocks: number;
   chain: ChainConfig;
   mining: PoolMiningConfig;
+  payout: PoolPayoutConfig;
 }
 
 /** A finite number within [min, max] (fractions allowed, unlike `EnvReader.int`). */
@@ -89,8 +112,28 @@ export function loadPoolServiceConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
     scoreEmaDays: number(read, env, 'SCORE_EMA_DAYS', 10, 1e-6, 1e6),
   };
   if (mining.maxEvaluations < mining.consensusK) read.problems.push('POOL_MAX_EVALUATIONS must be at least POOL_CONSENSUS_K');
+  const budgetUnits = read.bigint('POOL_EPOCH_BUDGET_UNITS', 1_000_000_000n);
+  if (budgetUnits >= 1n << 64n) read.problems.push('POOL_EPOCH_BUDGET_UNITS must fit in u64');
+  const mnemonic = read.optional('PUBLISHER_MNEMONIC');
+  const secretUri = read.optional('PUBLISHER_SECRET_URI');
+  if (mnemonic && secretUri) read.problems.push('set only one of PUBLISHER_MNEMONIC and PUBLISHER_SECRET_URI');
+  const prefix = read.string('CLAIMS_MOUNT_PREFIX', '/claims').replace(/\/+$/, '');
+  if (!/^\/[A-Za-z0-9._~/-]*$/.test(prefix) || prefix.length < 2) read.problems.push('CLAIMS_MOUNT_PREFIX must be a path like /claims');
+  const base = readServiceBaseConfig(read, 'POOL_PORT', 8434);
+  const payout: PoolPayoutConfig = {
+    budgetUnits,
+    snapshotMaxAgeSeconds: read.int('POOL_SNAPSHOT_MAX_AGE_SECONDS', 3600, 0, 365 * 86400),
+    coordinatorUrl: read.string('COORDINATOR_URL', 'http://127.0.0.1:8000').replace(/\/+$/, ''),
+    epochCheckSeconds: read.int('POOL_EPOCH_CHECK_SECONDS', 5, 1, 3600),
+    snapshotAttempts: read.int('POOL_SNAPSHOT_ATTEMPTS', 3, 1, 100),
+    claimsEnabled: read.bool('CLAIMS_ENABLED', true),
+    claimsMountPrefix: prefix,
+    claimSimulation: read.bool('CLAIM_SIMULATION', false),
+    publisherUri: mnemonic ?? secretUri,
+    publicUrl: read.string('POOL_PUBLIC_URL', `http://127.0.0.1:${base.port}`).replace(/\/+$/, ''),
+  };
   const config: Omit<PoolServiceConfig, 'chain'> = {
-    ...readServiceBaseConfig(read, 'POOL_PORT', 8434),
+    ...base,
     databaseUrl: read.optional('POOL_DATABASE_URL'),
     embeddedDataDir: join(resolve(cwd, read.string('DATA_DIR', '.data')), 'pool'),
     redisUrl: read.string('REDIS_URL', 'redis://127.0.0.1:6379'),
@@ -101,6 +144,7 @@ export function loadPoolServiceConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
     authMaxSkewSeconds: read.int('AUTH_MAX_SKEW_SECONDS', 300, 1, 3600),
     windowBlocks: read.int('POOL_WINDOW_BLOCKS', 360, 1, 1_000_000),
     mining,
+    payout,
   };
   for (const digest of config.adminTokenSha256) {
     if (!/^[0-9a-f]{64}$/.test(digest)) read.problems.push('ADMIN_TOKEN_SHA256 entries must be 64 hex characters');

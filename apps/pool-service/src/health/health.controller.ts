@@ -2,7 +2,7 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CLAIM_CONTRACT_PORT, ClaimContractPort } from '@rcs/chain';
-import { PoolHealthDto } from '@rcs/contracts';
+import { PoolStatusDto } from '@rcs/contracts';
 import { databaseReady } from '@rcs/persistence';
 import { REDIS, redisReady } from '@rcs/queue';
 import type { Redis } from 'ioredis';
@@ -10,6 +10,8 @@ import { DataSource } from 'typeorm';
 import { PoolClock } from '../common/pool-clock';
 import { PoolServiceConfig } from '../config/config';
 import { POOL_CONFIG } from '../config/config.module';
+import { EpochsRepository } from '../epochs/epochs.repository';
+import { EpochsService } from '../epochs/epochs.service';
 
 /** `/health` (DECISIONS.md §8 shape) and `/healthz` (liveness). */
 @ApiTags('health')
@@ -21,6 +23,8 @@ export class HealthController {
     @Inject(CLAIM_CONTRACT_PORT) private readonly contract: ClaimContractPort,
     @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
     private readonly clock: PoolClock,
+    private readonly epochs: EpochsService,
+    private readonly epochRows: EpochsRepository,
   ) {}
 
   @Get('healthz')
@@ -30,29 +34,63 @@ export class HealthController {
   }
 
   @Get('health')
-  @ApiOkResponse({ type: PoolHealthDto, description: 'Always 200; `status` is `degraded` when the database, Redis or chain fails.' })
-  async health(): Promise<PoolHealthDto> {
+  @ApiOkResponse({ type: PoolStatusDto, description: 'Always 200; `status` is `degraded` when the database, Redis or chain fails, or a publication is failing.' })
+  health(): Promise<PoolStatusDto> {
+    return this.report();
+  }
+
+  @Get('status')
+  @ApiOkResponse({ type: PoolStatusDto, description: 'The same body as `/health` (compat with BitSota validator tooling).' })
+  status(): Promise<PoolStatusDto> {
+    return this.report();
+  }
+
+  private async report(): Promise<PoolStatusDto> {
     const enabled = this.config.chain.claimContractAddress !== null;
-    const [database, redis, block, contract] = await Promise.all([
+    const manager = this.dataSource.manager;
+    const [database, redis, block, contract, claimState, latest, published, snapshot, publisher] = await Promise.all([
       databaseReady(this.dataSource),
       redisReady(this.redis),
       this.clock.currentBlock().catch(() => null),
       enabled ? this.contract.status() : Promise.resolve(null),
+      enabled ? this.contract.claimState().catch((error: Error) => error) : Promise.resolve(null),
+      this.epochRows.latest(manager).catch(() => null),
+      this.epochRows.latestPublished(manager).catch(() => null),
+      this.epochs.snapshotStatus().catch(() => null),
+      this.epochs.publisherAddress().catch(() => null),
     ]);
-    const healthy = database.ok && redis.ok && block !== null;
+    const pending = latest !== null && latest.publication === 'pending' ? latest : null;
+    const publicationFailing = pending !== null && pending.lastPublishError !== null;
+    const healthy = database.ok && redis.ok && block !== null && !publicationFailing;
+    const state = claimState instanceof Error ? null : claimState;
     return {
       status: healthy ? 'healthy' : 'degraded',
       window_number: block === null ? null : this.clock.windowOf(block),
       current_block: block,
-      // Epoch publication comes with the payout issue; nothing is published yet.
-      latest_epoch: null,
+      latest_epoch: published?.epoch ?? null,
       window_blocks: this.config.windowBlocks,
       onchain_runtime: {
         enabled,
-        contract_status: { active_veto_count: 0, is_veto_active: false, claim_ready: false, read_error: contract?.error ?? null },
-        proof_api: { enabled: false },
-        accounts: { publisher: null },
-        processes: [{ name: 'publisher', running: false }],
+        contract_status: {
+          active_veto_count: state?.vetoActive ? 1 : 0,
+          is_veto_active: state?.vetoActive ?? false,
+          claim_ready: state?.claimReady ?? false,
+          read_error: contract?.error ?? (claimState instanceof Error ? claimState.message : null),
+        },
+        proof_api: { enabled: this.config.payout.claimsEnabled },
+        accounts: { publisher },
+        processes: [{ name: 'publisher', running: this.epochs.publicationEnabled }],
+      },
+      payout: {
+        latest_stored_epoch: latest?.epoch ?? null,
+        publication: {
+          enabled: this.epochs.publicationEnabled,
+          pending_epoch: pending?.epoch ?? null,
+          attempts: pending?.publishAttempts ?? 0,
+          last_error: pending?.lastPublishError ?? null,
+          last_attempt_at: pending?.lastPublishAttemptAt?.toISOString() ?? null,
+        },
+        snapshot: snapshot ?? { last_fetched_at: null, last_error: null, last_error_at: null, unavailable_window: null },
       },
     };
   }

@@ -79,4 +79,8 @@ export enum ErrorCode {
   AssignmentNotActive = 'assignment_not_active',
   DuplicateAlgorithm = 'duplicate_algorithm',
   ResultNotFound = 'result_not_found',
+  // Claim routes (DECISIONS §8).
+  HotkeyNotInEpoch = 'hotkey_not_in_epoch',
+  ClaimsNotOpen = 'claims_not_open',
+  InvalidProof = 'invalid_proof',
 }

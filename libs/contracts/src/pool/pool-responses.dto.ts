@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { PayoutStatusDto } from './claims.dto';
 
 /** `POST /api/v1/miners/register`. */
 export class PoolMinerDto {
@@ -291,4 +292,10 @@ export class PoolHealthDto {
   window_blocks!: number;
   @ApiProperty({ type: () => OnchainRuntimeDto, description: 'On-chain runtime status.' })
   onchain_runtime!: OnchainRuntimeDto;
+}
+
+/** `GET /status` and `/health` of the pool: the health body plus the payout's own state. */
+export class PoolStatusDto extends PoolHealthDto {
+  @ApiProperty({ type: () => PayoutStatusDto, description: 'Epochs, publication and snapshot state (DECISIONS.md §8).' })
+  payout!: PayoutStatusDto;
 }

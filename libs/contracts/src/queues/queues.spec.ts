@@ -8,7 +8,7 @@ describe('QUEUE_JOB_NAMES', () => {
       'coordinator.planner': ['run', 'run-agentic'],
       'runner.replay': ['replay'],
       'weights.set': ['set-weights'],
-      'pool.epochs': ['rollover'],
+      'pool.epochs': ['rollover', 'check'],
       'pool.maintenance': ['expire-assignments'],
     });
     expect(Object.keys(QUEUE_JOB_NAMES).sort()).toEqual(Object.values(QueueName).sort());

@@ -76,6 +76,8 @@ export type WeightsJobPayload = { name: WeightsJob.SetWeights; data: SetWeightsD
 
 export enum EpochJob {
   Rollover = 'rollover',
+  /** Repeatable: enqueues the rollover of a window that has ended and retries a pending publication. */
+  Check = 'check',
 }
 
 export interface RolloverData {
@@ -83,7 +85,7 @@ export interface RolloverData {
   window: number;
 }
 
-export type EpochJobPayload = { name: EpochJob.Rollover; data: RolloverData };
+export type EpochJobPayload = { name: EpochJob.Rollover; data: RolloverData } | { name: EpochJob.Check; data: EmptyJobData };
 
 export enum PoolMaintenanceJob {
   ExpireAssignments = 'expire-assignments',

@@ -1,0 +1,110 @@
+import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ClaimEpochDto, ClaimEpochListDto, ClaimLedgerDto, ClaimPackageDto, ClaimsHealthDto, SimulatedClaimDto, SimulatedClaimRequestDto } from '@rcs/contracts';
+import { EpochsService } from '../epochs/epochs.service';
+import { ClaimsService } from './claims.service';
+
+/** Public claim routes of spec 001, mounted at `CLAIMS_MOUNT_PREFIX`. */
+@ApiTags('claims')
+@Controller()
+export class ClaimsController {
+  constructor(
+    private readonly claims: ClaimsService,
+    private readonly epochs: EpochsService,
+  ) {}
+
+  @Get('health')
+  @ApiOkResponse({ type: ClaimsHealthDto })
+  async health(): Promise<ClaimsHealthDto> {
+    const list = await this.claims.list();
+    return {
+      status: 'ok',
+      latest_epoch: list.epochs[0] ?? null,
+      default_epoch: list.default_epoch,
+      publication_enabled: this.epochs.publicationEnabled,
+      simulation: this.claims.simulation,
+    };
+  }
+
+  @Get('epochs')
+  @ApiOkResponse({ type: ClaimEpochListDto })
+  list(): Promise<ClaimEpochListDto> {
+    return this.claims.list();
+  }
+
+  @Get('epoch')
+  @ApiOkResponse({ type: ClaimEpochDto })
+  defaultEpoch(): Promise<ClaimEpochDto> {
+    return this.claims.metadata(null);
+  }
+
+  @Get('epoch/proof/:hotkey')
+  @ApiOkResponse({ type: ClaimPackageDto })
+  proof(@Param('hotkey') hotkey: string): Promise<ClaimPackageDto> {
+    return this.claims.package(null, hotkey);
+  }
+
+  @Get('epoch/claim/:hotkey')
+  @ApiOkResponse({ type: ClaimPackageDto, description: 'Alias of `epoch/proof/{hotkey}`.' })
+  proofAlias(@Param('hotkey') hotkey: string): Promise<ClaimPackageDto> {
+    return this.claims.package(null, hotkey);
+  }
+
+  @Get('epoch/:epoch')
+  @ApiOkResponse({ type: ClaimEpochDto })
+  epoch(@Param('epoch') epoch: string): Promise<ClaimEpochDto> {
+    return this.claims.metadata(epoch);
+  }
+
+  @Get('epoch/:epoch/proof/:hotkey')
+  @ApiOkResponse({ type: ClaimPackageDto })
+  epochProof(@Param('epoch') epoch: string, @Param('hotkey') hotkey: string): Promise<ClaimPackageDto> {
+    return this.claims.package(epoch, hotkey);
+  }
+
+  @Get('epoch/:epoch/claim/:hotkey')
+  @ApiOkResponse({ type: ClaimPackageDto, description: 'Alias of `epoch/{epoch}/proof/{hotkey}`.' })
+  epochProofAlias(@Param('epoch') epoch: string, @Param('hotkey') hotkey: string): Promise<ClaimPackageDto> {
+    return this.claims.package(epoch, hotkey);
+  }
+
+  @Get('epoch/:epoch/allocation')
+  @Header('content-type', 'application/json')
+  @ApiOkResponse({ description: 'The allocation document (receipts), byte for byte as its SHA-256 in the epoch metadata.' })
+  allocation(@Param('epoch') epoch: string): Promise<string> {
+    return this.claims.allocation(epoch);
+  }
+}
+
+/** Registered only with `CLAIM_SIMULATION=true`. */
+@ApiTags('claims')
+@Controller()
+export class ClaimSimulationController {
+  constructor(private readonly claims: ClaimsService) {}
+
+  @Post('epoch/claim')
+  @HttpCode(200)
+  @ApiOkResponse({ type: SimulatedClaimDto })
+  claim(@Body() body: SimulatedClaimRequestDto): Promise<SimulatedClaimDto> {
+    return this.claims.claim(null, body);
+  }
+
+  @Post('epoch/:epoch/claim')
+  @HttpCode(200)
+  @ApiOkResponse({ type: SimulatedClaimDto })
+  claimEpoch(@Param('epoch') epoch: string, @Body() body: SimulatedClaimRequestDto): Promise<SimulatedClaimDto> {
+    return this.claims.claim(epoch, body);
+  }
+
+  @Get('ledger')
+  @ApiOkResponse({ type: ClaimLedgerDto })
+  ledger(): Promise<ClaimLedgerDto> {
+    return this.claims.ledger(null);
+  }
+
+  @Get('ledger/:epoch')
+  @ApiOkResponse({ type: ClaimLedgerDto })
+  ledgerOf(@Param('epoch') epoch: string): Promise<ClaimLedgerDto> {
+    return this.claims.ledger(epoch);
+  }
+}

@@ -1,0 +1,33 @@
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { EpochEntity } from './epoch.entity';
+
+/** One hotkey of an epoch: every hotkey with a positive cumulative, a leaf only with a recipient (DECISIONS.md §8). */
+@Entity({ name: 'epoch_allocations' })
+@Index('epoch_allocations_leaf_unique', ['epoch', 'leafIndex'], { unique: true, where: 'leaf_index IS NOT NULL' })
+@Check('epoch_allocations_leaf_check', `(leaf_index IS NULL) = (recipient_coldkey IS NULL)`)
+@Check('epoch_allocations_amounts_check', `units >= 0 AND cumulative >= units`)
+export class EpochAllocationEntity {
+  @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'epoch_allocations_pkey' })
+  epoch!: number;
+
+  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'epoch_allocations_pkey' })
+  hotkey!: string;
+
+  @ManyToOne(() => EpochEntity, { nullable: false })
+  @JoinColumn({ name: 'epoch', foreignKeyConstraintName: 'epoch_allocations_epoch_fkey' })
+  epochRow?: EpochEntity;
+
+  /** Earned in this epoch. */
+  @Column({ type: 'numeric', precision: 20, scale: 0 })
+  units!: string;
+
+  /** Earned since the first epoch: the leaf amount. */
+  @Column({ type: 'numeric', precision: 20, scale: 0 })
+  cumulative!: string;
+
+  @Column({ type: 'text', nullable: true })
+  recipientColdkey!: string | null;
+
+  @Column({ type: 'integer', nullable: true })
+  leafIndex!: number | null;
+}

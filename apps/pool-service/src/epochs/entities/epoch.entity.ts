@@ -1,0 +1,85 @@
+import { Check, Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { RewardSnapshotEntity } from './reward-snapshot.entity';
+
+export const PUBLICATION_STATES = ['pending', 'published'] as const;
+export type PublicationState = (typeof PUBLICATION_STATES)[number];
+
+/** One epoch = the rollover of one window (DECISIONS.md §8); written once, then only its publication state changes. */
+@Entity({ name: 'epochs' })
+@Check('epochs_publication_check', `publication IN ('pending', 'published')`)
+@Check('epochs_published_check', `(publication = 'published') = (published_at IS NOT NULL)`)
+@Check('epochs_amounts_check', `budget >= 0 AND carried_in >= 0 AND carried_over >= 0 AND total_amount >= 0 AND leaf_count >= 0`)
+export class EpochEntity {
+  /** The window number. */
+  @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'epochs_pkey' })
+  epoch!: number;
+
+  @Column({ type: 'bigint', nullable: true })
+  snapshotId!: string | null;
+
+  @ManyToOne(() => RewardSnapshotEntity, { nullable: true })
+  @JoinColumn({ name: 'snapshot_id', foreignKeyConstraintName: 'epochs_snapshot_fkey' })
+  snapshot?: RewardSnapshotEntity | null;
+
+  /** The coordinator was unreachable: the last stored snapshot (within the max age) was used. */
+  @Column({ type: 'boolean' })
+  snapshotStale!: boolean;
+
+  @Column({ type: 'numeric', precision: 20, scale: 0 })
+  budget!: string;
+
+  @Column({ type: 'numeric', precision: 20, scale: 0 })
+  carriedIn!: string;
+
+  @Column({ type: 'numeric', precision: 20, scale: 0 })
+  carriedOver!: string;
+
+  /** 0x-prefixed BLAKE2b-256 root. */
+  @Column({ type: 'text' })
+  root!: string;
+
+  @Column({ type: 'integer' })
+  leafCount!: number;
+
+  /** Σ leaf amounts (`total_rao` of `publish_epoch`). */
+  @Column({ type: 'numeric', precision: 20, scale: 0 })
+  totalAmount!: string;
+
+  /** The allocation document, byte for byte as served. */
+  @Column({ type: 'text' })
+  allocationDocument!: string;
+
+  @Column({ type: 'text' })
+  allocationSha256!: string;
+
+  /** End of the span whose reputation the `local` competition scored (the next epoch starts there). */
+  @Column({ type: 'timestamptz' })
+  localCutoffAt!: Date;
+
+  @Column({ type: 'text', default: 'pending' })
+  publication!: PublicationState;
+
+  @Column({ type: 'integer', nullable: true })
+  publishedBlock!: number | null;
+
+  @Column({ type: 'integer', nullable: true })
+  claimsOpenAtBlock!: number | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  publishedAt!: Date | null;
+
+  @Column({ type: 'text', nullable: true })
+  txHash!: string | null;
+
+  @Column({ type: 'integer', default: 0 })
+  publishAttempts!: number;
+
+  @Column({ type: 'text', nullable: true })
+  lastPublishError!: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  lastPublishAttemptAt!: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+}

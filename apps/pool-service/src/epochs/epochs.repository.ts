@@ -1,0 +1,173 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { updateReturning } from '../common/update-rows';
+import type { SplitMiner } from './epoch-math';
+import { EpochEntity } from './entities/epoch.entity';
+
+export interface StoredSnapshot {
+  id: string;
+  sha256: string;
+  body: Uint8Array;
+  fetchedAt: Date;
+}
+
+export interface AllocationRow {
+  hotkey: string;
+  units: bigint;
+  cumulative: bigint;
+  recipientColdkey: string | null;
+  leafIndex: number | null;
+}
+
+export interface LedgerRow {
+  epoch: number;
+  hotkey: string;
+  recipient_coldkey: string;
+  amount: string;
+  paid: string;
+  block: number;
+  created_at: Date;
+}
+
+/** Epochs, their snapshots and allocations (DECISIONS.md §8); every write takes the caller's manager. */
+@Injectable()
+export class EpochsRepository {
+  /** Serialises rollovers across replicas for the rest of the transaction. */
+  async lockRollover(manager: EntityManager): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtext('pool.epochs.rollover'))`);
+  }
+
+  find(manager: EntityManager, epoch: number): Promise<EpochEntity | null> {
+    return manager.findOneBy(EpochEntity, { epoch });
+  }
+
+  async latest(manager: EntityManager): Promise<EpochEntity | null> {
+    return manager.findOne(EpochEntity, { where: {}, order: { epoch: 'DESC' } });
+  }
+
+  async latestPublished(manager: EntityManager): Promise<EpochEntity | null> {
+    return manager.findOne(EpochEntity, { where: { publication: 'published' }, order: { epoch: 'DESC' } });
+  }
+
+  async list(manager: EntityManager): Promise<number[]> {
+    const rows = (await manager.query(`SELECT epoch FROM epochs ORDER BY epoch DESC`)) as { epoch: number }[];
+    return rows.map((r) => r.epoch);
+  }
+
+  /** Stores the snapshot bytes once per SHA-256; a byte-identical refetch only moves `fetched_at`. */
+  async upsertSnapshot(manager: EntityManager, sha256: string, body: Uint8Array, generatedAt: string): Promise<string> {
+    const rows = (await manager.query(
+      `INSERT INTO reward_snapshots (sha256, body, generated_at) VALUES ($1, $2, $3)
+       ON CONFLICT (sha256) DO UPDATE SET fetched_at = now() RETURNING id`,
+      [sha256, Buffer.from(body), generatedAt],
+    )) as { id: string }[];
+    return rows[0].id;
+  }
+
+  /** The most recently fetched snapshot, if fetched within `maxAgeSeconds`. */
+  async latestSnapshotWithin(manager: EntityManager, maxAgeSeconds: number): Promise<StoredSnapshot | null> {
+    const rows = (await manager.query(
+      `SELECT id, sha256, body, fetched_at FROM reward_snapshots
+       WHERE fetched_at >= now() - make_interval(secs => $1) ORDER BY fetched_at DESC, id DESC LIMIT 1`,
+      [maxAgeSeconds],
+    )) as { id: string; sha256: string; body: Buffer; fetched_at: Date }[];
+    const row = rows[0];
+    return row ? { id: row.id, sha256: row.sha256, body: new Uint8Array(row.body), fetchedAt: row.fetched_at } : null;
+  }
+
+  async cumulativeOf(manager: EntityManager, epoch: number): Promise<Map<string, bigint>> {
+    const rows = (await manager.query(`SELECT hotkey, cumulative::text AS cumulative FROM epoch_allocations WHERE epoch = $1`, [epoch])) as { hotkey: string; cumulative: string }[];
+    return new Map(rows.map((r) => [r.hotkey, BigInt(r.cumulative)]));
+  }
+
+  /** Stored recipients of the given hotkeys (canonical). */
+  async recipients(manager: EntityManager, hotkeys: string[]): Promise<Map<string, string>> {
+    if (hotkeys.length === 0) return new Map();
+    const rows = (await manager.query(`SELECT hotkey, recipient_coldkey FROM miners WHERE hotkey = ANY($1::text[]) AND recipient_coldkey IS NOT NULL`, [hotkeys])) as {
+      hotkey: string;
+      recipient_coldkey: string;
+    }[];
+    return new Map(rows.map((r) => [r.hotkey, r.recipient_coldkey]));
+  }
+
+  /**
+   * The `local` competition's scores (DECISIONS.md §11): reputation earned in (from, to], for miners
+   * with at least `minActivity` in-consensus evaluations in it; positive sums only.
+   */
+  async localScores(manager: EntityManager, from: Date | null, to: Date, minActivity: number): Promise<SplitMiner[]> {
+    const rows = (await manager.query(
+      `SELECT miner_hotkey AS hotkey, sum(amount)::float8 AS score
+       FROM reputation_events
+       WHERE ($1::timestamptz IS NULL OR created_at > $1) AND created_at <= $2
+       GROUP BY miner_hotkey
+       HAVING count(*) FILTER (WHERE kind = 'evaluation_in_consensus') >= $3 AND sum(amount) > 0
+       ORDER BY miner_hotkey`,
+      [from, to, minActivity],
+    )) as { hotkey: string; score: number }[];
+    return rows;
+  }
+
+  async insertAllocations(manager: EntityManager, epoch: number, rows: AllocationRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await manager.query(
+      `INSERT INTO epoch_allocations (epoch, hotkey, units, cumulative, recipient_coldkey, leaf_index)
+       SELECT $1, * FROM unnest($2::text[], $3::numeric[], $4::numeric[], $5::text[], $6::int[])`,
+      [
+        epoch,
+        rows.map((r) => r.hotkey),
+        rows.map((r) => r.units.toString()),
+        rows.map((r) => r.cumulative.toString()),
+        rows.map((r) => r.recipientColdkey),
+        rows.map((r) => r.leafIndex),
+      ],
+    );
+  }
+
+  /** The leaves of an epoch in index order. */
+  async leaves(manager: EntityManager, epoch: number): Promise<{ hotkey: string; recipientColdkey: string; amount: bigint; index: number }[]> {
+    const rows = (await manager.query(
+      `SELECT hotkey, recipient_coldkey, cumulative::text AS cumulative, leaf_index FROM epoch_allocations
+       WHERE epoch = $1 AND leaf_index IS NOT NULL ORDER BY leaf_index`,
+      [epoch],
+    )) as { hotkey: string; recipient_coldkey: string; cumulative: string; leaf_index: number }[];
+    return rows.map((r) => ({ hotkey: r.hotkey, recipientColdkey: r.recipient_coldkey, amount: BigInt(r.cumulative), index: r.leaf_index }));
+  }
+
+  /** Marks the epoch published once; false when it already was. */
+  async markPublished(manager: EntityManager, epoch: number, at: { block: number | null; claimsOpenAt: number | null; txHash: string | null }): Promise<boolean> {
+    const rows = await updateReturning<{ epoch: number }>(
+      manager,
+      `UPDATE epochs SET publication = 'published', published_at = now(), published_block = $2, claims_open_at_block = $3, tx_hash = $4,
+         publish_attempts = publish_attempts + 1, last_publish_attempt_at = now(), last_publish_error = NULL
+       WHERE epoch = $1 AND publication = 'pending' RETURNING epoch`,
+      [epoch, at.block, at.claimsOpenAt, at.txHash],
+    );
+    return rows.length === 1;
+  }
+
+  async recordPublishFailure(manager: EntityManager, epoch: number, error: string): Promise<void> {
+    await manager.query(
+      `UPDATE epochs SET publish_attempts = publish_attempts + 1, last_publish_attempt_at = now(), last_publish_error = $2
+       WHERE epoch = $1 AND publication = 'pending'`,
+      [epoch, error.slice(0, 2000)],
+    );
+  }
+
+  async recordClaim(manager: EntityManager, claim: { epoch: number; hotkey: string; recipientColdkey: string; amount: bigint; paid: bigint; block: number }): Promise<void> {
+    await manager.query(`INSERT INTO simulated_claims (epoch, hotkey, recipient_coldkey, amount, paid, block) VALUES ($1, $2, $3, $4, $5, $6)`, [
+      claim.epoch,
+      claim.hotkey,
+      claim.recipientColdkey,
+      claim.amount.toString(),
+      claim.paid.toString(),
+      claim.block,
+    ]);
+  }
+
+  async ledger(manager: EntityManager, epoch: number): Promise<LedgerRow[]> {
+    return (await manager.query(
+      `SELECT epoch, hotkey, recipient_coldkey, amount::text AS amount, paid::text AS paid, block, created_at FROM simulated_claims WHERE epoch = $1 ORDER BY id`,
+      [epoch],
+    )) as LedgerRow[];
+  }
+}
