@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import type { ChainConfig } from './config';
 import { DevChain } from './dev/dev-chain';
 import { DevClaimContract } from './dev/dev-claim-contract';
+import { RedisDevWeightsStore, sharedDevGenesisMs } from './dev/dev-weights-store';
 import { PolkadotClaimContract } from './polkadot/polkadot-claim-contract';
 import { PolkadotConnection } from './polkadot/polkadot-connection';
 import { PolkadotSubtensor } from './polkadot/polkadot-subtensor';
@@ -17,13 +18,30 @@ export interface ChainAdapters {
   devRedis?: Redis;
 }
 
-/** Builds both ports for the configured chain; polkadot ports share one lazily opened connection. */
-export function createChainAdapters(config: ChainConfig): ChainAdapters {
+/** How long a starting process waits for Redis to learn the stack's shared dev-chain genesis. */
+const SHARED_GENESIS_WAIT_MS = 3_000;
+
+/**
+ * Builds both ports for the configured chain; polkadot ports share one lazily opened connection.
+ * `CHAIN=dev`: every process of a stack (one `REDIS_KEY_PREFIX`) shares one dev chain (DECISIONS §9):
+ * its block 0 and its weights live in Redis, so the coordinator, the pool and the weight setter count
+ * the same blocks. A process that cannot reach Redis at boot counts from its own start and says so.
+ */
+export async function createChainAdapters(config: ChainConfig, warn: (message: string) => void = () => undefined): Promise<ChainAdapters> {
   switch (config.chain) {
     case 'dev': {
-      const devChain = new DevChain({ seed: config.devChainSeed, blockTimeMs: config.devBlockTimeMs });
-      // Connects on first use: a process that never touches the contract never opens it.
       const devRedis = new Redis(config.devStore.redisUrl, { lazyConnect: true, connectionName: 'dev-chain' });
+      const prefix = config.devStore.keyPrefix;
+      const genesisMs = await withinMs(sharedDevGenesisMs(devRedis, prefix), SHARED_GENESIS_WAIT_MS).catch((error: unknown) => {
+        warn(`dev chain: Redis did not give the stack's shared genesis (${(error as Error).message}); counting blocks from this process's start`);
+        return undefined;
+      });
+      const devChain = new DevChain({
+        seed: config.devChainSeed,
+        blockTimeMs: config.devBlockTimeMs,
+        genesisMs,
+        weights: new RedisDevWeightsStore(devRedis, prefix),
+      });
       const claimContract = new DevClaimContract(devChain, devRedis, config.devStore.keyPrefix, { challengeBlocks: config.devClaimChallengeBlocks });
       return { subtensor: devChain, claimContract, devChain, devRedis };
     }
@@ -36,6 +54,14 @@ export function createChainAdapters(config: ChainConfig): ChainAdapters {
       };
     }
   }
+}
+
+function withinMs<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 export async function closeChainAdapters(adapters: ChainAdapters): Promise<void> {

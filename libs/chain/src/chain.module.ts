@@ -1,4 +1,4 @@
-import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { closeChainAdapters, createChainAdapters, type ChainAdapters } from './chain-adapters';
 import { CLAIM_CONTRACT_PORT, DEV_CHAIN, SUBTENSOR_PORT } from './chain.tokens';
 import type { ChainConfig } from './config';
@@ -16,7 +16,7 @@ export class ChainModule implements OnApplicationShutdown {
       module: ChainModule,
       global: true,
       providers: [
-        { provide: CHAIN_ADAPTERS, useFactory: (): ChainAdapters => createChainAdapters(config) },
+        { provide: CHAIN_ADAPTERS, useFactory: (): Promise<ChainAdapters> => createChainAdapters(config, (message) => new Logger('Chain').warn(message)) },
         { provide: SUBTENSOR_PORT, useFactory: (adapters: ChainAdapters) => adapters.subtensor, inject: [CHAIN_ADAPTERS] },
         { provide: CLAIM_CONTRACT_PORT, useFactory: (adapters: ChainAdapters) => adapters.claimContract, inject: [CHAIN_ADAPTERS] },
         { provide: DEV_CHAIN, useFactory: (adapters: ChainAdapters) => adapters.devChain, inject: [CHAIN_ADAPTERS] },

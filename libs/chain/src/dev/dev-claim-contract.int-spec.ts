@@ -225,9 +225,9 @@ describe('DevClaimContract (Redis-backed, shared by every process of one stack)'
 
   it('createChainAdapters with CHAIN=dev gives every process of one REDIS_KEY_PREFIX the same contract', async () => {
     const env = { CHAIN: 'dev', NETUID: '1', REDIS_URL: testRedis.url, REDIS_KEY_PREFIX: `${testRedis.prefix}:stack` };
-    const pool = createChainAdapters(chainConfigFromEnv(env));
-    const coordinator = createChainAdapters(chainConfigFromEnv(env));
-    const otherStack = createChainAdapters(chainConfigFromEnv({ ...env, REDIS_KEY_PREFIX: `${testRedis.prefix}:other` }));
+    const pool = await createChainAdapters(chainConfigFromEnv(env));
+    const coordinator = await createChainAdapters(chainConfigFromEnv(env));
+    const otherStack = await createChainAdapters(chainConfigFromEnv({ ...env, REDIS_KEY_PREFIX: `${testRedis.prefix}:other` }));
     try {
       const { args } = epochOf(5, [{ hotkey: account(1), recipientColdkey: account(11), amount: 1n }]);
       await pool.claimContract.publishEpoch(args, publisher);
