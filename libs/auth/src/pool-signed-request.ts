@@ -3,7 +3,7 @@ import { headerValue, POOL_KEY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, type 
 import { verifyPoolRequest, verifyRecipientUpdate } from './pool-auth';
 import type { ReplayGuardStore } from './replay-guard.store';
 import { canonicalSs58, decodePublicKey, decodeSignature } from './signature';
-import { replayWindowSeconds } from './signed-request';
+import { useOnce } from './signed-request';
 
 // A signature on a pool POST/PUT is accepted once (DECISIONS.md §2 Pool).
 const ONE_TIME_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -74,24 +74,8 @@ async function rememberAndCanonicalise(ctx: PoolRequestContext, key: string): Pr
     throw ApiError.unauthorized(ErrorCode.InvalidSignature, 'X-Signature does not sign this request for X-Key.');
   }
   if (ONE_TIME_METHODS.has(ctx.method.toUpperCase())) {
-    const verdict = await ctx.replayGuard.rememberOnce(
-      Buffer.from(publicKey).toString('hex'),
-      Buffer.from(signature).toString('hex'),
-      replayWindowSeconds(ctx.maxSkewSeconds),
-      signedAtOf(headerValue(ctx.headers, TIMESTAMP_HEADER) ?? ''),
-      ctx.now,
-    );
-    switch (verdict) {
-      case 'accepted':
-        break;
-      case 'replayed':
-        throw ApiError.unauthorized(ErrorCode.ReplayedSignature, 'This signature was already used; sign the request again.');
-      case 'predates_store':
-        throw ApiError.unauthorized(
-          ErrorCode.StaleTimestamp,
-          'X-Timestamp is older than the signature store (it was reset); sign the request again with the current time.',
-        );
-    }
+    const signedAt = signedAtOf(headerValue(ctx.headers, TIMESTAMP_HEADER) ?? '');
+    await useOnce(ctx.replayGuard, publicKey, signature, { maxSkewSeconds: ctx.maxSkewSeconds, signedAt, now: ctx.now });
   }
   return hotkey;
 }

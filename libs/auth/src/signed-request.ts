@@ -60,27 +60,40 @@ export async function verifySignedRequest(req: SignedRequest): Promise<{ hotkey:
     throw ApiError.unauthorized(ErrorCode.InvalidSignature, 'X-Signature does not sign this request for X-Hotkey.');
   }
   if (REPLAY_GUARDED_METHODS.has(method)) {
-    // One key has many SS58 spellings and one signature many hex spellings: remember the bytes.
-    const verdict = await req.replayGuard.rememberOnce(
-      Buffer.from(publicKey).toString('hex'),
-      Buffer.from(sig).toString('hex'),
-      replayWindowSeconds(req.maxSkewSeconds),
-      signedAt,
-      req.now,
-    );
-    switch (verdict) {
-      case 'accepted':
-        break;
-      case 'replayed':
-        throw ApiError.unauthorized(ErrorCode.ReplayedSignature, 'This signature was already used; sign the request again.');
-      case 'predates_store':
-        throw ApiError.unauthorized(
-          ErrorCode.StaleTimestamp,
-          'X-Timestamp is older than the signature store (it was reset); sign the request again with the current time.',
-        );
-    }
+    await useOnce(req.replayGuard, publicKey, sig, { maxSkewSeconds: req.maxSkewSeconds, signedAt, now: req.now });
   }
   return { hotkey: ss58OfPublicKey(publicKey) };
+}
+
+/**
+ * Accepts a verified signature once (DECISIONS.md §2): remembered by key and signature bytes (one key
+ * has many SS58 spellings, one signature many hex spellings) for the replay window; a reuse, or a
+ * signature timestamped before the store was found empty, is a 401.
+ */
+export async function useOnce(
+  replayGuard: ReplayGuardStore,
+  publicKey: Uint8Array,
+  signature: Uint8Array,
+  at: { maxSkewSeconds: number; signedAt: number; now: number },
+): Promise<void> {
+  const verdict = await replayGuard.rememberOnce(
+    Buffer.from(publicKey).toString('hex'),
+    Buffer.from(signature).toString('hex'),
+    replayWindowSeconds(at.maxSkewSeconds),
+    at.signedAt,
+    at.now,
+  );
+  switch (verdict) {
+    case 'accepted':
+      return;
+    case 'replayed':
+      throw ApiError.unauthorized(ErrorCode.ReplayedSignature, 'This signature was already used; sign the request again.');
+    case 'predates_store':
+      throw ApiError.unauthorized(
+        ErrorCode.StaleTimestamp,
+        'X-Timestamp is older than the signature store (it was reset); sign the request again with the current time.',
+      );
+  }
 }
 
 /**
