@@ -7,7 +7,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 @Entity({ name: 'reward_snapshot_changes' })
 export class RewardSnapshotChangeEntity {
   /** `txid_current()` of the writing transaction: one row per transaction, however many statements. */
-  @PrimaryColumn({ type: 'bigint' })
+  @PrimaryColumn({ type: 'bigint', primaryKeyConstraintName: 'reward_snapshot_changes_pkey' })
   xactId!: string;
 
   @Column({ type: 'timestamptz', default: () => 'now()' })
