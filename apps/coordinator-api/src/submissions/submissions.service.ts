@@ -13,12 +13,11 @@ import {
   SubmissionQueryDto,
   SubmissionStatus,
   ValidationErrorItem,
-  WorkItemStatus,
 } from '@rcs/contracts';
 import { checkPatch, patchViolationItems } from '@rcs/patch';
 import { inTransaction } from '@rcs/persistence';
 import { AuthPrincipal, assertOwner } from '@rcs/auth';
-import { expireStaleClaims } from '../claims/claims.repository';
+import { expireStaleClaims, submitActiveClaim } from '../claims/claims.module';
 import { ClaimEntity } from '../claims/entities/claim.entity';
 import { isUuid } from '../common/ids';
 import { COORDINATOR_CONFIG } from '../config/config.module';
@@ -26,8 +25,8 @@ import { CoordinatorConfig } from '../config/config';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { assertTaskLive, findTaskOrThrow } from '../tasks/task-lookup';
-import { ValidatorJobsRepository } from '../validation/validator-jobs.repository';
-import { WorkItemEntity } from '../work-items/entities/work-item.entity';
+import { ValidatorJobsRepository } from '../validation/validation.module';
+import { completeClaimedWorkItem } from '../work-items/work-items.module';
 import { SubmissionEntity } from './entities/submission.entity';
 import { submissionDetail } from './submission-detail';
 import { findSubmissionOrThrow } from './submission-lookup';
@@ -62,7 +61,7 @@ export class SubmissionsService {
   }
 
   private async createInTransaction(manager: EntityManager, hotkey: string, body: CreateSubmissionDto): Promise<CreateOutcome> {
-    const taskId = await takeClaim(manager, body.claim_id, hotkey);
+    const taskId = await submitActiveClaim(manager, body.claim_id, hotkey);
     if (taskId === null) return { refusal: await claimRefusal(manager, body.claim_id, hotkey) };
     // A share lock: a concurrent pause or close waits for this submission instead of racing it.
     const task = await findTaskOrThrow(manager, taskId, { lock: 'share' });
@@ -92,12 +91,7 @@ export class SubmissionsService {
         status: SubmissionStatus.PendingVerification,
       }),
     );
-    await manager
-      .createQueryBuilder()
-      .update(WorkItemEntity)
-      .set({ status: WorkItemStatus.Completed, completedSubmissionId: submission.id })
-      .where('claim_id = :claimId AND status = :claimed', { claimId: body.claim_id, claimed: WorkItemStatus.Claimed })
-      .execute();
+    await completeClaimedWorkItem(manager, body.claim_id, submission.id);
     if (task.competitionMode !== CompetitionMode.PeerEvaluation) {
       await this.validatorJobs.createPending(manager, submission);
     }
@@ -145,23 +139,6 @@ export class SubmissionsService {
     }
     return descriptor;
   }
-}
-
-/** `active` → `submitted` for the signer's unexpired claim in one conditional UPDATE; the claim's task id, or null. */
-async function takeClaim(manager: EntityManager, claimId: string, hotkey: string): Promise<string | null> {
-  const result = await manager
-    .createQueryBuilder()
-    .update(ClaimEntity)
-    .set({ status: ClaimStatus.Submitted })
-    .where('id = :claimId AND miner_hotkey = :hotkey AND status = :active AND expires_at > now()', {
-      claimId,
-      hotkey,
-      active: ClaimStatus.Active,
-    })
-    .returning('task_id')
-    .execute();
-  const rows = result.raw as { task_id: string }[];
-  return rows[0]?.task_id ?? null;
 }
 
 /** Why the claim could not be taken: 404, 403 or 409. A claim found past its TTL is expired on the spot. */

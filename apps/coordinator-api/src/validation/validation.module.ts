@@ -10,7 +10,7 @@ import { VerificationsService } from './verifications.service';
 
 /**
  * Validator worklists and results, manual verify, verifications and lease expiry (DECISIONS.md §6).
- * Readers for other modules are plain functions: `verificationsForSubmission` in verifications.repository.
+ * Readers for other modules are plain functions: `verificationsForSubmission` in verifications.readers.
  */
 @Module({
   imports: [DecisionsModule],
@@ -19,3 +19,5 @@ import { VerificationsService } from './verifications.service';
   exports: [ValidatorJobsRepository],
 })
 export class ValidationModule {}
+
+export { ValidatorJobsRepository } from './validator-jobs.repository';

@@ -18,6 +18,7 @@ import { isUuid } from '../common/ids';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { DecisionService, DecisionTransaction } from '../decisions/decisions.module';
+import type { LeaseExpiryOutcome } from '../jobs/job-results';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { submissionDetail } from '../submissions/submission-detail';
 import { TaskEntity } from '../tasks/entities/task.entity';
@@ -33,13 +34,6 @@ import { findVerificationForJob } from './verifications.repository';
 /** The hotkey recorded on verifications the coordinator itself writes (a job out of lease attempts). */
 export const COORDINATOR_HOTKEY = 'coordinator';
 
-/** What one lease sweep did. */
-export interface LeaseExpiryOutcome {
-  /** Expired leases returned to `pending`. */
-  returned: number;
-  /** Submissions decided as `error` because their job ran out of attempts. */
-  errored: number;
-}
 
 type LeasedJob = ValidatorJobEntity & { leaseExpiresAt: Date };
 
