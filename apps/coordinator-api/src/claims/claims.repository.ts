@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { ClaimStatus } from '@rcs/contracts';
+import { ClaimStatus, WorkItemStatus } from '@rcs/contracts';
 import type { ExpiryOutcome } from '../jobs/job-results';
 import { ClaimEntity } from './entities/claim.entity';
 
@@ -76,8 +76,8 @@ export function findActiveClaim(manager: EntityManager, taskId: string, minerHot
 /** Returns the work item a claim held to `open` (claim cancelled or expired). */
 export async function releaseWorkItem(manager: EntityManager, claimId: string): Promise<void> {
   await manager.query(
-    `UPDATE work_items SET status = 'open', claim_id = NULL, updated_at = now() WHERE claim_id = $1 AND status = 'claimed'`,
-    [claimId],
+    `UPDATE work_items SET status = $2, claim_id = NULL, updated_at = now() WHERE claim_id = $1 AND status = $3`,
+    [claimId, WorkItemStatus.Open, WorkItemStatus.Claimed],
   );
 }
 

@@ -1,5 +1,5 @@
 import { EntityManager, FindOptionsWhere } from 'typeorm';
-import { PeerEvaluationQueryDto } from '@rcs/contracts';
+import { PeerEvaluationQueryDto, VerificationStatus } from '@rcs/contracts';
 import { storedHotkey } from '../common/hotkeys';
 import { isUuid } from '../common/ids';
 import { PeerEvaluationEntity } from './entities/peer-evaluation.entity';
@@ -38,11 +38,11 @@ export function evaluationsOf(manager: EntityManager, submissionId: string): Pro
 
 export async function countsOf(manager: EntityManager, submissionId: string): Promise<PeerCounts> {
   const rows = (await manager.query(
-    `SELECT count(*) FILTER (WHERE status = 'accepted')::int AS accepted,
-            count(*) FILTER (WHERE status = 'rejected')::int AS rejected,
-            count(*) FILTER (WHERE status = 'error')::int AS error
+    `SELECT count(*) FILTER (WHERE status = $2)::int AS accepted,
+            count(*) FILTER (WHERE status = $3)::int AS rejected,
+            count(*) FILTER (WHERE status = $4)::int AS error
      FROM peer_evaluations WHERE submission_id = $1`,
-    [submissionId],
+    [submissionId, VerificationStatus.Accepted, VerificationStatus.Rejected, VerificationStatus.Error],
   )) as PeerCounts[];
   return rows[0];
 }
