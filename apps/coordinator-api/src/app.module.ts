@@ -10,6 +10,8 @@ import { COORDINATOR_ENTITIES, COORDINATOR_MIGRATIONS } from './database';
 import { BestResultsModule } from './best-results/best-results.module';
 import { ClaimsModule } from './claims/claims.module';
 import { DashboardModule } from './dashboard/dashboard.module';
+import { DecisionsModule } from './decisions/decisions.module';
+import { EventsModule } from './events/events.module';
 import { IdeaRewardsModule } from './idea-rewards/idea-rewards.module';
 import { COORDINATOR_QUEUES } from './jobs/coordinator-jobs';
 import { SchedulesModule } from './jobs/schedules.module';
@@ -19,6 +21,7 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { RewardsModule } from './rewards/rewards.module';
 import { SubmissionsModule } from './submissions/submissions.module';
 import { TasksModule } from './tasks/tasks.module';
+import { ValidationModule } from './validation/validation.module';
 import { WorkItemsModule } from './work-items/work-items.module';
 import { DisclaimerController } from './disclaimer/disclaimer.controller';
 import { HealthController } from './health/health.controller';
@@ -66,12 +69,16 @@ export class AppModule {
               : null,
           }),
         }),
+        // Every domain module, each importing the modules it really depends on.
         RateLimitModule,
+        EventsModule,
         TasksModule,
         ClaimsModule,
         WorkItemsModule,
         PlannerModule,
         SubmissionsModule,
+        ValidationModule,
+        DecisionsModule,
         BestResultsModule,
         IdeaRewardsModule,
         PeerEvaluationModule,

@@ -9,7 +9,7 @@ import {
 } from '@rcs/contracts';
 import { JobQueue } from '@rcs/queue';
 import { CoordinatorJobs } from '../src/jobs/coordinator-jobs';
-import { LeaseExpiryOutcome } from '../src/validation/validator-jobs.service';
+import type { LeaseExpiryOutcome } from '../src/jobs/job-results';
 import { CoordinatorHarness, startCoordinator } from './harness';
 import { Body, expectStatus, Reply, signerFor, TestClient } from './submissions-fixtures';
 

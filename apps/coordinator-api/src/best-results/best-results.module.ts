@@ -1,8 +1,11 @@
 import { Module } from '@nestjs/common';
+import { IdeaRewardsModule } from '../idea-rewards/idea-rewards.module';
 import { BestResultsController } from './best-results.controller';
 import { BestResultsService } from './best-results.service';
 
 @Module({
+  // Idea rewards are written through that domain's repository, in the decision's transaction.
+  imports: [IdeaRewardsModule],
   controllers: [BestResultsController],
   providers: [BestResultsService],
   exports: [BestResultsService],

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError, BestResultHistoryQueryDto, CompetitionMode, ErrorCode, TaskState } from '@rcs/contracts';
 import { IdeaRewardEntity } from '../idea-rewards/entities/idea-reward.entity';
-import { insertIdeaReward } from '../idea-rewards/idea-rewards.repository';
+import { insertIdeaReward } from '../idea-rewards/idea-rewards.module';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { findTaskOrThrow } from '../tasks/task-lookup';

@@ -4,7 +4,7 @@ import { OnJob } from '@rcs/queue';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { ScheduleKeeper } from '../jobs/schedule-keeper';
-import { ExpiryOutcome } from './claims.repository';
+import type { ExpiryOutcome } from '../jobs/job-results';
 import { ClaimsService } from './claims.service';
 
 /** Scheduler id of the repeatable sweep: one schedule however many replicas upsert it. */

@@ -11,3 +11,6 @@ import { ClaimsService } from './claims.service';
   exports: [ClaimsService],
 })
 export class ClaimsModule {}
+
+/** What other domains use of claims: always inside their own transaction, through its manager. */
+export { expireStaleClaims, submitActiveClaim } from './claims.repository';

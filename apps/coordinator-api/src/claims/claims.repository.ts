@@ -1,5 +1,6 @@
 import { EntityManager } from 'typeorm';
-import { ClaimStatus } from '@rcs/contracts';
+import { ClaimStatus, WorkItemStatus } from '@rcs/contracts';
+import type { ExpiryOutcome } from '../jobs/job-results';
 import { ClaimEntity } from './entities/claim.entity';
 
 /** Which active claims past their TTL an expiry pass covers; empty: all of them. */
@@ -9,12 +10,6 @@ export interface ExpiryScope {
   minerHotkey?: string;
 }
 
-export interface ExpiryOutcome {
-  /** Claims moved `active` → `expired`. */
-  expired: number;
-  /** Work items those claims held, moved `claimed` → `open`. */
-  reopened: number;
-}
 
 /**
  * Expires every active claim of `scope` whose `expires_at` has passed and returns the work items
@@ -81,7 +76,24 @@ export function findActiveClaim(manager: EntityManager, taskId: string, minerHot
 /** Returns the work item a claim held to `open` (claim cancelled or expired). */
 export async function releaseWorkItem(manager: EntityManager, claimId: string): Promise<void> {
   await manager.query(
-    `UPDATE work_items SET status = 'open', claim_id = NULL, updated_at = now() WHERE claim_id = $1 AND status = 'claimed'`,
-    [claimId],
+    `UPDATE work_items SET status = $2, claim_id = NULL, updated_at = now() WHERE claim_id = $1 AND status = $3`,
+    [claimId, WorkItemStatus.Open, WorkItemStatus.Claimed],
   );
+}
+
+/** `active` → `submitted` for the signer's unexpired claim in one conditional UPDATE; the claim's task id, or null. */
+export async function submitActiveClaim(manager: EntityManager, claimId: string, hotkey: string): Promise<string | null> {
+  const result = await manager
+    .createQueryBuilder()
+    .update(ClaimEntity)
+    .set({ status: ClaimStatus.Submitted })
+    .where('id = :claimId AND miner_hotkey = :hotkey AND status = :active AND expires_at > now()', {
+      claimId,
+      hotkey,
+      active: ClaimStatus.Active,
+    })
+    .returning('task_id')
+    .execute();
+  const rows = result.raw as { task_id: string }[];
+  return rows[0]?.task_id ?? null;
 }

@@ -17,7 +17,8 @@ import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { assertTaskLive, findTaskOrThrow } from '../tasks/task-lookup';
-import { expireStaleClaims, ExpiryOutcome, findActiveClaim, insertActiveClaim, releaseWorkItem } from './claims.repository';
+import type { ExpiryOutcome } from '../jobs/job-results';
+import { expireStaleClaims, findActiveClaim, insertActiveClaim, releaseWorkItem } from './claims.repository';
 import { ClaimEntity } from './entities/claim.entity';
 
 /** What a new claim holds besides its task and miner. */

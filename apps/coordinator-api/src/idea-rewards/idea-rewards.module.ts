@@ -8,5 +8,5 @@ import { IdeaRewardsService } from './idea-rewards.service';
 })
 export class IdeaRewardsModule {}
 
-export { ideaRewardsForSubmission } from './idea-rewards.repository';
+export { ideaRewardsForSubmission, insertIdeaReward } from './idea-rewards.repository';
 export { toIdeaRewardDto } from './idea-reward.mapper';

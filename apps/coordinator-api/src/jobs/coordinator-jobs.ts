@@ -1,9 +1,6 @@
 import { EmptyJobData, MaintenanceJob, PlannerJob, PlannerJobResult, QueueName, RebuildSnapshotData, RewardsJob } from '@rcs/contracts';
 import type { JobSpec } from '@rcs/queue';
-import type { ExpiryOutcome } from '../claims/claims.repository';
-import type { AgenticPlanOutcome } from '../planner/agentic-planner.service';
-import type { RebuildOutcome, SnapshotCheckOutcome } from '../rewards/rewards-rebuild.job';
-import type { LeaseExpiryOutcome } from '../validation/validator-jobs.service';
+import type { AgenticPlanOutcome, ExpiryOutcome, LeaseExpiryOutcome, RebuildOutcome, SnapshotCheckOutcome } from './job-results';
 
 /** Queues and jobs this service runs; every job here needs exactly one `@OnJob` handler. */
 export type CoordinatorJobs = {

@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
-import { BestResultsModule } from '../best-results/best-results.module';
-import { RewardsModule } from '../rewards/rewards.module';
+import { DecisionsModule } from '../decisions/decisions.module';
 import { PeerEvaluationController } from './peer-evaluation.controller';
 import { PeerEvaluationService } from './peer-evaluation.service';
 
 @Module({
-  imports: [BestResultsModule, RewardsModule],
+  imports: [DecisionsModule],
   controllers: [PeerEvaluationController],
   providers: [PeerEvaluationService],
 })

@@ -1,11 +1,9 @@
 import { EntityManager, FindOptionsWhere } from 'typeorm';
-import { PeerEvaluationQueryDto, SubmissionStatus } from '@rcs/contracts';
+import { PeerEvaluationQueryDto, VerificationStatus } from '@rcs/contracts';
 import { storedHotkey } from '../common/hotkeys';
 import { isUuid } from '../common/ids';
-import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { PeerEvaluationEntity } from './entities/peer-evaluation.entity';
 import { PeerCounts } from './peer-evaluation.mapper';
-import { PeerDecision } from './peer-evaluation.rules';
 
 /** The unique constraint behind "one evaluation per evaluator and submission". */
 export const ONE_EVALUATION_PER_EVALUATOR = 'peer_evaluations_one_per_evaluator_unique';
@@ -40,35 +38,13 @@ export function evaluationsOf(manager: EntityManager, submissionId: string): Pro
 
 export async function countsOf(manager: EntityManager, submissionId: string): Promise<PeerCounts> {
   const rows = (await manager.query(
-    `SELECT count(*) FILTER (WHERE status = 'accepted')::int AS accepted,
-            count(*) FILTER (WHERE status = 'rejected')::int AS rejected,
-            count(*) FILTER (WHERE status = 'error')::int AS error
+    `SELECT count(*) FILTER (WHERE status = $2)::int AS accepted,
+            count(*) FILTER (WHERE status = $3)::int AS rejected,
+            count(*) FILTER (WHERE status = $4)::int AS error
      FROM peer_evaluations WHERE submission_id = $1`,
-    [submissionId],
+    [submissionId, VerificationStatus.Accepted, VerificationStatus.Rejected, VerificationStatus.Error],
   )) as PeerCounts[];
   return rows[0];
-}
-
-/**
- * Step 2 of the decision protocol: `pending_verification` → the consensus status, with its metric
- * values, in one conditional UPDATE. The decided submission, or null when it was no longer pending.
- */
-export async function decidePendingSubmission(manager: EntityManager, submissionId: string, decision: PeerDecision): Promise<SubmissionEntity | null> {
-  const accepted = decision.status === SubmissionStatus.Accepted;
-  const result = await manager
-    .createQueryBuilder()
-    .update(SubmissionEntity)
-    .set({
-      status: decision.status,
-      decidedAt: () => 'now()',
-      verifiedMetricValue: accepted ? decision.metric : null,
-      verifiedSecondaryMetricValue: accepted ? decision.secondary : null,
-    })
-    .where('id = :submissionId AND status = :pending', { submissionId, pending: SubmissionStatus.PendingVerification })
-    .returning('id')
-    .execute();
-  if ((result.raw as unknown[]).length === 0) return null;
-  return manager.findOneByOrFail(SubmissionEntity, { id: submissionId });
 }
 
 /** `GET /peer-evaluations`: newest first (`created_at DESC, id DESC`), filtered, paged. */

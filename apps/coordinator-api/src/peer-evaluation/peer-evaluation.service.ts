@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import {
   ApiError,
   ApiValidationError,
@@ -12,9 +12,8 @@ import {
   SubmissionStatus,
   VerificationStatus,
 } from '@rcs/contracts';
-import { inTransaction, isUniqueViolation } from '@rcs/persistence';
-import { BestResultsService } from '../best-results/best-results.service';
-import { RewardsRebuildService } from '../rewards/rewards-rebuild.service';
+import { isUniqueViolation } from '@rcs/persistence';
+import { DecisionService, DecisionTransaction } from '../decisions/decisions.module';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { findSubmissionOrThrow } from '../submissions/submission-lookup';
 import { TaskEntity } from '../tasks/entities/task.entity';
@@ -23,7 +22,6 @@ import { PeerEvaluationEntity } from './entities/peer-evaluation.entity';
 import { toPeerConsensusDto } from './peer-evaluation.mapper';
 import {
   countsOf,
-  decidePendingSubmission,
   evaluationsOf,
   insertPeerEvaluation,
   listPeerEvaluations,
@@ -39,8 +37,7 @@ import { finiteMetric, PeerDecision, peerDecision, peerEvaluationViolations, Pee
 export class PeerEvaluationService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly bestResults: BestResultsService,
-    private readonly rewards: RewardsRebuildService,
+    private readonly decisions: DecisionService,
   ) {}
 
   /**
@@ -58,7 +55,7 @@ export class PeerEvaluationService {
     if (items.length > 0) throw new ApiValidationError(items);
     let recorded: { evaluation: PeerEvaluationEntity; decided: boolean };
     try {
-      recorded = await inTransaction(this.dataSource, (manager) => this.record(manager, evaluator, submission, body));
+      recorded = await this.decisions.transaction((tx) => this.record(tx, evaluator, submission, body));
     } catch (error) {
       if (!isUniqueViolation(error, ONE_EVALUATION_PER_EVALUATOR)) throw error;
       throw ApiError.conflict(ErrorCode.DuplicatePeerEvaluation, `${evaluator} has already evaluated submission ${submission.id}.`, {
@@ -66,7 +63,6 @@ export class PeerEvaluationService {
         evaluator_hotkey: evaluator,
       });
     }
-    if (recorded.decided) this.rewards.requestSoon('decision', task.id);
     return recorded.evaluation;
   }
 
@@ -85,13 +81,14 @@ export class PeerEvaluationService {
 
   /** The decision protocol: task row FOR UPDATE, then the evaluation, the count and, at the threshold, the decision. */
   private async record(
-    manager: EntityManager,
+    tx: DecisionTransaction,
     evaluator: string,
     checked: SubmissionEntity,
     body: PeerEvaluateDto,
   ): Promise<{ evaluation: PeerEvaluationEntity; decided: boolean }> {
     // The per-task lock: evaluations (and every other decision) of one task take turns, so each counts all earlier ones.
-    const task = await findTaskOrThrow(manager, checked.taskId, { lock: 'update' });
+    const task = await tx.lockTask(checked.taskId);
+    const manager = tx.manager;
     const submission = await findSubmissionOrThrow(manager, checked.id);
     if (submission.status !== SubmissionStatus.PendingVerification) throw alreadyDecided(submission);
     const evaluation = await insertPeerEvaluation(manager, {
@@ -104,16 +101,13 @@ export class PeerEvaluationService {
       notes: body.notes,
     });
     const decision = peerDecision(verdictsOf(await evaluationsOf(manager, submission.id), task), task.minPeerEvaluations);
-    if (decision !== null) await this.decide(manager, task, submission, decision);
+    if (decision !== null) await this.decide(tx, task, submission, decision);
     return { evaluation, decided: decision !== null };
   }
 
-  private async decide(manager: EntityManager, task: TaskEntity, submission: SubmissionEntity, decision: PeerDecision): Promise<void> {
-    const decided = await decidePendingSubmission(manager, submission.id, decision);
-    if (decided === null) throw alreadyDecided(submission);
-    if (decision.status === SubmissionStatus.Accepted) {
-      await this.bestResults.consider(manager, task, decided, { metric: decision.metric, secondary: decision.secondary });
-    }
+  private async decide(tx: DecisionTransaction, task: TaskEntity, submission: SubmissionEntity, decision: PeerDecision): Promise<void> {
+    // A peer decision is a verdict of the decision protocol, recorded like every other.
+    if ((await tx.decide({ task, submissionId: submission.id, verdict: decision })) === null) throw alreadyDecided(submission);
   }
 }
 

@@ -6,7 +6,7 @@ import { inTransaction } from '@rcs/persistence';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { WorkItemEntity } from '../work-items/entities/work-item.entity';
-import { insertWorkItems, NewWorkItem } from '../work-items/work-items.repository';
+import { insertWorkItems, NewWorkItem } from '../work-items/work-items.module';
 import { AGENTIC_ANSWER_LIMITS, agenticDedupeKey, normaliseTitle, parseWorkItemPlan, ProposedWorkItem } from './agentic-answer';
 import { ChatMessage, PlannerLlmClient } from './planner-llm.client';
 import { PlannerLlmError } from './planner-llm.error';
@@ -18,7 +18,7 @@ const OPEN_ITEMS = 50;
 const EXCERPT_CHARACTERS = 1000;
 
 /** What an agentic run did: items created, or why the LLM could not be used (nothing stored then). */
-export type AgenticPlanOutcome = { outcome: 'created'; created: number } | { outcome: 'llm_failed'; reason: string };
+import type { AgenticPlanOutcome } from '../jobs/job-results';
 
 const SYSTEM_PROMPT = [
   'You plan work for miners in an open research competition. Each task is a benchmark on a public repository;',

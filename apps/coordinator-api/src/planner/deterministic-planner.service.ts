@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { CompetitionMode, TaskState, WorkItemSource } from '@rcs/contracts';
 import { inTransaction } from '@rcs/persistence';
 import { TaskEntity } from '../tasks/entities/task.entity';
-import { insertWorkItems, NewWorkItem } from '../work-items/work-items.repository';
+import { insertWorkItems, NewWorkItem } from '../work-items/work-items.module';
 
 export const IMPROVE_BEST_KEY = 'improve-best';
 export const IMPROVE_BEST_PRIORITY = 10;

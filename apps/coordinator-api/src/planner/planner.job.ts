@@ -2,7 +2,8 @@ import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EmptyJobData, PlannerJob, PlannerJobResult, QueueName } from '@rcs/contracts';
 import { JobQueue, OnJob } from '@rcs/queue';
 import { CoordinatorJobs } from '../jobs/coordinator-jobs';
-import { AgenticPlanner, AgenticPlanOutcome } from './agentic-planner.service';
+import type { AgenticPlanOutcome } from '../jobs/job-results';
+import { AgenticPlanner } from './agentic-planner.service';
 import { DeterministicPlanner } from './deterministic-planner.service';
 
 /** Planner runs as BullMQ jobs, one at a time across every replica (DECISIONS.md §4). */

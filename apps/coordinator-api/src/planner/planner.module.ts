@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { WorkItemsModule } from '../work-items/work-items.module';
 import { AgenticPlanner } from './agentic-planner.service';
 import { DeterministicPlanner } from './deterministic-planner.service';
 import { PlannerLlmClient } from './planner-llm.client';
@@ -7,6 +8,7 @@ import { PlannerJobs } from './planner.job';
 import { PlannerService } from './planner.service';
 
 @Module({
+  imports: [WorkItemsModule],
   controllers: [PlannerController],
   providers: [PlannerService, PlannerJobs, DeterministicPlanner, AgenticPlanner, PlannerLlmClient],
 })

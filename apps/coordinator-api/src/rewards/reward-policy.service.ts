@@ -3,11 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError, ApiValidationError, ErrorCode, UpdateRewardPolicyDto } from '@rcs/contracts';
 import { inTransaction } from '@rcs/persistence';
+import { DomainEvents } from '../events/domain-events';
 import { RewardPolicyEntity } from './entities/reward-policy.entity';
 import { defaultRewardPolicy, rewardPolicyBody, RewardPolicyDocument } from './reward-policy.defaults';
 import { toRewardPolicyDocument } from './reward-policy.mapper';
 import { ensureInitialPolicy, findLatestPolicy, insertPolicy, listPolicyVersions, lockPolicyWriters } from './reward-policy.repository';
-import { RewardsRebuildService } from './rewards-rebuild.service';
 
 /** `reward_policies.version` is a Postgres integer; the DTO allows up to 2^53 - 1. */
 const MAX_STORED_VERSION = 2_147_483_647;
@@ -21,7 +21,7 @@ const MAX_STORED_VERSION = 2_147_483_647;
 export class RewardPolicyService implements OnApplicationBootstrap {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly rebuild: RewardsRebuildService,
+    private readonly events: DomainEvents,
   ) {}
 
   /** The policy in force, every default filled in; reads through `manager` when given (e.g. inside the snapshot's transaction). */
@@ -40,7 +40,7 @@ export class RewardPolicyService implements OnApplicationBootstrap {
   /**
    * Stores `body` (absent parts took their defaults in the DTO) as a new version, which must be
    * above the stored one: lower or equal is 409 `stale_policy_version`. Concurrent PUTs are
-   * serialised, so of several PUTs of one new version exactly one wins. Then asks for a snapshot rebuild.
+   * serialised, so of several PUTs of one new version exactly one wins. Then announces `policy.changed` (the rewards module rebuilds the snapshot).
    */
   async replace(body: UpdateRewardPolicyDto): Promise<RewardPolicyDocument> {
     if (body.version > MAX_STORED_VERSION) {
@@ -67,7 +67,7 @@ export class RewardPolicyService implements OnApplicationBootstrap {
       }
       return insertPolicy(manager, policy);
     });
-    this.rebuild.requestSoon('policy_update', null);
+    this.events.emit('policy.changed', { version: stored.version });
     return toRewardPolicyDocument(stored);
   }
 

@@ -8,7 +8,7 @@ import { RewardPolicyService } from './reward-policy.service';
 import { buildRewardSnapshot } from './reward-snapshot.builder';
 import { clearSnapshotChanges, findStoredSnapshot, readSnapshotFreshness, storeSnapshot } from './reward-snapshot.repository';
 
-export type SnapshotStaleness = 'missing' | 'changed' | 'aged';
+import type { SnapshotStaleness } from '../jobs/job-results';
 
 /** The cached snapshot as served: its JSON and when it was generated (ISO, as in the body). */
 export interface ServedSnapshot {

@@ -4,20 +4,9 @@ import { OnJob } from '@rcs/queue';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { ScheduleKeeper } from '../jobs/schedule-keeper';
-import { RewardSnapshotService, SnapshotStaleness } from './reward-snapshot.service';
+import type { RebuildOutcome, SnapshotCheckOutcome } from '../jobs/job-results';
+import { RewardSnapshotService } from './reward-snapshot.service';
 
-/** What one rebuild stored. */
-export interface RebuildOutcome {
-  generated_at: string;
-  /** Size of the stored JSON in bytes. */
-  bytes: number;
-}
-
-/** What one periodic check found, and what it stored when it rebuilt. */
-export interface SnapshotCheckOutcome {
-  stale: SnapshotStaleness | null;
-  rebuilt: RebuildOutcome | null;
-}
 
 /** Scheduler id of the repeatable snapshot check: one schedule however many replicas keep it. */
 export const SNAPSHOT_CHECK_SCHEDULER_ID = 'check-reward-snapshot';

@@ -1,15 +1,18 @@
 import { Module } from '@nestjs/common';
+import { EventsModule } from '../events/events.module';
 import { RewardPolicyController } from './reward-policy.controller';
 import { RewardPolicyService } from './reward-policy.service';
 import { RewardSnapshotController } from './reward-snapshot.controller';
 import { RewardSnapshotService } from './reward-snapshot.service';
 import { RewardsRebuildJob } from './rewards-rebuild.job';
 import { RewardsRebuildService } from './rewards-rebuild.service';
+import { RewardsRebuildTrigger } from './rewards-rebuild.trigger';
 
-/** Reward policy, reward snapshot and their rebuild queue (DECISIONS §7). */
+/** Reward policy, reward snapshot and their rebuild queue (DECISIONS §7), rebuilt on the domain events. */
 @Module({
+  imports: [EventsModule],
   controllers: [RewardPolicyController, RewardSnapshotController],
-  providers: [RewardPolicyService, RewardSnapshotService, RewardsRebuildService, RewardsRebuildJob],
+  providers: [RewardPolicyService, RewardSnapshotService, RewardsRebuildService, RewardsRebuildJob, RewardsRebuildTrigger],
   exports: [RewardPolicyService, RewardsRebuildService],
 })
 export class RewardsModule {}

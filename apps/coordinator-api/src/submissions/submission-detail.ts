@@ -1,10 +1,10 @@
 import { EntityManager } from 'typeorm';
 import { SubmissionDetailDto } from '@rcs/contracts';
 import { toIdeaRewardDto } from '../idea-rewards/idea-reward.mapper';
-import { ideaRewardsForSubmission } from '../idea-rewards/idea-rewards.repository';
+import { ideaRewardsForSubmission } from '../idea-rewards/idea-rewards.module';
 import { peerConsensusFor, peerEvaluationsForSubmission } from '../peer-evaluation/peer-evaluation.readers';
 import { TaskEntity } from '../tasks/entities/task.entity';
-import { verificationsForSubmission } from '../validation/verifications.repository';
+import { verificationsForSubmission } from '../validation/verifications.readers';
 import { SubmissionEntity } from './entities/submission.entity';
 import { toSubmissionDto } from './submission.mapper';
 

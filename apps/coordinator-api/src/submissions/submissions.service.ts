@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, FindOptionsWhere } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import {
   ApiError,
   ApiValidationError,
@@ -11,14 +11,12 @@ import {
   ErrorCode,
   SubmissionDetailDto,
   SubmissionQueryDto,
-  SubmissionStatus,
   ValidationErrorItem,
-  WorkItemStatus,
 } from '@rcs/contracts';
 import { checkPatch, patchViolationItems } from '@rcs/patch';
 import { inTransaction } from '@rcs/persistence';
 import { AuthPrincipal, assertOwner } from '@rcs/auth';
-import { expireStaleClaims } from '../claims/claims.repository';
+import { expireStaleClaims, submitActiveClaim } from '../claims/claims.module';
 import { ClaimEntity } from '../claims/entities/claim.entity';
 import { isUuid } from '../common/ids';
 import { COORDINATOR_CONFIG } from '../config/config.module';
@@ -26,10 +24,11 @@ import { CoordinatorConfig } from '../config/config';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { assertTaskLive, findTaskOrThrow } from '../tasks/task-lookup';
-import { ValidatorJobsRepository } from '../validation/validator-jobs.repository';
-import { WorkItemEntity } from '../work-items/entities/work-item.entity';
+import { ValidatorJobsRepository } from '../validation/validation.module';
+import { completeClaimedWorkItem } from '../work-items/work-items.module';
 import { SubmissionEntity } from './entities/submission.entity';
 import { submissionDetail } from './submission-detail';
+import { SubmissionsRepository } from './submissions.repository';
 import { findSubmissionOrThrow } from './submission-lookup';
 import { toArtifactDescriptorDto } from './submission.mapper';
 import { ideaViolations, submissionBodyViolations } from './submission-rules';
@@ -44,6 +43,7 @@ export class SubmissionsService {
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly rateLimit: RateLimitService,
     private readonly validatorJobs: ValidatorJobsRepository,
+    private readonly submissions: SubmissionsRepository,
   ) {}
 
   /**
@@ -62,20 +62,19 @@ export class SubmissionsService {
   }
 
   private async createInTransaction(manager: EntityManager, hotkey: string, body: CreateSubmissionDto): Promise<CreateOutcome> {
-    const taskId = await takeClaim(manager, body.claim_id, hotkey);
-    if (taskId === null) return { refusal: await claimRefusal(manager, body.claim_id, hotkey) };
+    const taskId = await submitActiveClaim(manager, body.claim_id, hotkey);
+    if (taskId === null) return { refusal: await claimRefusal(this.submissions, manager, body.claim_id, hotkey) };
     // A share lock: a concurrent pause or close waits for this submission instead of racing it.
     const task = await findTaskOrThrow(manager, taskId, { lock: 'share' });
     assertTaskLive(task);
     if (task.competitionMode === CompetitionMode.Centerless) {
       // Idea rules read earlier submissions of the task: centerless submissions of one task take turns.
-      await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`submissions:ideas:${task.id}`]);
+      await this.submissions.lockIdeasOf(manager, task.id);
     }
-    const items = [...patchItems(body.patch, task), ...(await ideaItems(manager, task, hotkey, body))];
+    const items = [...patchItems(body.patch, task), ...(await ideaItems(this.submissions, manager, task, hotkey, body))];
     if (items.length > 0) throw new ApiValidationError(items);
 
-    const submission = await manager.save(
-      manager.create(SubmissionEntity, {
+    const submission = await this.submissions.insertPending(manager, {
         taskId: task.id,
         claimId: body.claim_id,
         minerHotkey: hotkey,
@@ -89,15 +88,8 @@ export class SubmissionsService {
         artifactSizeBytes: body.artifact_size_bytes,
         executionLog: body.execution_log,
         claimedMetrics: body.claimed_metrics,
-        status: SubmissionStatus.PendingVerification,
-      }),
-    );
-    await manager
-      .createQueryBuilder()
-      .update(WorkItemEntity)
-      .set({ status: WorkItemStatus.Completed, completedSubmissionId: submission.id })
-      .where('claim_id = :claimId AND status = :claimed', { claimId: body.claim_id, claimed: WorkItemStatus.Claimed })
-      .execute();
+      });
+    await completeClaimedWorkItem(manager, body.claim_id, submission.id);
     if (task.competitionMode !== CompetitionMode.PeerEvaluation) {
       await this.validatorJobs.createPending(manager, submission);
     }
@@ -108,15 +100,7 @@ export class SubmissionsService {
   list(query: SubmissionQueryDto): Promise<SubmissionEntity[]> {
     // A task id that is not a uuid names no task: no rows, and it never reaches the uuid column.
     if (query.task_id !== undefined && !isUuid(query.task_id)) return Promise.resolve([]);
-    const where: FindOptionsWhere<SubmissionEntity> = {};
-    if (query.task_id !== undefined) where.taskId = query.task_id;
-    if (query.status !== undefined) where.status = query.status;
-    return this.dataSource.manager.find(SubmissionEntity, {
-      where,
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: query.limit,
-      skip: query.offset,
-    });
+    return this.submissions.list(this.dataSource.manager, query);
   }
 
   get(submissionId: string): Promise<SubmissionEntity> {
@@ -147,25 +131,8 @@ export class SubmissionsService {
   }
 }
 
-/** `active` → `submitted` for the signer's unexpired claim in one conditional UPDATE; the claim's task id, or null. */
-async function takeClaim(manager: EntityManager, claimId: string, hotkey: string): Promise<string | null> {
-  const result = await manager
-    .createQueryBuilder()
-    .update(ClaimEntity)
-    .set({ status: ClaimStatus.Submitted })
-    .where('id = :claimId AND miner_hotkey = :hotkey AND status = :active AND expires_at > now()', {
-      claimId,
-      hotkey,
-      active: ClaimStatus.Active,
-    })
-    .returning('task_id')
-    .execute();
-  const rows = result.raw as { task_id: string }[];
-  return rows[0]?.task_id ?? null;
-}
-
 /** Why the claim could not be taken: 404, 403 or 409. A claim found past its TTL is expired on the spot. */
-async function claimRefusal(manager: EntityManager, claimId: string, hotkey: string): Promise<ApiError> {
+async function claimRefusal(submissions: SubmissionsRepository, manager: EntityManager, claimId: string, hotkey: string): Promise<ApiError> {
   const claim = await manager.findOne(ClaimEntity, { where: { id: claimId } });
   if (!claim) return claimNotFound(claimId);
   if (claim.minerHotkey !== hotkey) {
@@ -186,7 +153,7 @@ async function claimRefusal(manager: EntityManager, claimId: string, hotkey: str
       return ApiError.conflict(ErrorCode.ClaimExpired, `Claim ${claimId} expired at ${claim.expiresAt.toISOString()}; claim the task again.`, context);
     case ClaimStatus.Submitted: {
       // Names the submission, so a client whose first attempt committed unanswered can recover it.
-      const submission = await manager.findOne(SubmissionEntity, { where: { claimId }, select: { id: true } });
+      const submission = await submissions.findIdOfClaim(manager, claimId);
       return ApiError.conflict(
         ErrorCode.ClaimNotActive,
         `Claim ${claimId} already has its submission${submission ? ` ${submission.id}` : ''}; one submission per claim.`,
@@ -207,30 +174,17 @@ function patchItems(patch: string, task: TaskEntity): ValidationErrorItem[] {
   return result.ok ? [] : patchViolationItems(result.violations);
 }
 
-async function ideaItems(manager: EntityManager, task: TaskEntity, hotkey: string, body: CreateSubmissionDto): Promise<ValidationErrorItem[]> {
+async function ideaItems(submissions: SubmissionsRepository, manager: EntityManager, task: TaskEntity, hotkey: string, body: CreateSubmissionDto): Promise<ValidationErrorItem[]> {
   const implementedId = body.implemented_submission_id;
   const implemented =
-    implementedId !== null && isUuid(implementedId) ? await manager.findOne(SubmissionEntity, { where: { id: implementedId } }) : null;
+    implementedId !== null && isUuid(implementedId) ? await submissions.find(manager, implementedId) : null;
   const needsOtherIdeas = task.competitionMode === CompetitionMode.Centerless && implementedId === null;
   return ideaViolations(body, {
     mode: task.competitionMode,
     taskId: task.id,
     minerHotkey: hotkey,
-    otherMinerHasIdea: needsOtherIdeas && (await otherMinerHasIdea(manager, task.id, hotkey)),
+    otherMinerHasIdea: needsOtherIdeas && (await submissions.otherMinerHasIdea(manager, task.id, hotkey)),
     implemented,
   });
 }
 
-/** Whether another miner has an idea on the task that a submission could implement (it carries one and is not rejected). */
-async function otherMinerHasIdea(manager: EntityManager, taskId: string, hotkey: string): Promise<boolean> {
-  return manager
-    .createQueryBuilder(SubmissionEntity, 's')
-    .where('s.taskId = :taskId AND s.minerHotkey <> :hotkey AND s.status <> :rejected', {
-      taskId,
-      hotkey,
-      rejected: SubmissionStatus.Rejected,
-    })
-    // Non-blank, as hasIdea() reads it.
-    .andWhere("s.proposed_idea ~ '\\S'")
-    .getExists();
-}

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { RewardsModule } from '../rewards/rewards.module';
+import { EventsModule } from '../events/events.module';
 import { TasksController } from './tasks.controller';
 import { TasksService } from './tasks.service';
 
 @Module({
-  imports: [RewardsModule],
+  imports: [EventsModule],
   controllers: [TasksController],
   providers: [TasksService],
   exports: [TasksService],

@@ -6,7 +6,7 @@ import { isUniqueViolation } from '@rcs/persistence';
 import { isUuid } from '../common/ids';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
-import { RewardsRebuildService } from '../rewards/rewards-rebuild.service';
+import { DomainEvents } from '../events/domain-events';
 import { TaskEntity } from './entities/task.entity';
 import { renderOnboardDocument } from './onboard-document';
 import { findTaskOrThrow } from './task-lookup';
@@ -56,7 +56,7 @@ export class TasksService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
-    private readonly rewards: RewardsRebuildService,
+    private readonly events: DomainEvents,
   ) {}
 
   /** A new `live` task; 409 `duplicate_slug` when the slug is taken (decided by the unique constraint). */
@@ -71,7 +71,7 @@ export class TasksService {
       throw err;
     }
     // A new live task is a new competition of the reward snapshot.
-    this.rewards.requestSoon('task_created', task.id);
+    this.events.emit('task.state_changed', { taskId: task.id, previousState: null, state: task.taskState });
     return task;
   }
 
@@ -105,7 +105,7 @@ export class TasksService {
         requested: operation,
       });
     }
-    this.rewards.requestSoon('task_state', taskId);
+    this.events.emit('task.state_changed', { taskId, previousState: move.previousState, state: rule.to });
     return {
       task_id: taskId,
       previous_state: move.previousState,

@@ -4,7 +4,8 @@ import { OnJob } from '@rcs/queue';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { ScheduleKeeper } from '../jobs/schedule-keeper';
-import { LeaseExpiryOutcome, ValidatorJobsService } from './validator-jobs.service';
+import type { LeaseExpiryOutcome } from '../jobs/job-results';
+import { ValidatorJobsService } from './validator-jobs.service';
 
 /** Scheduler id of the repeatable sweep: one schedule however many replicas upsert it. */
 export const LEASE_SWEEP_SCHEDULER_ID = 'expire-leases';

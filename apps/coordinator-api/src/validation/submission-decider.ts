@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { SubmissionStatus, VerificationStatus } from '@rcs/contracts';
-import { BestResultsService } from '../best-results/best-results.service';
-import { SubmissionEntity } from '../submissions/entities/submission.entity';
+import { DecisionTransaction, Verdict } from '../decisions/decisions.module';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { VerificationEntity } from './entities/verification.entity';
 import { ObservedResult, observedNumber } from './observed-result';
@@ -10,7 +9,7 @@ import { insertVerification } from './verifications.repository';
 
 /** One validator decision on one submission, about to be recorded. */
 export interface ValidatorDecision {
-  /** Read under the task row lock the caller holds in this transaction. */
+  /** Read by `lockTask` in the caller's decision transaction. */
   task: TaskEntity;
   submissionId: string;
   jobId: string;
@@ -38,47 +37,50 @@ export class AcceptedWithoutMetricError extends Error {
 }
 
 /**
- * Steps 2–4 of the decision protocol for validator results (job result, manual verify, lease
- * exhaustion): the submission is decided by the observed metric, its verification stored, its job
- * completed and, when accepted, the best result considered — all in the caller's transaction, which
- * already holds the task row FOR UPDATE (step 1), so decisions of one task never interleave.
+ * A validator decision (job result, manual verify, lease exhaustion) through the decision protocol:
+ * the submission is decided by the observed metric, its verification stored and its job completed
+ * alongside, in the caller's decision transaction, which already holds the task row FOR UPDATE.
  */
 @Injectable()
 export class SubmissionDecider {
-  constructor(private readonly bestResults: BestResultsService) {}
-
   /** The verification recorded, or null when the submission was already decided (nothing written). */
-  async decide(manager: EntityManager, decision: ValidatorDecision): Promise<VerificationEntity | null> {
+  async decide(tx: DecisionTransaction, decision: ValidatorDecision): Promise<VerificationEntity | null> {
     const { task, result } = decision;
     const metric = observedNumber(result.observedMetrics, task.metricName);
     const secondary = observedNumber(result.observedMetrics, task.secondaryMetricName);
-    const accepted = result.status === VerificationStatus.Accepted;
-    if (accepted && metric === null) throw new AcceptedWithoutMetricError(decision.submissionId);
-
-    const submission = await decideSubmission(manager, decision.submissionId, submissionStatus(result.status), {
-      metric: accepted ? metric : null,
-      secondary: accepted ? secondary : null,
+    let verification: VerificationEntity | null = null;
+    const recorded = await tx.decide({
+      task,
+      submissionId: decision.submissionId,
+      verdict: verdictOf(decision.submissionId, result.status, metric, secondary),
+      alongside: async (manager, submission) => {
+        verification = await insertVerification(manager, {
+          submissionId: submission.id,
+          jobId: decision.jobId,
+          taskId: task.id,
+          validatorHotkey: decision.validatorHotkey,
+          status: result.status,
+          metricName: task.metricName,
+          metricValue: metric,
+          observedMetrics: result.observedMetrics,
+          notes: result.notes,
+          replayLog: result.replayLog,
+        });
+        if (!(await decision.completeJob(manager))) throw new JobCompletionLostError(decision.jobId);
+      },
     });
-    if (submission === null) return null;
-    const verification = await insertVerification(manager, {
-      submissionId: submission.id,
-      jobId: decision.jobId,
-      taskId: task.id,
-      validatorHotkey: decision.validatorHotkey,
-      status: result.status,
-      metricName: task.metricName,
-      metricValue: metric,
-      observedMetrics: result.observedMetrics,
-      notes: result.notes,
-      replayLog: result.replayLog,
-    });
-    if (!(await decision.completeJob(manager))) throw new JobCompletionLostError(decision.jobId);
-    if (accepted && metric !== null) await this.bestResults.consider(manager, task, submission, { metric, secondary });
-    return verification;
+    return recorded === null ? null : verification;
   }
 }
 
-function submissionStatus(status: VerificationStatus): SubmissionStatus {
+function verdictOf(submissionId: string, status: VerificationStatus, metric: number | null, secondary: number | null): Verdict {
+  const decided = submissionStatus(status);
+  if (decided !== SubmissionStatus.Accepted) return { status: decided };
+  if (metric === null) throw new AcceptedWithoutMetricError(submissionId);
+  return { status: decided, metric, secondary };
+}
+
+function submissionStatus(status: VerificationStatus): Verdict['status'] {
   switch (status) {
     case VerificationStatus.Accepted:
       return SubmissionStatus.Accepted;
@@ -98,26 +100,4 @@ export class VerdictRequiredError extends Error {
     super(`A validator decision needs a verdict, not "${status}"`);
     this.name = 'VerdictRequiredError';
   }
-}
-
-/** `pending_verification` → the verdict, in one conditional UPDATE; null when it was already decided. */
-async function decideSubmission(
-  manager: EntityManager,
-  submissionId: string,
-  status: SubmissionStatus,
-  verified: { metric: number | null; secondary: number | null },
-): Promise<SubmissionEntity | null> {
-  const rows = (await manager.query(
-    `WITH decided AS (
-       UPDATE submissions
-       -- clock_timestamp(), not now(): decisions of a task commit in lock order, not in transaction-start order.
-       SET status = $2, decided_at = clock_timestamp(), verified_metric_value = $3, verified_secondary_metric_value = $4,
-           updated_at = now()
-       WHERE id = $1 AND status = '${SubmissionStatus.PendingVerification}'
-       RETURNING id
-     )
-     SELECT id FROM decided`,
-    [submissionId, status, verified.metric, verified.secondary],
-  )) as { id: string }[];
-  return rows.length === 0 ? null : manager.findOneByOrFail(SubmissionEntity, { id: submissionId });
 }

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { BestResultsModule } from '../best-results/best-results.module';
-import { RewardsModule } from '../rewards/rewards.module';
+import { DecisionsModule } from '../decisions/decisions.module';
 import { LeaseExpiryJob } from './lease-expiry.job';
 import { SubmissionDecider } from './submission-decider';
 import { ValidatorController } from './validator.controller';
@@ -11,12 +10,14 @@ import { VerificationsService } from './verifications.service';
 
 /**
  * Validator worklists and results, manual verify, verifications and lease expiry (DECISIONS.md §6).
- * Readers for other modules are plain functions: `verificationsForSubmission` in verifications.repository.
+ * Readers for other modules are plain functions: `verificationsForSubmission` in verifications.readers.
  */
 @Module({
-  imports: [BestResultsModule, RewardsModule],
+  imports: [DecisionsModule],
   controllers: [ValidatorController, VerificationsController],
   providers: [ValidatorJobsRepository, SubmissionDecider, ValidatorJobsService, VerificationsService, LeaseExpiryJob],
   exports: [ValidatorJobsRepository],
 })
 export class ValidationModule {}
+
+export { ValidatorJobsRepository } from './validator-jobs.repository';

@@ -14,11 +14,11 @@ import {
   VerificationStatus,
 } from '@rcs/contracts';
 import { validationItem } from '@rcs/http';
-import { inTransaction } from '@rcs/persistence';
 import { isUuid } from '../common/ids';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
-import { RewardsRebuildService } from '../rewards/rewards-rebuild.service';
+import { DecisionService, DecisionTransaction } from '../decisions/decisions.module';
+import type { LeaseExpiryOutcome } from '../jobs/job-results';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { submissionDetail } from '../submissions/submission-detail';
 import { TaskEntity } from '../tasks/entities/task.entity';
@@ -34,13 +34,6 @@ import { findVerificationForJob } from './verifications.repository';
 /** The hotkey recorded on verifications the coordinator itself writes (a job out of lease attempts). */
 export const COORDINATOR_HOTKEY = 'coordinator';
 
-/** What one lease sweep did. */
-export interface LeaseExpiryOutcome {
-  /** Expired leases returned to `pending`. */
-  returned: number;
-  /** Submissions decided as `error` because their job ran out of attempts. */
-  errored: number;
-}
 
 type LeasedJob = ValidatorJobEntity & { leaseExpiresAt: Date };
 
@@ -62,7 +55,7 @@ export class ValidatorJobsService {
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly jobs: ValidatorJobsRepository,
     private readonly decider: SubmissionDecider,
-    private readonly rewards: RewardsRebuildService,
+    private readonly decisions: DecisionService,
   ) {}
 
   /**
@@ -118,9 +111,8 @@ export class ValidatorJobsService {
     const outcome =
       job.status === ValidatorJobStatus.Completed
         ? ({ completed: true } as const)
-        : await inTransaction(this.dataSource, (manager) => this.decideLeased(manager, job, validatorHotkey, result));
+        : await this.decisions.transaction((tx) => this.decideLeased(tx, job, validatorHotkey, result));
     if (!('verification' in outcome)) return this.repost(job.id, validatorHotkey, result);
-    this.rewards.requestSoon('decision', job.taskId);
     return outcome.verification;
   }
 
@@ -131,10 +123,7 @@ export class ValidatorJobsService {
     for (const job of await this.jobs.findExhausted(this.dataSource.manager, this.config.maxJobAttempts)) {
       // One job per transaction: a failure is logged and retried by the next sweep without holding back the others.
       try {
-        if (await inTransaction(this.dataSource, (manager) => this.decideExhausted(manager, job))) {
-          errored += 1;
-          this.rewards.requestSoon('decision', job.taskId);
-        }
+        if (await this.decisions.transaction((tx) => this.decideExhausted(tx, job))) errored += 1;
       } catch (error) {
         this.logger.error(`Could not end exhausted validator job ${job.id}: ${(error as Error).message}`);
       }
@@ -144,18 +133,18 @@ export class ValidatorJobsService {
 
   /** Decision protocol for a result: task row lock, then the job row, then the decision itself. */
   private async decideLeased(
-    manager: EntityManager,
+    tx: DecisionTransaction,
     job: ValidatorJobEntity,
     validatorHotkey: string,
     result: ObservedResult,
   ): Promise<ResultOutcome> {
-    const task = await findTaskOrThrow(manager, job.taskId, { lock: 'update' });
-    const current = await this.jobs.find(manager, job.id, { lock: true });
+    const task = await tx.lockTask(job.taskId);
+    const current = await this.jobs.find(tx.manager, job.id, { lock: true });
     if (!current || current.status === ValidatorJobStatus.Completed) return { completed: true };
     if (current.status !== ValidatorJobStatus.Leased || current.validatorHotkey !== validatorHotkey) {
       throw jobNotLeased(current, validatorHotkey);
     }
-    const verification = await this.decider.decide(manager, {
+    const verification = await this.decider.decide(tx, {
       task,
       submissionId: current.submissionId,
       jobId: current.id,
@@ -187,10 +176,10 @@ export class ValidatorJobsService {
   }
 
   /** The submission of a job that ran out of lease attempts is decided as `error`; false when another sweep did it. */
-  private async decideExhausted(manager: EntityManager, job: ExhaustedJob): Promise<boolean> {
-    const task = await findTaskOrThrow(manager, job.taskId, { lock: 'update' });
+  private async decideExhausted(tx: DecisionTransaction, job: ExhaustedJob): Promise<boolean> {
+    const task = await tx.lockTask(job.taskId);
     const note = `The validator lease expired ${job.expiries} times without a result; the coordinator stopped replaying this submission.`;
-    const verification = await this.decider.decide(manager, {
+    const verification = await this.decider.decide(tx, {
       task,
       submissionId: job.submissionId,
       jobId: job.id,
@@ -199,7 +188,7 @@ export class ValidatorJobsService {
       completeJob: (m) => this.jobs.completeExhausted(m, job.id, note),
     });
     // Its submission was decided another way (or by another replica's sweep): the job only needs closing.
-    if (verification === null) await this.jobs.completeExhausted(manager, job.id, note);
+    if (verification === null) await this.jobs.completeExhausted(tx.manager, job.id, note);
     return verification !== null;
   }
 

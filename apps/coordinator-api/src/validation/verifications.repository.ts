@@ -1,8 +1,7 @@
 import { EntityManager, FindOptionsWhere } from 'typeorm';
-import { VerificationQueryDto, VerificationSummaryDto } from '@rcs/contracts';
+import { VerificationQueryDto } from '@rcs/contracts';
 import { isUuid } from '../common/ids';
 import { VerificationEntity } from './entities/verification.entity';
-import { toVerificationSummaryDto } from './verification.mapper';
 
 export type NewVerification = Omit<VerificationEntity, 'id' | 'createdAt'>;
 
@@ -48,9 +47,3 @@ export function latestVerification(manager: EntityManager, submissionId: string)
   return manager.findOne(VerificationEntity, { where: { submissionId }, order: { createdAt: 'DESC', id: 'DESC' } });
 }
 
-/** A submission's verifications as summaries, newest first (the submission detail reads these). */
-export async function verificationsForSubmission(manager: EntityManager, submissionId: string): Promise<VerificationSummaryDto[]> {
-  if (!isUuid(submissionId)) return [];
-  const verifications = await manager.find(VerificationEntity, { where: { submissionId }, order: { createdAt: 'DESC', id: 'DESC' } });
-  return verifications.map(toVerificationSummaryDto);
-}

@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError, ApiValidationError, CompetitionMode, ErrorCode, VerificationQueryDto, VerifyDto } from '@rcs/contracts';
-import { inTransaction } from '@rcs/persistence';
-import { RewardsRebuildService } from '../rewards/rewards-rebuild.service';
+import { DecisionService } from '../decisions/decisions.module';
 import { findSubmissionOrThrow } from '../submissions/submission-lookup';
 import { findTaskOrThrow } from '../tasks/task-lookup';
 import { VerificationEntity } from './entities/verification.entity';
@@ -27,7 +26,7 @@ export class VerificationsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly jobs: ValidatorJobsRepository,
     private readonly decider: SubmissionDecider,
-    private readonly rewards: RewardsRebuildService,
+    private readonly decisions: DecisionService,
   ) {}
 
   /**
@@ -48,11 +47,11 @@ export class VerificationsService {
     if (items.length > 0) throw new ApiValidationError(items);
 
     const result = toObservedResult(body);
-    const verification = await inTransaction(this.dataSource, async (manager) => {
-      const lockedTask = await findTaskOrThrow(manager, task.id, { lock: 'update' });
-      const job = await this.jobs.findForSubmission(manager, submission.id);
+    const verification = await this.decisions.transaction(async (tx) => {
+      const lockedTask = await tx.lockTask(task.id);
+      const job = await this.jobs.findForSubmission(tx.manager, submission.id);
       if (!job) throw new MissingValidatorJobError(submission.id);
-      return this.decider.decide(manager, {
+      return this.decider.decide(tx, {
         task: lockedTask,
         submissionId: submission.id,
         jobId: job.id,
@@ -66,7 +65,6 @@ export class VerificationsService {
         submission_id: submission.id,
       });
     }
-    this.rewards.requestSoon('decision', task.id);
     return verification;
   }
 

@@ -10,3 +10,6 @@ import { WorkItemsService } from './work-items.service';
   providers: [WorkItemsService],
 })
 export class WorkItemsModule {}
+
+/** What other domains use of work items: always inside their own transaction, through its manager. */
+export { completeClaimedWorkItem, insertWorkItems, type NewWorkItem } from './work-items.repository';

@@ -1,5 +1,6 @@
 import { EntityManager } from 'typeorm';
-import { WorkItemSource } from '@rcs/contracts';
+import { WorkItemSource, WorkItemStatus } from '@rcs/contracts';
+import { WorkItemEntity } from './entities/work-item.entity';
 
 /** A work item a planner proposes; it is stored `open`. */
 export interface NewWorkItem {
@@ -40,4 +41,14 @@ export async function insertWorkItems(manager: EntityManager, items: NewWorkItem
     ],
   )) as { id: string }[];
   return rows.length;
+}
+
+/** The work item the claim held becomes `completed` by the submission (in the submission's transaction). */
+export async function completeClaimedWorkItem(manager: EntityManager, claimId: string, submissionId: string): Promise<void> {
+  await manager
+    .createQueryBuilder()
+    .update(WorkItemEntity)
+    .set({ status: WorkItemStatus.Completed, completedSubmissionId: submissionId })
+    .where('claim_id = :claimId AND status = :claimed', { claimId, claimed: WorkItemStatus.Claimed })
+    .execute();
 }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError, CreateWorkItemClaimDto, ErrorCode, WorkItemQueryDto, WorkItemStatus } from '@rcs/contracts';
 import { inTransaction } from '@rcs/persistence';
-import { expireStaleClaims } from '../claims/claims.repository';
+import { expireStaleClaims } from '../claims/claims.module';
 import { ClaimsService } from '../claims/claims.service';
 import { ClaimEntity } from '../claims/entities/claim.entity';
 import { isUuid } from '../common/ids';

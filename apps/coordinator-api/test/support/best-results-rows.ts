@@ -1,11 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { CompetitionMode, MetricDirection, MetricResolutionMode, RankingMode } from '@rcs/contracts';
-import { inTransaction } from '@rcs/persistence';
+import { CompetitionMode, MetricDirection, MetricResolutionMode, RankingMode, SubmissionStatus } from '@rcs/contracts';
 import type { TestDatabase } from '@rcs/testing';
-import { BestResultConsideration, BestResultsService } from '../../src/best-results/best-results.service';
-import { SubmissionEntity } from '../../src/submissions/entities/submission.entity';
-import { findTaskOrThrow } from '../../src/tasks/task-lookup';
+import type { BestResultConsideration } from '../../src/best-results/best-results.service';
+import { DecisionService } from '../../src/decisions/decisions.module';
 import { CoordinatorHarness } from '../harness';
 
 /** Rows and decisions for the best-result and idea-reward suites: tasks with ranking rules, and accepted results. */
@@ -72,25 +69,30 @@ export async function closeTask(db: TestDatabase, taskId: string): Promise<void>
 }
 
 /**
- * Accepts a pending submission the way every decision path does (DECISIONS.md §6): task row FOR UPDATE,
- * conditional status change, then BestResultsService.consider, all in one transaction of the app's DataSource.
+ * Accepts a pending submission through the decision service every decision path uses (DECISIONS.md §6):
+ * task row FOR UPDATE, conditional status change stamped in lock order, then the best result considered.
  */
-export function acceptResult(
+export async function acceptResult(
   h: CoordinatorHarness,
   taskId: string,
   submissionId: string,
   result: { metric: number; secondary?: number | null },
 ): Promise<BestResultConsideration> {
-  const bestResults = h.app.get(BestResultsService);
-  return inTransaction(h.app.get(DataSource), async (manager) => {
-    const task = await findTaskOrThrow(manager, taskId, { lock: 'update' });
-    const [[decided]] = (await manager.query(
-      `UPDATE submissions SET status = 'accepted', decided_at = now(), verified_metric_value = $2,
-              verified_secondary_metric_value = $3, updated_at = now()
-       WHERE id = $1 AND status = 'pending_verification' RETURNING id`,
-      [submissionId, result.metric, result.secondary ?? null],
-    )) as [{ id: string }[], number];
-    const submission = await manager.findOneByOrFail(SubmissionEntity, { id: decided.id });
-    return bestResults.consider(manager, task, submission, { metric: result.metric, secondary: result.secondary ?? null });
-  });
+  const recorded = await h.app.get(DecisionService).transaction(async (tx) =>
+    tx.decide({
+      task: await tx.lockTask(taskId),
+      submissionId,
+      verdict: { status: SubmissionStatus.Accepted, metric: result.metric, secondary: result.secondary ?? null },
+    }),
+  );
+  if (recorded?.bestResult == null) throw new SubmissionNotPendingError(submissionId);
+  return recorded.bestResult;
+}
+
+/** acceptResult found the submission already decided. */
+export class SubmissionNotPendingError extends Error {
+  constructor(readonly submissionId: string) {
+    super(`Submission ${submissionId} was not pending`);
+    this.name = 'SubmissionNotPendingError';
+  }
 }

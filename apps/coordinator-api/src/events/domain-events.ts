@@ -1,0 +1,61 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { SubmissionStatus, TaskState } from '@rcs/contracts';
+
+/** A submission left `pending_verification` (validator result, manual verify, lease exhaustion or peer consensus). */
+export interface SubmissionDecided {
+  submissionId: string;
+  taskId: string;
+  status: SubmissionStatus;
+}
+
+/** A task was created (`previousState` null) or moved by an admin. */
+export interface TaskStateChanged {
+  taskId: string;
+  previousState: TaskState | null;
+  state: TaskState;
+}
+
+/** A new reward policy version is in force. */
+export interface PolicyChanged {
+  version: number;
+}
+
+/** Every domain event, by name; an event is emitted only after the transaction that made it has committed. */
+export interface DomainEventMap {
+  'submission.decided': SubmissionDecided;
+  'task.state_changed': TaskStateChanged;
+  'policy.changed': PolicyChanged;
+}
+
+export type DomainEventName = keyof DomainEventMap;
+
+type Handler<N extends DomainEventName> = (event: DomainEventMap[N]) => void;
+
+/**
+ * The coordinator's in-process event bus. Handlers run synchronously and must not wait on anything
+ * (a response never waits on a queue); one that throws is logged and never reaches the emitter,
+ * whose change has already committed.
+ */
+@Injectable()
+export class DomainEvents {
+  private readonly logger = new Logger(DomainEvents.name);
+  private readonly handlers: { [N in DomainEventName]: Handler<N>[] } = {
+    'submission.decided': [],
+    'task.state_changed': [],
+    'policy.changed': [],
+  };
+
+  on<N extends DomainEventName>(name: N, handler: Handler<N>): void {
+    this.handlers[name].push(handler);
+  }
+
+  emit<N extends DomainEventName>(name: N, event: DomainEventMap[N]): void {
+    for (const handler of this.handlers[name]) {
+      try {
+        handler(event);
+      } catch (error) {
+        this.logger.error(`A ${name} handler failed: ${(error as Error).message}`);
+      }
+    }
+  }
+}
