@@ -1,8 +1,9 @@
+import { Public } from '@rcs/auth';
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CLAIM_CONTRACT_PORT, ClaimContractPort } from '@rcs/chain';
-import { PoolHealthDto } from '@rcs/contracts';
+import { ApiErrors, PoolHealthDto } from '@rcs/contracts';
 import { databaseReady } from '@rcs/persistence';
 import { REDIS, redisReady } from '@rcs/queue';
 import type { Redis } from 'ioredis';
@@ -24,12 +25,16 @@ export class HealthController {
   ) {}
 
   @Get('healthz')
+  @Public()
+  @ApiErrors()
   @ApiOkResponse({ description: 'The process is up.', schema: { type: 'object', additionalProperties: { type: 'string' } } })
   healthz(): Record<string, string> {
     return { status: 'ok', service: 'pool-service', version: '0.1.0' };
   }
 
   @Get('health')
+  @Public()
+  @ApiErrors()
   @ApiOkResponse({ type: PoolHealthDto, description: 'Always 200; `status` is `degraded` when the database, Redis or chain fails.' })
   async health(): Promise<PoolHealthDto> {
     const enabled = this.config.chain.claimContractAddress !== null;
