@@ -1,5 +1,5 @@
 import { EmptyJobData, MaintenanceJob, PlannerJob, PlannerJobResult, QueueName, RebuildSnapshotData, RewardsJob } from '@rcs/contracts';
-import type { JobSpec } from '@rcs/queue';
+import { onJobOf, type JobSpec } from '@rcs/queue';
 import type { ExpiryOutcome } from '../claims/claims.repository';
 import type { AgenticPlanOutcome } from '../planner/agentic-planner.service';
 import type { RebuildOutcome, SnapshotCheckOutcome } from '../rewards/rewards-rebuild.job';
@@ -29,3 +29,6 @@ export const COORDINATOR_QUEUES = {
   // Rebuilds never overlap: RewardsRebuildService deduplicates them queue-wide.
   [QueueName.Rewards]: { jobNames: [RewardsJob.RebuildSnapshot, RewardsJob.CheckSnapshot] },
 };
+
+/** `@OnJob` typed by `CoordinatorJobs`: a handler's data and result must be its job's. */
+export const OnCoordinatorJob = onJobOf<CoordinatorJobs>();
