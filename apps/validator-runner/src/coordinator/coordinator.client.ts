@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { BtAuthSigner, canonicalSs58 } from '@rcs/auth';
+import { answerError as serviceAnswerError, HttpClient, ServiceUnreachableError, VALIDATOR_SCAN_PATH, validatorJobResultPath, verificationsPath } from '@rcs/client';
 import { ErrorCode, ScanResponseDto, ValidatorJobDto, ValidatorJobResultDto, VerificationSummaryDto } from '@rcs/contracts';
 
 /** The coordinator answered something the runner cannot go on from (wrong key, not allowlisted, a 4xx). */
@@ -48,11 +49,16 @@ class Retryable {
 
 /** The coordinator's signed validator routes, as the runner uses them (BT-AUTH-V1: the exact text sent is signed). */
 export class CoordinatorClient {
+  /** The transport of `@rcs/client` (base URL, timeout, BT-AUTH-V1 signing, error bodies). */
+  private readonly http: HttpClient;
+
   constructor(
     private readonly options: CoordinatorClientOptions,
     private readonly signer: BtAuthSigner,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.http = new HttpClient({ baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, signer });
+  }
 
   /** The hotkey in canonical SS58 form (prefix 42), as the coordinator stores and compares it. */
   get hotkey(): string {
@@ -61,14 +67,14 @@ export class CoordinatorClient {
 
   /** Leases up to `limit` jobs; `[]` when nothing is pending. */
   async scan(limit: number): Promise<ValidatorJobDto[]> {
-    const response = await this.send('POST', '/api/v1/validator/submissions/scan', JSON.stringify({ limit }));
+    const response = await this.send('POST', VALIDATOR_SCAN_PATH, JSON.stringify({ limit }));
     if (response.status !== 200) throw answerError(response);
     return (JSON.parse(response.text) as ScanResponseDto).jobs;
   }
 
   /** The verification recorded for this job, if any (a public read: no signature). */
   async findVerification(submissionId: string, jobId: string): Promise<VerificationSummaryDto | null> {
-    const response = await this.send('GET', `/api/v1/verifications?submission_id=${encodeURIComponent(submissionId)}`, undefined, false);
+    const response = await this.send('GET', verificationsPath(submissionId), undefined, false);
     if (response.status !== 200) throw answerError(response);
     return (JSON.parse(response.text) as VerificationSummaryDto[]).find((v) => v.job_id === jobId) ?? null;
   }
@@ -102,7 +108,7 @@ export class CoordinatorClient {
   private async tryPost(jobId: string, body: string, attempt: number): Promise<PostOutcome | Retryable> {
     let response: Answer;
     try {
-      response = await this.send('POST', `/api/v1/validator/jobs/${encodeURIComponent(jobId)}/result`, body);
+      response = await this.send('POST', validatorJobResultPath(jobId), body);
     } catch (error) {
       if (error instanceof CoordinatorUnreachableError) return new Retryable(error.reason);
       throw error;
@@ -125,13 +131,11 @@ export class CoordinatorClient {
   }
 
   private async send(method: 'GET' | 'POST', path: string, body?: string, signed = true): Promise<Answer> {
-    const headers: Record<string, string> = signed ? { ...this.signer.signRequest({ method, url: path, body }) } : {};
-    if (body !== undefined) headers['content-type'] = 'application/json';
     try {
-      const response = await fetch(`${this.options.baseUrl}${path}`, { method, headers, body, signal: AbortSignal.timeout(this.options.timeoutMs) });
-      return { status: response.status, text: await response.text() };
+      return await this.http.send({ method, path, body, signed });
     } catch (error) {
-      throw new CoordinatorUnreachableError(describeFetchError(error));
+      if (error instanceof ServiceUnreachableError) throw new CoordinatorUnreachableError(error.reason);
+      throw error;
     }
   }
 }
@@ -143,22 +147,8 @@ interface Answer {
 
 /** The `detail.error` code and message of a DECISIONS §1 error body, when there is one. */
 function answerError(response: Answer): CoordinatorAnswerError {
-  try {
-    const detail = (JSON.parse(response.text) as { detail?: unknown }).detail;
-    if (typeof detail === 'object' && detail !== null && !Array.isArray(detail)) {
-      const { error, message } = detail as { error?: unknown; message?: unknown };
-      return new CoordinatorAnswerError(response.status, typeof error === 'string' ? error : null, typeof message === 'string' ? message : response.text.slice(0, 500));
-    }
-  } catch {
-    // Not JSON: the text says what happened.
-  }
-  return new CoordinatorAnswerError(response.status, null, response.text.slice(0, 500));
-}
-
-function describeFetchError(error: unknown): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'timed out';
-  const cause = error instanceof Error ? (error.cause as NodeJS.ErrnoException | undefined) : undefined;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  const error = serviceAnswerError({ ...response, headers: new Headers() }, '');
+  return new CoordinatorAnswerError(error.status, error.code, error.detail);
 }
 
 /** Refusals that end the job for this validator: the lease is gone or another result is recorded. */
