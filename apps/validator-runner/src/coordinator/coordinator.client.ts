@@ -1,8 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { BtAuthSigner, canonicalSs58 } from '@rcs/auth';
-import { answerError as serviceAnswerError, HttpClient, ServiceUnreachableError, VALIDATOR_SCAN_PATH, validatorJobResultPath, verificationsPath } from '@rcs/client';
-import { ErrorCode, ScanResponseDto, ValidatorJobDto, ValidatorJobResultDto, VerificationSummaryDto } from '@rcs/contracts';
+import {
+  answerError as serviceAnswerError,
+  asScanResponse,
+  asVerificationList,
+  asVerificationSummary,
+  HttpClient,
+  InvalidResponseError,
+  scanResponseProblems,
+  ServiceUnreachableError,
+  VALIDATOR_SCAN_PATH,
+  validatorJobResultPath,
+  verificationListProblems,
+  verificationsPath,
+  verificationSummaryProblems,
+} from '@rcs/client';
+import { ErrorCode, ValidatorJobDto, ValidatorJobResultDto, VerificationSummaryDto } from '@rcs/contracts';
 
 /** The coordinator answered something the runner cannot go on from (wrong key, not allowlisted, a 4xx). */
 export class CoordinatorAnswerError extends Error {
@@ -69,14 +83,14 @@ export class CoordinatorClient {
   async scan(limit: number): Promise<ValidatorJobDto[]> {
     const response = await this.send('POST', VALIDATOR_SCAN_PATH, JSON.stringify({ limit }));
     if (response.status !== 200) throw answerError(response);
-    return (JSON.parse(response.text) as ScanResponseDto).jobs;
+    return asScanResponse(checked(response, VALIDATOR_SCAN_PATH, scanResponseProblems)).jobs;
   }
 
   /** The verification recorded for this job, if any (a public read: no signature). */
   async findVerification(submissionId: string, jobId: string): Promise<VerificationSummaryDto | null> {
     const response = await this.send('GET', verificationsPath(submissionId), undefined, false);
     if (response.status !== 200) throw answerError(response);
-    return (JSON.parse(response.text) as VerificationSummaryDto[]).find((v) => v.job_id === jobId) ?? null;
+    return asVerificationList(checked(response, verificationsPath(submissionId), verificationListProblems)).find((v) => v.job_id === jobId) ?? null;
   }
 
   /**
@@ -113,7 +127,10 @@ export class CoordinatorClient {
       if (error instanceof CoordinatorUnreachableError) return new Retryable(error.reason);
       throw error;
     }
-    if (response.status === 200) return { kind: 'posted', verification: JSON.parse(response.text) as VerificationSummaryDto, attempts: attempt };
+    if (response.status === 200) {
+      const verification = asVerificationSummary(checked(response, validatorJobResultPath(jobId), (document) => verificationSummaryProblems(document)));
+      return { kind: 'posted', verification, attempts: attempt };
+    }
     if (response.status >= 500) return new Retryable(`HTTP ${response.status}`);
     const refused = answerError(response);
     return { kind: 'refused', status: response.status, code: refused.code, message: refused.message, attempts: attempt };
@@ -143,6 +160,19 @@ export class CoordinatorClient {
 interface Answer {
   status: number;
   text: string;
+}
+
+/** The JSON of a 2xx answer once it passes the contract check; else `InvalidResponseError` listing the problems. */
+function checked(response: Answer, path: string, problemsOf: (document: unknown) => string[]): unknown {
+  let document: unknown;
+  try {
+    document = JSON.parse(response.text) as unknown;
+  } catch {
+    throw new InvalidResponseError(path, ['the body is not JSON']);
+  }
+  const problems = problemsOf(document);
+  if (problems.length > 0) throw new InvalidResponseError(path, problems);
+  return document;
 }
 
 /** The `detail.error` code and message of a DECISIONS §1 error body, when there is one. */
