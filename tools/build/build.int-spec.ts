@@ -87,8 +87,9 @@ describe('production build', () => {
   });
 
   it.each([
-    ['pool-service', '/health', 'POOL_PORT', {}],
-    ['weight-setter', '/healthz', 'WEIGHT_SETTER_PORT', {}],
+    // Both read the chain: the in-process dev chain stands in for a subtensor node.
+    ['pool-service', '/healthz', 'POOL_PORT', { CHAIN: 'dev', NETUID: '1' }],
+    ['weight-setter', '/healthz', 'WEIGHT_SETTER_PORT', { CHAIN: 'dev', NETUID: '1', VALIDATOR_SECRET_URI: '//Alice', COORDINATOR_URL: 'http://127.0.0.1:9' }],
     // The coordinator need not be up: the runner's scan loop retries it.
     ['validator-runner', '/healthz', 'VALIDATOR_RUNNER_PORT', { VALIDATOR_SECRET_URI: '//Alice', COORDINATOR_URL: 'http://127.0.0.1:9' }],
   ])('the compiled %s starts and answers %s', async (app, healthPath, portVariable, env: NodeJS.ProcessEnv) => {

@@ -18,6 +18,7 @@ export * from './nest/signed.guard';
 export * from './nest/admin.guard';
 export * from './nest/validator.guard';
 export * from './nest/stake-gated.guard';
+export * from './nest/auth-class';
 export * from './nest/decorators';
 export * from './nest/openapi';
 export * from './pool-signed-request';

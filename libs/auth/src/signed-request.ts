@@ -109,7 +109,7 @@ function bodyOf(rawBody: string | Buffer | undefined): string {
     return canonicalBody(rawBody);
   } catch (error) {
     if (error instanceof CanonicalBodyError) {
-      throw new ApiError(400, ErrorCode.MalformedBody, `Request body is not valid JSON: ${error.message}.`);
+      throw new ApiError(ErrorCode.MalformedBody, `Request body is not valid JSON: ${error.message}.`);
     }
     throw error;
   }

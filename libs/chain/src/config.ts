@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { EnvReader } from '@rcs/config';
 import { accountIdOf } from './address';
 import { DEFAULT_DEV_BLOCK_TIME_MS } from './dev/dev-chain';
 import { emptyDevChainSeed, parseDevChainSeed, type DevChainSeed } from './dev/dev-chain-seed';
@@ -56,10 +57,8 @@ export type ChainEnvDefaults = Partial<Record<ChainEnvName, string>>;
  */
 export function chainConfigFromEnv(env: NodeJS.ProcessEnv, defaults: ChainEnvDefaults = {}): ChainConfig {
   const problems: string[] = [];
-  const read = (name: ChainEnvName): string | null => {
-    const value = env[name]?.trim() || defaults[name]?.trim();
-    return value ? value : null;
-  };
+  const reader = new EnvReader(env, defaults);
+  const read = (name: ChainEnvName): string | null => reader.optional(name);
   const integer = (name: ChainEnvName, min: number, max: number, fallback?: number): number => {
     const text = read(name);
     if (text === null) {

@@ -24,3 +24,8 @@ export class CoordinatorClient {
     return asRewardSnapshot(document);
   }
 }
+
+/** Paths of the coordinator's validator routes (the runner's calls; signed but the verification read). */
+export const VALIDATOR_SCAN_PATH = '/api/v1/validator/submissions/scan';
+export const validatorJobResultPath = (jobId: string): string => `/api/v1/validator/jobs/${encodeURIComponent(jobId)}/result`;
+export const verificationsPath = (submissionId: string): string => `/api/v1/verifications?submission_id=${encodeURIComponent(submissionId)}`;

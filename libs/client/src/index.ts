@@ -2,3 +2,4 @@ export * from './errors';
 export * from './http-client';
 export * from './reward-snapshot.check';
 export * from './coordinator.client';
+export * from './validator-answers.check';

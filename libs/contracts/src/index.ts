@@ -1,5 +1,7 @@
 export * from './errors/error-code';
 export * from './errors/api-error';
+export * from './errors/error-status';
+export * from './errors/api-errors.decorator';
 export * from './errors/error-response.dto';
 
 export * from './enums';

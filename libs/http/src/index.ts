@@ -1,4 +1,5 @@
-export * from './config/env-reader';
+// Moved to @rcs/config; re-exported so that existing imports keep working.
+export { ConfigError, EnvReader, LOG_LEVELS } from '@rcs/config';
 export * from './error-response';
 export * from './error.filter';
 export * from './health.controller';

@@ -62,7 +62,7 @@ export function registerJsonBodyParser(instance: FastifyInstance, bodyLimit: num
     try {
       done(null, JSON.parse(text));
     } catch {
-      done(new ApiError(400, ErrorCode.MalformedBody, 'Body is not valid JSON.'), undefined);
+      done(new ApiError(ErrorCode.MalformedBody, 'Body is not valid JSON.'), undefined);
     }
   });
 }

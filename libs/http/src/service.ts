@@ -1,7 +1,7 @@
 import { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
-import { ConfigError, EnvReader, LOG_LEVELS } from './config/env-reader';
+import { ConfigError, EnvReader, LOG_LEVELS } from '@rcs/config';
 import { createHttpApp, listen } from './http-app';
 import { createLogger } from './logger';
 import { OpenApiOptions } from './openapi';

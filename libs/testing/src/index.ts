@@ -18,3 +18,4 @@ export { waitForHttp, type WaitForHttpOptions, type WaitForHttpResult } from './
 export { spawnService, ServiceExitedError, type SpawnedService, type SpawnServiceOptions } from './process/spawn-service';
 export { expectServiceAnswers } from './process/expect-service';
 export { BackingServiceError, startPostgresServer, startRedisServer, type PostgresServer, type RedisServer } from './process/backing-services';
+export { routeDeclarations, routeDeclarationGaps, type RouteDeclaration } from './http/route-declarations';

@@ -1,6 +1,7 @@
+import { Public } from '@rcs/auth';
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { BestResultChangeDto, BestResultDto, BestResultHistoryQueryDto, ErrorDetailDto, ValidationErrorDto } from '@rcs/contracts';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { ApiErrors, BestResultChangeDto, BestResultDto, BestResultHistoryQueryDto, ErrorCode, ValidationErrorDto } from '@rcs/contracts';
 import { toBestResultChangeDto, toBestResultDto } from './best-result.mapper';
 import { BestResultsService } from './best-results.service';
 
@@ -13,25 +14,27 @@ export class BestResultsController {
   constructor(private readonly bestResults: BestResultsService) {}
 
   @Get(':task_id/best')
+  @Public()
   @ApiOperation({
     summary: "A task's current best result",
     description: 'Public. The best accepted result by the task\'s ranking rule (direction, metric_resolution, secondary metric, ranking_mode).',
   })
   @ApiParam(TASK_ID)
   @ApiOkResponse({ type: BestResultDto, description: 'The current best.' })
-  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`task_not_found`, or `best_result_not_found` while no result has been accepted.' })
+  @ApiErrors(ErrorCode.TaskNotFound, ErrorCode.BestResultNotFound)
   async best(@Param('task_id') taskId: string): Promise<BestResultDto> {
     return toBestResultDto(await this.bestResults.best(taskId));
   }
 
   @Get(':task_id/best/history')
+  @Public()
   @ApiOperation({
     summary: "Every change of a task's best, oldest first",
     description: 'Public (charts and audit): each change with the value and submission it replaced; paged.',
   })
   @ApiParam(TASK_ID)
   @ApiOkResponse({ type: [BestResultChangeDto], description: 'Oldest first; empty before the first accepted result.' })
-  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`task_not_found`.' })
+  @ApiErrors(ErrorCode.TaskNotFound)
   @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Query fails validation (limit 1..1000, offset >= 0, unknown parameters).' })
   async history(@Param('task_id') taskId: string, @Query() query: BestResultHistoryQueryDto): Promise<BestResultChangeDto[]> {
     return (await this.bestResults.history(taskId, query)).map(toBestResultChangeDto);

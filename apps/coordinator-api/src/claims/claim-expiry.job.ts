@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EmptyJobData, MaintenanceJob, QueueName } from '@rcs/contracts';
-import { OnJob } from '@rcs/queue';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { ScheduleKeeper } from '../jobs/schedule-keeper';
 import type { ExpiryOutcome } from '../jobs/job-results';
 import { ClaimsService } from './claims.service';
+import { OnCoordinatorJob } from '../jobs/coordinator-jobs';
 
 /** Scheduler id of the repeatable sweep: one schedule however many replicas upsert it. */
 export const CLAIM_SWEEP_SCHEDULER_ID = 'expire-claims';
@@ -27,7 +27,7 @@ export class ClaimExpiryJob implements OnApplicationBootstrap {
     this.scheduled = this.schedules.keep({ queue: QueueName.Maintenance, schedulerId: CLAIM_SWEEP_SCHEDULER_ID, name: MaintenanceJob.ExpireClaims, data: {}, everySeconds: this.config.claimSweepIntervalSeconds });
   }
 
-  @OnJob({ queue: QueueName.Maintenance, name: MaintenanceJob.ExpireClaims })
+  @OnCoordinatorJob(QueueName.Maintenance, MaintenanceJob.ExpireClaims)
   async expireClaims(_data: EmptyJobData): Promise<ExpiryOutcome> {
     const outcome = await this.claims.expireAll();
     if (outcome.expired > 0) this.logger.log(`Expired ${outcome.expired} claim(s), reopened ${outcome.reopened} work item(s)`);

@@ -1,27 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
-import { AuthPrincipal, CurrentAuth, StakeGated } from '@rcs/auth';
-import { ClaimDto, ClaimQueryDto, CreateTaskClaimDto, ErrorDetailDto, ValidationErrorDto } from '@rcs/contracts';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { AuthPrincipal, CurrentAuth, Public, StakeGated } from '@rcs/auth';
+import { ApiErrors, ClaimDto, ClaimQueryDto, CreateTaskClaimDto, ErrorCode, SIGNATURE_ERRORS, ValidationErrorDto } from '@rcs/contracts';
 import { toClaimDto } from './claim.mapper';
 import { ClaimsService } from './claims.service';
 
 /** What `@StakeGated()` admits: a signing hotkey, never an admin token. */
 type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
 
-const UNAUTHORIZED = { type: ErrorDetailDto, description: 'Missing, invalid, stale or replayed signature.' };
-const STAKE = { type: ErrorDetailDto, description: '`chain_unavailable`: the stake gate cannot reach the chain.' };
 
 @ApiTags('claims')
 @Controller('api/v1')
@@ -29,6 +15,8 @@ export class ClaimsController {
   constructor(private readonly claims: ClaimsService) {}
 
   @Get('claims')
+  @Public()
+  @ApiErrors()
   @ApiOperation({
     summary: 'List claims, newest first',
     description: 'Filtered by task and status, paged. An active claim past its expires_at is expired before it is listed.',
@@ -49,12 +37,7 @@ export class ClaimsController {
   })
   @ApiCreatedResponse({ type: ClaimDto, description: 'The active claim, with the participation disclaimer.' })
   @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Body bounds, unknown properties, or base_submission_invalid.' })
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
-  @ApiForbiddenResponse({ type: ErrorDetailDto, description: '`insufficient_miner_stake`.' })
-  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`task_not_found`.' })
-  @ApiConflictResponse({ type: ErrorDetailDto, description: '`task_not_live`, or `duplicate_active_claim` with the existing `claim_id`.' })
-  @ApiTooManyRequestsResponse({ type: ErrorDetailDto, description: '`rate_limited`, with Retry-After.' })
-  @ApiServiceUnavailableResponse(STAKE)
+  @ApiErrors(...SIGNATURE_ERRORS, ErrorCode.InsufficientMinerStake, ErrorCode.TaskNotFound, ErrorCode.TaskNotLive, ErrorCode.DuplicateActiveClaim, [ErrorCode.RateLimited, '(with Retry-After)'], [ErrorCode.ChainUnavailable, 'the stake gate cannot reach the chain'])
   async claimTask(
     @CurrentAuth() miner: HotkeyPrincipal,
     @Param('task_id') taskId: string,
@@ -68,11 +51,7 @@ export class ClaimsController {
   @StakeGated()
   @ApiOperation({ summary: 'Cancel your active claim', description: 'Owner only. A work item the claim held returns to open.' })
   @ApiOkResponse({ type: ClaimDto, description: 'The cancelled claim.' })
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
-  @ApiForbiddenResponse({ type: ErrorDetailDto, description: '`not_claim_owner` or `insufficient_miner_stake`.' })
-  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`claim_not_found`.' })
-  @ApiConflictResponse({ type: ErrorDetailDto, description: '`claim_not_active` (submitted or cancelled) or `claim_expired`.' })
-  @ApiServiceUnavailableResponse(STAKE)
+  @ApiErrors(...SIGNATURE_ERRORS, ErrorCode.NotClaimOwner, ErrorCode.InsufficientMinerStake, ErrorCode.ClaimNotFound, ErrorCode.ClaimNotActive, ErrorCode.ClaimExpired, [ErrorCode.ChainUnavailable, 'the stake gate cannot reach the chain'])
   async cancel(@CurrentAuth() miner: HotkeyPrincipal, @Param('claim_id') claimId: string): Promise<ClaimDto> {
     return toClaimDto(await this.claims.cancel(claimId, miner.hotkey));
   }

@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
 import { canonicalSs58 } from '@rcs/auth';
 import { ChainConfig, ChainConfigError, chainConfigFromEnv } from '@rcs/chain';
-import { ConfigError, EnvReader, readServiceBaseConfig, ServiceBaseConfig, TrustedProxies } from '@rcs/http';
+import { ConfigError, EnvReader } from '@rcs/config';
+import { readServiceBaseConfig, ServiceBaseConfig, TrustedProxies } from '@rcs/http';
 
 /** Typed, validated once at boot (DECISIONS.md §10 names). */
 /** `max` requests per hotkey per `windowSeconds`; `max` 0 turns the limit off. */
@@ -50,18 +51,6 @@ export interface CoordinatorConfig extends ServiceBaseConfig {
   plannerLlm: { baseUrl: string; model: string; apiKey: string | null; timeoutSeconds: number } | null;
   /** Decay constant D of the reward scores, in days: each event weighs `exp(-(T - t)/D)` (DECISIONS §7). */
   scoreEmaDays: number;
-}
-
-/** A finite number above zero (fractions allowed, unlike `EnvReader.int`). */
-function positiveNumber(read: EnvReader, env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) {
-    read.problems.push(`${name} must be a number above 0 (got "${raw}")`);
-    return fallback;
-  }
-  return value;
 }
 
 /** A comma-separated list of SS58 addresses, each in its canonical spelling (DECISIONS.md §2 Identity). */
@@ -138,7 +127,7 @@ export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
             timeoutSeconds: read.int('PLANNER_LLM_TIMEOUT_SECONDS', 60, 1, 3600),
           }
         : null,
-    scoreEmaDays: positiveNumber(read, env, 'SCORE_EMA_DAYS', 10),
+    scoreEmaDays: read.positiveNumber('SCORE_EMA_DAYS', 10),
   };
   if (config.plannerLlm && config.plannerLlm.timeoutSeconds >= config.plannerRunTimeoutSeconds) {
     read.problems.push('PLANNER_LLM_TIMEOUT_SECONDS must be below PLANNER_RUN_TIMEOUT_SECONDS');

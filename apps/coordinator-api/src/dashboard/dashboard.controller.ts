@@ -1,6 +1,7 @@
+import { Public } from '@rcs/auth';
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { DashboardDto } from '@rcs/contracts';
+import { ApiErrors, DashboardDto } from '@rcs/contracts';
 import { DashboardService } from './dashboard.service';
 
 @ApiTags('dashboard')
@@ -9,6 +10,8 @@ export class DashboardController {
   constructor(private readonly dashboardService: DashboardService) {}
 
   @Get()
+  @Public()
+  @ApiErrors()
   @ApiOperation({
     summary: 'Competition dashboard',
     description:

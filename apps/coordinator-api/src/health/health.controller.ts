@@ -1,3 +1,5 @@
+import { Public } from '@rcs/auth';
+import { ApiErrors } from '@rcs/contracts';
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -33,12 +35,16 @@ export class HealthController {
   ) {}
 
   @Get('healthz')
+  @Public()
+  @ApiErrors()
   @ApiOkResponse({ description: 'The process is up.', schema: { type: 'object', additionalProperties: { type: 'string' } } })
   healthz(): Record<string, string> {
     return { status: 'ok', service: 'coordinator-api', version: '0.1.0' };
   }
 
   @Get('readyz')
+  @Public()
+  @ApiErrors()
   @ApiOkResponse({ description: 'Database, Redis and chain answer; says whether the miner stake check is on.' })
   @ApiServiceUnavailableResponse({ description: 'A dependency does not answer; the body says which.' })
   async readyz(@Res({ passthrough: true }) reply: FastifyReply): Promise<Readiness> {

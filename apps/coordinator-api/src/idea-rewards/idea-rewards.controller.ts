@@ -1,6 +1,7 @@
+import { Public } from '@rcs/auth';
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { IdeaRewardDto, IdeaRewardQueryDto, ValidationErrorDto } from '@rcs/contracts';
+import { ApiErrors, IdeaRewardDto, IdeaRewardQueryDto, ValidationErrorDto } from '@rcs/contracts';
 import { toIdeaRewardDto } from './idea-reward.mapper';
 import { IdeaRewardsService } from './idea-rewards.service';
 
@@ -10,6 +11,8 @@ export class IdeaRewardsController {
   constructor(private readonly ideaRewards: IdeaRewardsService) {}
 
   @Get()
+  @Public()
+  @ApiErrors()
   @ApiOperation({
     summary: 'List idea rewards, newest first',
     description:

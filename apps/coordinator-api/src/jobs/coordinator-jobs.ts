@@ -1,5 +1,5 @@
 import { EmptyJobData, MaintenanceJob, PlannerJob, PlannerJobResult, QueueName, RebuildSnapshotData, RewardsJob } from '@rcs/contracts';
-import type { JobSpec } from '@rcs/queue';
+import { onJobOf, type JobSpec } from '@rcs/queue';
 import type { AgenticPlanOutcome, ExpiryOutcome, LeaseExpiryOutcome, RebuildOutcome, SnapshotCheckOutcome } from './job-results';
 
 /** Queues and jobs this service runs; every job here needs exactly one `@OnJob` handler. */
@@ -26,3 +26,6 @@ export const COORDINATOR_QUEUES = {
   // Rebuilds never overlap: RewardsRebuildService deduplicates them queue-wide.
   [QueueName.Rewards]: { jobNames: [RewardsJob.RebuildSnapshot, RewardsJob.CheckSnapshot] },
 };
+
+/** `@OnJob` typed by `CoordinatorJobs`: a handler's data and result must be its job's. */
+export const OnCoordinatorJob = onJobOf<CoordinatorJobs>();

@@ -1,18 +1,16 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { AuthPrincipal, CurrentAuth, Public, StakeGated } from '@rcs/auth';
 import {
-  ApiConflictResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-  ApiUnauthorizedResponse,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
-import { AuthPrincipal, CurrentAuth, StakeGated } from '@rcs/auth';
-import { ErrorDetailDto, PeerConsensusDto, PeerEvaluateDto, PeerEvaluationDto, PeerEvaluationQueryDto, ValidationErrorDto } from '@rcs/contracts';
+  ApiErrors,
+  ErrorCode,
+  PeerConsensusDto,
+  PeerEvaluateDto,
+  PeerEvaluationDto,
+  PeerEvaluationQueryDto,
+  SIGNATURE_ERRORS,
+  ValidationErrorDto,
+} from '@rcs/contracts';
 import { toPeerEvaluationDto } from './peer-evaluation.mapper';
 import { PeerEvaluationService } from './peer-evaluation.service';
 
@@ -43,14 +41,7 @@ export class PeerEvaluationController {
     type: ValidationErrorDto,
     description: 'Body bounds or unknown properties; `accepted` without a finite task metric (loc body.observed_metrics.<metric_name>); NUL or unpaired surrogates in any string.',
   })
-  @ApiUnauthorizedResponse({ type: ErrorDetailDto, description: 'Missing, invalid, stale or replayed signature.' })
-  @ApiForbiddenResponse({ type: ErrorDetailDto, description: '`insufficient_miner_stake`, or `cannot_evaluate_own_submission`.' })
-  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`submission_not_found`.' })
-  @ApiConflictResponse({
-    type: ErrorDetailDto,
-    description: '`peer_evaluation_not_allowed` (not a peer_evaluation task), `submission_already_decided`, or `duplicate_peer_evaluation`.',
-  })
-  @ApiServiceUnavailableResponse({ type: ErrorDetailDto, description: '`chain_unavailable`: the stake gate cannot reach the chain.' })
+  @ApiErrors(...SIGNATURE_ERRORS, ErrorCode.InsufficientMinerStake, ErrorCode.CannotEvaluateOwnSubmission, ErrorCode.SubmissionNotFound, ErrorCode.PeerEvaluationNotAllowed, ErrorCode.SubmissionAlreadyDecided, ErrorCode.DuplicatePeerEvaluation, [ErrorCode.ChainUnavailable, 'the stake gate cannot reach the chain'])
   async evaluate(
     @CurrentAuth() evaluator: HotkeyPrincipal,
     @Param('submission_id') submissionId: string,
@@ -60,6 +51,7 @@ export class PeerEvaluationController {
   }
 
   @Get('submissions/:submission_id/peer-consensus')
+  @Public()
   @ApiOperation({
     summary: 'The peer consensus of a submission',
     description:
@@ -68,13 +60,14 @@ export class PeerEvaluationController {
   })
   @ApiParam(SUBMISSION_ID)
   @ApiOkResponse({ type: PeerConsensusDto, description: 'Counts, status and consensus metric.' })
-  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`submission_not_found`.' })
-  @ApiConflictResponse({ type: ErrorDetailDto, description: '`peer_evaluation_not_allowed`: the submission is not on a peer_evaluation task.' })
+  @ApiErrors(ErrorCode.SubmissionNotFound, [ErrorCode.PeerEvaluationNotAllowed, 'the submission is not on a peer_evaluation task'])
   consensus(@Param('submission_id') submissionId: string): Promise<PeerConsensusDto> {
     return this.peerEvaluation.consensus(submissionId);
   }
 
   @Get('peer-evaluations')
+  @Public()
+  @ApiErrors()
   @ApiOperation({ summary: 'List peer evaluations, newest first', description: 'Public; filtered by submission, evaluator and verdict, paged.' })
   @ApiOkResponse({ type: [PeerEvaluationDto], description: 'Newest first (created_at, then id).' })
   @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Query fails validation (status, limit 1..1000, offset >= 0, unknown parameters).' })

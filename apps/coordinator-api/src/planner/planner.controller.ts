@@ -1,19 +1,9 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
-import {
-  ApiBadGatewayResponse,
-  ApiGatewayTimeoutResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Admin } from '@rcs/auth';
-import { ErrorDetailDto, PlannerRunResponseDto } from '@rcs/contracts';
+import { ApiErrors, ErrorCode, PlannerRunResponseDto } from '@rcs/contracts';
 import { PlannerService } from './planner.service';
 
-const UNAUTHORIZED = { type: ErrorDetailDto, description: '`invalid_admin_token`.' };
-const TIMEOUT = { type: ErrorDetailDto, description: '`planner_timeout`: the run did not finish while the route waited (PLANNER_RUN_TIMEOUT_SECONDS).' };
 
 @ApiTags('planner')
 @Controller('api/v1/planner')
@@ -30,9 +20,7 @@ export class PlannerController {
       'submission X" item per available idea. Never duplicates an item. Runs as a queued job, one at a time.',
   })
   @ApiOkResponse({ type: PlannerRunResponseDto, description: 'How many work items the run created.' })
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
-  @ApiServiceUnavailableResponse({ type: ErrorDetailDto, description: '`admin_unconfigured`.' })
-  @ApiGatewayTimeoutResponse(TIMEOUT)
+  @ApiErrors(ErrorCode.InvalidAdminToken, ErrorCode.AdminUnconfigured, [ErrorCode.PlannerTimeout, 'the run did not finish while the route waited (PLANNER_RUN_TIMEOUT_SECONDS)'])
   run(): Promise<PlannerRunResponseDto> {
     return this.planner.run();
   }
@@ -47,10 +35,7 @@ export class PlannerController {
       'de-duplicated by title and stored with source agentic_planner. Any unusable answer stores nothing.',
   })
   @ApiOkResponse({ type: PlannerRunResponseDto, description: 'How many work items the run created.' })
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
-  @ApiBadGatewayResponse({ type: ErrorDetailDto, description: '`planner_llm_failed`: HTTP error, timeout, or an answer that is not the expected JSON.' })
-  @ApiServiceUnavailableResponse({ type: ErrorDetailDto, description: '`agentic_planner_unconfigured` or `admin_unconfigured`.' })
-  @ApiGatewayTimeoutResponse(TIMEOUT)
+  @ApiErrors(ErrorCode.InvalidAdminToken, [ErrorCode.PlannerLlmFailed, 'HTTP error, timeout, or an answer that is not the expected JSON'], ErrorCode.AgenticPlannerUnconfigured, ErrorCode.AdminUnconfigured, [ErrorCode.PlannerTimeout, 'the run did not finish while the route waited (PLANNER_RUN_TIMEOUT_SECONDS)'])
   runAgentic(): Promise<PlannerRunResponseDto> {
     return this.planner.runAgentic();
   }

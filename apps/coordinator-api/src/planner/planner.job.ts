@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EmptyJobData, PlannerJob, PlannerJobResult, QueueName } from '@rcs/contracts';
-import { JobQueue, OnJob } from '@rcs/queue';
-import { CoordinatorJobs } from '../jobs/coordinator-jobs';
+import { JobQueue } from '@rcs/queue';
+import { CoordinatorJobs, OnCoordinatorJob } from '../jobs/coordinator-jobs';
 import type { AgenticPlanOutcome } from '../jobs/job-results';
 import { AgenticPlanner } from './agentic-planner.service';
 import { DeterministicPlanner } from './deterministic-planner.service';
@@ -26,12 +26,12 @@ export class PlannerJobs implements OnApplicationBootstrap {
       .catch((error: Error) => this.logger.error(`Could not limit planner runs to one at a time: ${error.message}`));
   }
 
-  @OnJob({ queue: QueueName.Planner, name: PlannerJob.Run })
+  @OnCoordinatorJob(QueueName.Planner, PlannerJob.Run)
   async run(_data: EmptyJobData): Promise<PlannerJobResult> {
     return { created: await this.deterministic.plan() };
   }
 
-  @OnJob({ queue: QueueName.Planner, name: PlannerJob.RunAgentic })
+  @OnCoordinatorJob(QueueName.Planner, PlannerJob.RunAgentic)
   runAgentic(_data: EmptyJobData): Promise<AgenticPlanOutcome> {
     return this.agentic.plan();
   }

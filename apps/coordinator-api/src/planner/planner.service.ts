@@ -30,7 +30,7 @@ export class PlannerService {
       case 'created':
         return { created: result.created };
       case 'llm_failed':
-        throw new ApiError(502, ErrorCode.PlannerLlmFailed, `The planner LLM gave no usable answer, so nothing was stored: ${result.reason}.`, {
+        throw new ApiError(ErrorCode.PlannerLlmFailed, `The planner LLM gave no usable answer, so nothing was stored: ${result.reason}.`, {
           reason: result.reason,
         });
     }
@@ -46,7 +46,6 @@ export class PlannerService {
     } catch (error) {
       if (!(error instanceof JobTimeoutError)) throw error;
       throw new ApiError(
-        504,
         ErrorCode.PlannerTimeout,
         `The planner run did not finish within ${this.config.plannerRunTimeoutSeconds} s; it may still finish, so list work items later.`,
         { job_id: error.jobId ?? null },

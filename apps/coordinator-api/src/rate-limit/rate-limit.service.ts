@@ -35,7 +35,6 @@ export class RateLimitService {
     if (count > limit.max) {
       const retryAfter = Math.max(1, Math.ceil(ttlMs / 1000));
       throw new ApiError(
-        429,
         ErrorCode.RateLimited,
         `Too many ${action} requests for this hotkey: at most ${limit.max} per ${limit.windowSeconds} s. Retry in ${retryAfter} s.`,
         { limit: limit.max, window_seconds: limit.windowSeconds, retry_after_seconds: retryAfter },

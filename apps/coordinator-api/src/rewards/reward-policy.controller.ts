@@ -1,20 +1,10 @@
 import { Body, Controller, Get, HttpCode, Put } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-  ApiUnauthorizedResponse,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { Admin } from '@rcs/auth';
-import { ErrorDetailDto, RewardPolicyDto, RewardPolicyVersionDto, UpdateRewardPolicyDto, ValidationErrorDto } from '@rcs/contracts';
+import { ApiErrors, ErrorCode, RewardPolicyDto, RewardPolicyVersionDto, UpdateRewardPolicyDto, ValidationErrorDto } from '@rcs/contracts';
 import { toRewardPolicyDto, toRewardPolicyVersionDto } from './reward-policy.mapper';
 import { RewardPolicyService } from './reward-policy.service';
 
-const UNAUTHORIZED = { type: ErrorDetailDto, description: '`invalid_admin_token`.' };
-const ADMIN_UNCONFIGURED = { type: ErrorDetailDto, description: '`admin_unconfigured`: ADMIN_TOKENS is not set.' };
 
 @ApiTags('reward-policy')
 @Controller('api/v1/reward-policy')
@@ -28,8 +18,7 @@ export class RewardPolicyController {
     description: 'Admin only. The newest stored version with every default filled in; before any PUT, the defaults at version 1.',
   })
   @ApiOkResponse({ type: RewardPolicyDto, description: 'The policy document.' })
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
-  @ApiServiceUnavailableResponse(ADMIN_UNCONFIGURED)
+  @ApiErrors(ErrorCode.InvalidAdminToken, [ErrorCode.AdminUnconfigured, 'ADMIN_TOKENS is not set'])
   async get(): Promise<RewardPolicyDto> {
     return toRewardPolicyDto(await this.policy.current());
   }
@@ -46,9 +35,7 @@ export class RewardPolicyController {
   })
   @ApiOkResponse({ type: RewardPolicyDto, description: 'The stored document, defaults applied.' })
   @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Body outside the spec bounds or with unknown properties, at any level; one item per violation.' })
-  @ApiConflictResponse({ type: ErrorDetailDto, description: '`stale_policy_version` (version not above the stored one), with `version` and `current_version`.' })
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
-  @ApiServiceUnavailableResponse(ADMIN_UNCONFIGURED)
+  @ApiErrors([ErrorCode.StalePolicyVersion, '(version not above the stored one), with `version` and `current_version`'], ErrorCode.InvalidAdminToken, [ErrorCode.AdminUnconfigured, 'ADMIN_TOKENS is not set'])
   async replace(@Body() body: UpdateRewardPolicyDto): Promise<RewardPolicyDto> {
     return toRewardPolicyDto(await this.policy.replace(body));
   }
@@ -57,8 +44,7 @@ export class RewardPolicyController {
   @Admin()
   @ApiOperation({ summary: 'Every stored version of the reward policy', description: 'Admin only. Version numbers and when each was stored, newest first.' })
   @ApiOkResponse({ type: [RewardPolicyVersionDto], description: 'Newest first; always holds at least version 1.' })
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
-  @ApiServiceUnavailableResponse(ADMIN_UNCONFIGURED)
+  @ApiErrors(ErrorCode.InvalidAdminToken, [ErrorCode.AdminUnconfigured, 'ADMIN_TOKENS is not set'])
   async versions(): Promise<RewardPolicyVersionDto[]> {
     return (await this.policy.versions()).map(toRewardPolicyVersionDto);
   }

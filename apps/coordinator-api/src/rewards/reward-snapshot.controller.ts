@@ -1,6 +1,7 @@
+import { Public } from '@rcs/auth';
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { RewardSnapshotDto } from '@rcs/contracts';
+import { ApiErrors, RewardSnapshotDto } from '@rcs/contracts';
 import type { FastifyReply } from 'fastify';
 import { RewardSnapshotService } from './reward-snapshot.service';
 
@@ -13,6 +14,8 @@ export class RewardSnapshotController {
   constructor(private readonly snapshots: RewardSnapshotService) {}
 
   @Get()
+  @Public()
+  @ApiErrors()
   @ApiProduces('application/json')
   @ApiOperation({
     summary: 'The reward snapshot',

@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EmptyJobData, QueueName, RebuildSnapshotData, RewardsJob } from '@rcs/contracts';
-import { OnJob } from '@rcs/queue';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { ScheduleKeeper } from '../jobs/schedule-keeper';
 import type { RebuildOutcome, SnapshotCheckOutcome } from '../jobs/job-results';
 import { RewardSnapshotService } from './reward-snapshot.service';
+import { OnCoordinatorJob } from '../jobs/coordinator-jobs';
 
 
 /** Scheduler id of the repeatable snapshot check: one schedule however many replicas keep it. */
@@ -39,14 +39,14 @@ export class RewardsRebuildJob implements OnApplicationBootstrap {
     });
   }
 
-  @OnJob({ queue: QueueName.Rewards, name: RewardsJob.RebuildSnapshot })
+  @OnCoordinatorJob(QueueName.Rewards, RewardsJob.RebuildSnapshot)
   async rebuild(data: RebuildSnapshotData): Promise<RebuildOutcome> {
     const outcome = await this.build();
     this.logger.log(`Rebuilt the reward snapshot at ${outcome.generated_at} (${outcome.bytes} bytes) after ${data.reason}${data.task_id ? ` on task ${data.task_id}` : ''}`);
     return outcome;
   }
 
-  @OnJob({ queue: QueueName.Rewards, name: RewardsJob.CheckSnapshot })
+  @OnCoordinatorJob(QueueName.Rewards, RewardsJob.CheckSnapshot)
   async check(_data: EmptyJobData): Promise<SnapshotCheckOutcome> {
     const stale = await this.snapshots.staleness();
     if (stale === null) return { stale, rebuilt: null };

@@ -1,23 +1,13 @@
 import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProduces,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AuthPrincipal, CurrentAuth, Signed, StakeGated } from '@rcs/auth';
 import {
+  ApiErrors,
   ArtifactDescriptorDto,
   CreateSubmissionDto,
-  ErrorDetailDto,
+  ErrorCode,
+  SIGNATURE_ERRORS,
   SubmissionDetailDto,
   SubmissionDto,
   SubmissionQueryDto,
@@ -29,8 +19,6 @@ import { SubmissionsService } from './submissions.service';
 /** What `@StakeGated()` admits: a signing hotkey, never an admin token. */
 type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
 
-const UNAUTHORIZED = { type: ErrorDetailDto, description: 'Missing, invalid, stale or replayed signature (or admin token).' };
-const NOT_FOUND = { type: ErrorDetailDto, description: '`submission_not_found`.' };
 const PATH_422 = { type: ValidationErrorDto, description: 'Path parameter fails validation.' };
 
 @ApiTags('submissions')
@@ -55,11 +43,7 @@ export class SubmissionsController {
       '(patch_path_not_allowed, patch_too_large, patch_bytecode, patch_binary, patch_unparseable); idea rules ' +
       '(proposed_idea_required, implemented_submission_required, implemented_submission_invalid).',
   })
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
-  @ApiForbiddenResponse({ type: ErrorDetailDto, description: '`insufficient_miner_stake`, or `not_claim_owner`.' })
-  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`claim_not_found`.' })
-  @ApiConflictResponse({ type: ErrorDetailDto, description: '`claim_not_active`, `claim_expired` or `task_not_live`.' })
-  @ApiTooManyRequestsResponse({ type: ErrorDetailDto, description: '`rate_limited`, with Retry-After.' })
+  @ApiErrors(...SIGNATURE_ERRORS, ErrorCode.InvalidAdminToken, ErrorCode.InsufficientMinerStake, ErrorCode.NotClaimOwner, ErrorCode.ClaimNotFound, ErrorCode.ClaimNotActive, ErrorCode.ClaimExpired, ErrorCode.TaskNotLive, [ErrorCode.RateLimited, '(with Retry-After)'])
   async create(@CurrentAuth() miner: HotkeyPrincipal, @Body() body: CreateSubmissionDto): Promise<SubmissionDto> {
     return toSubmissionDto(await this.submissions.create(miner.hotkey, body));
   }
@@ -69,7 +53,7 @@ export class SubmissionsController {
   @ApiOperation({ summary: 'List submissions, newest first', description: 'Any valid signature (or admin token); filtered by task and status, paged.' })
   @ApiOkResponse({ type: [SubmissionDto], description: 'Newest first (created_at, then id).' })
   @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Query fails validation (limit 1..1000, offset >= 0, status).' })
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiErrors(...SIGNATURE_ERRORS, ErrorCode.InvalidAdminToken)
   async list(@Query() query: SubmissionQueryDto): Promise<SubmissionDto[]> {
     return (await this.submissions.list(query)).map(toSubmissionDto);
   }
@@ -78,8 +62,7 @@ export class SubmissionsController {
   @Signed({ allowAdmin: true })
   @ApiOperation({ summary: 'One submission' })
   @ApiOkResponse({ type: SubmissionDto, description: 'The submission.' })
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiErrors(ErrorCode.SubmissionNotFound, ...SIGNATURE_ERRORS, ErrorCode.InvalidAdminToken)
   @ApiUnprocessableEntityResponse(PATH_422)
   async get(@Param('submission_id') submissionId: string): Promise<SubmissionDto> {
     return toSubmissionDto(await this.submissions.get(submissionId));
@@ -89,9 +72,7 @@ export class SubmissionsController {
   @Signed({ allowAdmin: true })
   @ApiOperation({ summary: 'A submission with its verifications, peer evaluations and idea rewards', description: 'Owner (or admin) only.' })
   @ApiOkResponse({ type: SubmissionDetailDto, description: 'The submission and everything decided about it.' })
-  @ApiForbiddenResponse({ type: ErrorDetailDto, description: '`not_submission_owner`.' })
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiErrors(ErrorCode.NotSubmissionOwner, ErrorCode.SubmissionNotFound, ...SIGNATURE_ERRORS, ErrorCode.InvalidAdminToken)
   @ApiUnprocessableEntityResponse(PATH_422)
   detail(@CurrentAuth() auth: AuthPrincipal, @Param('submission_id') submissionId: string): Promise<SubmissionDetailDto> {
     return this.submissions.detail(auth, submissionId);
@@ -102,8 +83,7 @@ export class SubmissionsController {
   @ApiProduces('text/plain')
   @ApiOperation({ summary: "The miner's own execution log", description: 'Empty when none was submitted.' })
   @ApiOkResponse({ description: 'The log text.', schema: { type: 'string' } })
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiErrors(ErrorCode.SubmissionNotFound, ...SIGNATURE_ERRORS, ErrorCode.InvalidAdminToken)
   @ApiUnprocessableEntityResponse(PATH_422)
   async executionLog(@Param('submission_id') submissionId: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const log = await this.submissions.executionLog(submissionId);
@@ -116,8 +96,7 @@ export class SubmissionsController {
   @Signed({ allowAdmin: true })
   @ApiOperation({ summary: 'Where the artifact is and how to check it', description: 'The service stores the URI and integrity metadata, never the bytes.' })
   @ApiOkResponse({ type: ArtifactDescriptorDto, description: 'The artifact descriptor.' })
-  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`submission_not_found`, or `artifact_not_found` for a patch-only submission.' })
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiErrors(ErrorCode.SubmissionNotFound, ErrorCode.ArtifactNotFound, ...SIGNATURE_ERRORS, ErrorCode.InvalidAdminToken)
   @ApiUnprocessableEntityResponse(PATH_422)
   artifact(@Param('submission_id') submissionId: string): Promise<ArtifactDescriptorDto> {
     return this.submissions.artifact(submissionId);

@@ -1,20 +1,8 @@
 import { applyDecorators, Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiProduces,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-  ApiUnauthorizedResponse,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Admin } from '@rcs/auth';
-import { CreateTaskDto, ErrorDetailDto, TaskDto, TaskQueryDto, TaskStateUpdateDto, ValidationErrorDto } from '@rcs/contracts';
+import { Admin, Public } from '@rcs/auth';
+import { ApiErrors, CreateTaskDto, ErrorCode, TaskDto, TaskQueryDto, TaskStateUpdateDto, ValidationErrorDto } from '@rcs/contracts';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { BASE_URL_HEADERS, requestBaseUrl } from './request-base-url';
@@ -23,10 +11,6 @@ import { TaskOperation } from './task-transitions';
 import { TasksService } from './tasks.service';
 
 const TASK_ID = { name: 'task_id', description: 'Task id (uuid); anything else is 404 `task_not_found`.' };
-const NOT_FOUND = { type: ErrorDetailDto, description: '`task_not_found`.' };
-const UNAUTHORIZED = { type: ErrorDetailDto, description: '`invalid_admin_token`.' };
-const ADMIN_UNCONFIGURED = { type: ErrorDetailDto, description: '`admin_unconfigured`: ADMIN_TOKENS is not set.' };
-const REFUSED = { type: ErrorDetailDto, description: '`invalid_task_transition`, with `task_id`, `task_state` and `requested`.' };
 
 /** `POST /api/v1/tasks/{task_id}/<operation>`: an admin state move answering TaskStateUpdateDto. */
 function TaskStateRoute(operation: string, summary: string, description: string): MethodDecorator {
@@ -37,10 +21,12 @@ function TaskStateRoute(operation: string, summary: string, description: string)
     ApiOperation({ summary, description: `Admin only. ${description}` }),
     ApiParam(TASK_ID),
     ApiOkResponse({ type: TaskStateUpdateDto, description: 'The state change.' }),
-    ApiNotFoundResponse(NOT_FOUND),
-    ApiConflictResponse(REFUSED),
-    ApiUnauthorizedResponse(UNAUTHORIZED),
-    ApiServiceUnavailableResponse(ADMIN_UNCONFIGURED),
+    ApiErrors(
+      ErrorCode.InvalidAdminToken,
+      ErrorCode.TaskNotFound,
+      [ErrorCode.InvalidTaskTransition, '(with `task_id`, `task_state` and `requested`)'],
+      [ErrorCode.AdminUnconfigured, 'ADMIN_TOKENS is not set'],
+    ),
   );
 }
 
@@ -60,14 +46,14 @@ export class TasksController {
   })
   @ApiCreatedResponse({ type: TaskDto, description: 'The new task, defaults applied.' })
   @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Body outside the spec bounds; one item per violation.' })
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
-  @ApiConflictResponse({ type: ErrorDetailDto, description: '`duplicate_slug`.' })
-  @ApiServiceUnavailableResponse(ADMIN_UNCONFIGURED)
+  @ApiErrors(ErrorCode.InvalidAdminToken, ErrorCode.DuplicateSlug, [ErrorCode.AdminUnconfigured, 'ADMIN_TOKENS is not set'])
   async create(@Body() body: CreateTaskDto): Promise<TaskDto> {
     return toTaskDto(await this.tasks.create(body));
   }
 
   @Get()
+  @Public()
+  @ApiErrors()
   @ApiOperation({ summary: 'List tasks, newest first', description: 'Public; optionally only one `task_state`, paged.' })
   @ApiOkResponse({ type: [TaskDto], description: 'Newest first (created_at, then id).' })
   @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Query fails validation (task_state, limit 1..1000, offset >= 0).' })
@@ -76,15 +62,17 @@ export class TasksController {
   }
 
   @Get(':task_id')
+  @Public()
   @ApiOperation({ summary: 'One task' })
   @ApiParam(TASK_ID)
   @ApiOkResponse({ type: TaskDto, description: 'The task.' })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiErrors(ErrorCode.TaskNotFound)
   async get(@Param('task_id') taskId: string): Promise<TaskDto> {
     return toTaskDto(await this.tasks.get(taskId));
   }
 
   @Get(':task_id/onboard.md')
+  @Public()
   @ApiOperation({
     summary: 'Onboarding document of a task',
     description:
@@ -95,7 +83,7 @@ export class TasksController {
   @ApiParam(TASK_ID)
   @ApiProduces('text/markdown')
   @ApiOkResponse({ description: 'The onboarding document.', schema: { type: 'string' } })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiErrors(ErrorCode.TaskNotFound)
   async onboard(
     @Param('task_id') taskId: string,
     @Req() request: FastifyRequest,

@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EmptyJobData, MaintenanceJob, QueueName } from '@rcs/contracts';
-import { OnJob } from '@rcs/queue';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { ScheduleKeeper } from '../jobs/schedule-keeper';
 import type { LeaseExpiryOutcome } from '../jobs/job-results';
 import { ValidatorJobsService } from './validator-jobs.service';
+import { OnCoordinatorJob } from '../jobs/coordinator-jobs';
 
 /** Scheduler id of the repeatable sweep: one schedule however many replicas upsert it. */
 export const LEASE_SWEEP_SCHEDULER_ID = 'expire-leases';
@@ -27,7 +27,7 @@ export class LeaseExpiryJob implements OnApplicationBootstrap {
     this.scheduled = this.schedules.keep({ queue: QueueName.Maintenance, schedulerId: LEASE_SWEEP_SCHEDULER_ID, name: MaintenanceJob.ExpireLeases, data: {}, everySeconds: this.config.leaseSweepIntervalSeconds });
   }
 
-  @OnJob({ queue: QueueName.Maintenance, name: MaintenanceJob.ExpireLeases })
+  @OnCoordinatorJob(QueueName.Maintenance, MaintenanceJob.ExpireLeases)
   async expireLeases(_data: EmptyJobData): Promise<LeaseExpiryOutcome> {
     const outcome = await this.validatorJobs.expireLeases();
     if (outcome.returned > 0 || outcome.errored > 0) {

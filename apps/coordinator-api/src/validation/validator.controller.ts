@@ -1,21 +1,12 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiConflictResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-  ApiUnauthorizedResponse,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { AuthPrincipal, CurrentAuth, Validator } from '@rcs/auth';
 import {
-  ErrorDetailDto,
+  ApiErrors,
+  ErrorCode,
   ScanRequestDto,
   ScanResponseDto,
+  SIGNATURE_ERRORS,
   ValidationErrorDto,
   ValidatorJobClaimDto,
   ValidatorJobDto,
@@ -28,9 +19,6 @@ import { toVerificationSummaryDto } from './verification.mapper';
 /** What `@Validator()` admits: an allowlisted signing hotkey. */
 type ValidatorPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
 
-export const VALIDATOR_UNAUTHORIZED = { type: ErrorDetailDto, description: 'Missing, invalid, stale or replayed signature.' };
-export const VALIDATOR_FORBIDDEN = { type: ErrorDetailDto, description: '`validator_not_allowlisted`.' };
-export const VALIDATOR_UNAVAILABLE = { type: ErrorDetailDto, description: '`validator_allowlist_unconfigured`: no VALIDATOR_HOTKEYS.' };
 
 @ApiTags('validator')
 @Controller('api/v1/validator')
@@ -50,9 +38,7 @@ export class ValidatorController {
   @ApiBody({ type: ScanRequestDto, required: false })
   @ApiOkResponse({ type: ScanResponseDto, description: 'The jobs now leased to the caller.' })
   @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Body fails validation (limit 1..16, unknown properties).' })
-  @ApiUnauthorizedResponse(VALIDATOR_UNAUTHORIZED)
-  @ApiForbiddenResponse(VALIDATOR_FORBIDDEN)
-  @ApiServiceUnavailableResponse(VALIDATOR_UNAVAILABLE)
+  @ApiErrors(...SIGNATURE_ERRORS, ErrorCode.ValidatorNotAllowlisted, [ErrorCode.ValidatorAllowlistUnconfigured, 'no VALIDATOR_HOTKEYS'])
   async scan(@CurrentAuth() validator: ValidatorPrincipal, @Body() body: ScanRequestDto): Promise<ScanResponseDto> {
     return { jobs: await this.jobs.scan(validator.hotkey, body) };
   }
@@ -63,11 +49,8 @@ export class ValidatorController {
   @ApiOperation({ summary: 'Lease one pending validator job', description: 'The single-job form of scan. The body is optional.' })
   @ApiBody({ type: ValidatorJobClaimDto, required: false })
   @ApiOkResponse({ type: ValidatorJobDto, description: 'The job now leased to the caller.' })
-  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`no_pending_validator_jobs` (the message says "no pending validator jobs").' })
+  @ApiErrors([ErrorCode.NoPendingValidatorJobs, '(the message says "no pending validator jobs")'], ...SIGNATURE_ERRORS, ErrorCode.ValidatorNotAllowlisted, [ErrorCode.ValidatorAllowlistUnconfigured, 'no VALIDATOR_HOTKEYS'])
   @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Body fails validation (unknown properties).' })
-  @ApiUnauthorizedResponse(VALIDATOR_UNAUTHORIZED)
-  @ApiForbiddenResponse(VALIDATOR_FORBIDDEN)
-  @ApiServiceUnavailableResponse(VALIDATOR_UNAVAILABLE)
   claim(@CurrentAuth() validator: ValidatorPrincipal, @Body() body: ValidatorJobClaimDto): Promise<ValidatorJobDto> {
     return this.jobs.claim(validator.hotkey, body);
   }
@@ -86,14 +69,7 @@ export class ValidatorController {
     type: ValidationErrorDto,
     description: 'Body fails validation; `missing` or `finite_number` for the task metric of an accepted result; `submission_mismatch`.',
   })
-  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`job_not_found`.' })
-  @ApiConflictResponse({
-    type: ErrorDetailDto,
-    description: '`job_not_leased` (pending, leased to another validator, or the lease expired), `job_already_completed` (a different result).',
-  })
-  @ApiUnauthorizedResponse(VALIDATOR_UNAUTHORIZED)
-  @ApiForbiddenResponse(VALIDATOR_FORBIDDEN)
-  @ApiServiceUnavailableResponse(VALIDATOR_UNAVAILABLE)
+  @ApiErrors(ErrorCode.JobNotFound, ErrorCode.JobNotLeased, ErrorCode.JobAlreadyCompleted, ...SIGNATURE_ERRORS, ErrorCode.ValidatorNotAllowlisted, [ErrorCode.ValidatorAllowlistUnconfigured, 'no VALIDATOR_HOTKEYS'])
   async result(
     @CurrentAuth() validator: ValidatorPrincipal,
     @Param('job_id') jobId: string,

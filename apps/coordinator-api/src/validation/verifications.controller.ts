@@ -1,20 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProduces,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-  ApiUnauthorizedResponse,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Admin, AuthPrincipal, CurrentAuth, Validator } from '@rcs/auth';
-import { ErrorDetailDto, ValidationErrorDto, VerificationQueryDto, VerificationSummaryDto, VerifyDto } from '@rcs/contracts';
-import { VALIDATOR_FORBIDDEN, VALIDATOR_UNAUTHORIZED, VALIDATOR_UNAVAILABLE } from './validator.controller';
+import { Admin, AuthPrincipal, CurrentAuth, Public, Validator } from '@rcs/auth';
+import { ApiErrors, ErrorCode, SIGNATURE_ERRORS, ValidationErrorDto, VerificationQueryDto, VerificationSummaryDto, VerifyDto } from '@rcs/contracts';
 import { toVerificationSummaryDto } from './verification.mapper';
 import { VerificationsService } from './verifications.service';
 
@@ -39,11 +27,7 @@ export class VerificationsController {
   })
   @ApiOkResponse({ type: VerificationSummaryDto, description: 'The recorded verification.' })
   @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Body fails validation; `missing` or `finite_number` for the task metric of an accepted result.' })
-  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`submission_not_found`.' })
-  @ApiConflictResponse({ type: ErrorDetailDto, description: '`verify_not_allowed_for_peer_evaluation` or `submission_already_decided`.' })
-  @ApiUnauthorizedResponse(VALIDATOR_UNAUTHORIZED)
-  @ApiForbiddenResponse(VALIDATOR_FORBIDDEN)
-  @ApiServiceUnavailableResponse(VALIDATOR_UNAVAILABLE)
+  @ApiErrors(ErrorCode.SubmissionNotFound, ErrorCode.VerifyNotAllowedForPeerEvaluation, ErrorCode.SubmissionAlreadyDecided, ...SIGNATURE_ERRORS, ErrorCode.ValidatorNotAllowlisted, [ErrorCode.ValidatorAllowlistUnconfigured, 'no VALIDATOR_HOTKEYS'])
   async verify(
     @CurrentAuth() validator: ValidatorPrincipal,
     @Param('submission_id') submissionId: string,
@@ -53,6 +37,8 @@ export class VerificationsController {
   }
 
   @Get('verifications')
+  @Public()
+  @ApiErrors()
   @ApiOperation({ summary: 'List verifications, newest first', description: 'Summaries without replay logs; filtered by submission and verdict, paged.' })
   @ApiOkResponse({ type: [VerificationSummaryDto], description: 'Newest first (created_at, then id).' })
   @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Query fails validation (status, limit 1..1000, offset >= 0).' })
@@ -65,9 +51,7 @@ export class VerificationsController {
   @ApiProduces('text/plain')
   @ApiOperation({ summary: "The replay log of a submission's latest verification", description: 'Admin only.' })
   @ApiOkResponse({ description: 'The log text.', schema: { type: 'string' } })
-  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`submission_not_found`, or `replay_log_not_found` before a verification with a log.' })
-  @ApiUnauthorizedResponse({ type: ErrorDetailDto, description: '`invalid_admin_token`.' })
-  @ApiServiceUnavailableResponse({ type: ErrorDetailDto, description: '`admin_unconfigured`.' })
+  @ApiErrors(ErrorCode.SubmissionNotFound, ErrorCode.ReplayLogNotFound, ErrorCode.InvalidAdminToken, ErrorCode.AdminUnconfigured)
   @ApiUnprocessableEntityResponse(PATH_422)
   async replayLog(@Param('submission_id') submissionId: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const log = await this.verifications.replayLog(submissionId);

@@ -1,19 +1,16 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { AuthPrincipal, CurrentAuth, Public, StakeGated } from '@rcs/auth';
 import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
-import { AuthPrincipal, CurrentAuth, StakeGated } from '@rcs/auth';
-import { ClaimDto, CreateWorkItemClaimDto, ErrorDetailDto, ValidationErrorDto, WorkItemDto, WorkItemQueryDto } from '@rcs/contracts';
+  ApiErrors,
+  ClaimDto,
+  CreateWorkItemClaimDto,
+  ErrorCode,
+  SIGNATURE_ERRORS,
+  ValidationErrorDto,
+  WorkItemDto,
+  WorkItemQueryDto,
+} from '@rcs/contracts';
 import { toClaimDto } from '../claims/claim.mapper';
 import { toWorkItemDto } from './work-item.mapper';
 import { WorkItemsService } from './work-items.service';
@@ -27,6 +24,8 @@ export class WorkItemsController {
   constructor(private readonly workItems: WorkItemsService) {}
 
   @Get()
+  @Public()
+  @ApiErrors()
   @ApiOperation({ summary: 'List work items, newest first', description: 'Filtered by task and status (open, claimed, completed, cancelled), paged.' })
   @ApiOkResponse({ type: [WorkItemDto], description: 'Newest first (created_at, then id).' })
   @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Query fails validation (status <= 64 characters, limit 1..1000, offset >= 0).' })
@@ -45,12 +44,7 @@ export class WorkItemsController {
   })
   @ApiCreatedResponse({ type: ClaimDto, description: 'The active claim, with the participation disclaimer.' })
   @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Body bounds or unknown properties.' })
-  @ApiUnauthorizedResponse({ type: ErrorDetailDto, description: 'Missing, invalid, stale or replayed signature.' })
-  @ApiForbiddenResponse({ type: ErrorDetailDto, description: '`insufficient_miner_stake`.' })
-  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`work_item_not_found`.' })
-  @ApiConflictResponse({ type: ErrorDetailDto, description: '`work_item_not_open`, `task_not_live` or `duplicate_active_claim` (with `claim_id`).' })
-  @ApiTooManyRequestsResponse({ type: ErrorDetailDto, description: '`rate_limited`, with Retry-After.' })
-  @ApiServiceUnavailableResponse({ type: ErrorDetailDto, description: '`chain_unavailable`: the stake gate cannot reach the chain.' })
+  @ApiErrors(...SIGNATURE_ERRORS, ErrorCode.InsufficientMinerStake, ErrorCode.WorkItemNotFound, ErrorCode.WorkItemNotOpen, ErrorCode.TaskNotLive, ErrorCode.DuplicateActiveClaim, [ErrorCode.RateLimited, '(with Retry-After)'], [ErrorCode.ChainUnavailable, 'the stake gate cannot reach the chain'])
   async claim(
     @CurrentAuth() miner: HotkeyPrincipal,
     @Param('work_item_id') workItemId: string,

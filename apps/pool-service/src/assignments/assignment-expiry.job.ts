@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
 import { EmptyJobData, PoolMaintenanceJob, QueueName } from '@rcs/contracts';
 import { JobQueue } from '@rcs/queue';
 import { PoolServiceConfig } from '../config/config';
@@ -11,7 +11,7 @@ export const ASSIGNMENT_SWEEP_SCHEDULER_ID = 'expire-assignments';
 
 /** The BullMQ sweeper that expires batches and leases past `timeout_at` (DECISIONS.md §11). */
 @Injectable()
-export class AssignmentExpiryJob implements OnApplicationBootstrap {
+export class AssignmentExpiryJob implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(AssignmentExpiryJob.name);
   /** Settles once the repeatable sweep is scheduled (or scheduling failed and was logged). */
   scheduled: Promise<void> = Promise.resolve();
@@ -32,6 +32,11 @@ export class AssignmentExpiryJob implements OnApplicationBootstrap {
         { name: PoolMaintenanceJob.ExpireAssignments, data: {} },
       )
       .catch((error: Error) => this.logger.error(`Could not schedule the assignment sweep: ${error.message}`));
+  }
+
+  // A quick stop must not close the queue under a scheduling call still in flight.
+  beforeApplicationShutdown(): Promise<void> {
+    return this.scheduled;
   }
 
   @OnPoolJob(QueueName.PoolMaintenance, PoolMaintenanceJob.ExpireAssignments)

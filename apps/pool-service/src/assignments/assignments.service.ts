@@ -271,14 +271,14 @@ function checkScores(assignment: AssignmentEntity, evaluations: { algorithm_id: 
 }
 
 function activeTask(active: { id: string; timeoutAt: Date } | null): ApiError {
-  return new ApiError(400, ErrorCode.ActiveAssignmentExists, `${ACTIVE_TASK_MESSAGE}: submit it or wait until it times out.`, {
+  return new ApiError(ErrorCode.ActiveAssignmentExists, `${ACTIVE_TASK_MESSAGE}: submit it or wait until it times out.`, {
     assignment_id: active?.id ?? null,
     timeout_at: active?.timeoutAt.toISOString() ?? null,
   });
 }
 
 function leaseWindowTaken(windowNumber: number): ApiError {
-  return new ApiError(400, ErrorCode.LeaseAlreadyIssued, LEASE_WINDOW_MESSAGE, { window_number: windowNumber });
+  return new ApiError(ErrorCode.LeaseAlreadyIssued, LEASE_WINDOW_MESSAGE, { window_number: windowNumber });
 }
 
 function leaseNotFound(leaseId: string): ApiError {

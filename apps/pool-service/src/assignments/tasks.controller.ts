@@ -1,20 +1,9 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiConflictResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-  ApiUnauthorizedResponse,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { AuthPrincipal, CurrentAuth, PoolSigned } from '@rcs/auth';
 import {
-  ErrorDetailDto,
+  ApiErrors,
+  ErrorCode,
   EvaluationAcceptedDto,
   EvaluationSubmissionDto,
   EvolutionAcceptedDto,
@@ -25,6 +14,7 @@ import {
   PendingEvaluationsDto,
   PoolBatchDto,
   PoolLeaseDto,
+  SIGNATURE_ERRORS,
   TaskRequestDto,
   ValidationErrorDto,
 } from '@rcs/contracts';
@@ -35,7 +25,6 @@ import { AssignmentsService } from './assignments.service';
 
 type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
 
-const UNAUTHORIZED = { type: ErrorDetailDto, description: 'Missing, invalid, stale or replayed pool-wallet signature.' };
 const INVALID = { type: ValidationErrorDto, description: 'Known fields out of bounds (unknown properties are ignored).' };
 
 function algorithmDto(a: AlgorithmEntity) {
@@ -52,7 +41,7 @@ export class TasksController {
   @PoolSigned()
   @ApiOperation({ summary: 'Whether evaluation work waits for the signer' })
   @ApiOkResponse({ type: PendingEvaluationsDto, description: 'Pending algorithms the signer may evaluate.' })
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiErrors(...SIGNATURE_ERRORS)
   async pendingEvaluations(@CurrentAuth() miner: HotkeyPrincipal): Promise<PendingEvaluationsDto> {
     const count = await this.assignments.pendingEvaluations(miner.hotkey);
     return { has_pending_evaluations: count > 0, count };
@@ -64,9 +53,7 @@ export class TasksController {
   @ApiOperation({ summary: 'Request an evolve or evaluate batch (TaskRequest)', description: 'One active batch or lease per miner.' })
   @ApiBody({ type: TaskRequestDto, required: false })
   @ApiOkResponse({ type: PoolBatchDto, description: 'The batch.' })
-  @ApiBadRequestResponse({ type: ErrorDetailDto, description: '`active_assignment_exists`: message contains "Miner already has active task" (compat).' })
-  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`no_tasks_available`.' })
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiErrors([ErrorCode.ActiveAssignmentExists, 'message contains "Miner already has active task" (compat)'], ErrorCode.NoTasksAvailable, ...SIGNATURE_ERRORS)
   @ApiUnprocessableEntityResponse(INVALID)
   async request(@CurrentAuth() miner: HotkeyPrincipal, @PoolBody(TaskRequestDto) body: TaskRequestDto): Promise<PoolBatchDto> {
     const kind = body.task_type ?? 'evolve';
@@ -80,13 +67,7 @@ export class TasksController {
   @ApiOperation({ summary: 'Request a lease (LeaseRequest)', description: 'One lease per miner per window, and one active assignment per miner.' })
   @ApiBody({ type: LeaseRequestDto, required: false })
   @ApiOkResponse({ type: PoolLeaseDto, description: 'The lease.' })
-  @ApiBadRequestResponse({
-    type: ErrorDetailDto,
-    description: '`lease_already_issued` ("Lease already issued for this window. Wait for next window.") or `active_assignment_exists` (compat texts).',
-  })
-  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`no_tasks_available`.' })
-  @ApiServiceUnavailableResponse({ type: ErrorDetailDto, description: '`chain_unavailable`: the current window cannot be read.' })
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiErrors(ErrorCode.LeaseAlreadyIssued, ErrorCode.ActiveAssignmentExists, ErrorCode.NoTasksAvailable, [ErrorCode.ChainUnavailable, 'the current window cannot be read'], ...SIGNATURE_ERRORS)
   @ApiUnprocessableEntityResponse(INVALID)
   async lease(@CurrentAuth() miner: HotkeyPrincipal, @PoolBody(LeaseRequestDto) body: LeaseRequestDto): Promise<PoolLeaseDto> {
     const lease = await this.assignments.lease(miner.hotkey, body);
@@ -107,9 +88,7 @@ export class TasksController {
   @ApiOperation({ summary: 'Submit a lease (LeaseSubmission)' })
   @ApiBody({ type: LeaseSubmissionDto })
   @ApiOkResponse({ type: LeaseAcceptedDto, description: 'Recorded.' })
-  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`lease_not_found`: message contains "Active lease assignment not found" (compat).' })
-  @ApiConflictResponse({ type: ErrorDetailDto, description: '`duplicate_algorithm`.' })
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiErrors([ErrorCode.LeaseNotFound, 'message contains "Active lease assignment not found" (compat)'], ErrorCode.DuplicateAlgorithm, ...SIGNATURE_ERRORS)
   @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Bounds, ids outside the lease, or more evolutions than evolve_budget.' })
   async submitLease(
     @CurrentAuth() miner: HotkeyPrincipal,
@@ -126,10 +105,7 @@ export class TasksController {
   @ApiOperation({ summary: 'Submit an evolved function (EvolutionSubmission)' })
   @ApiBody({ type: EvolutionSubmissionDto })
   @ApiOkResponse({ type: EvolutionAcceptedDto, description: 'The new algorithm.' })
-  @ApiForbiddenResponse({ type: ErrorDetailDto, description: '`not_assignment_owner`.' })
-  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`assignment_not_found`.' })
-  @ApiConflictResponse({ type: ErrorDetailDto, description: '`assignment_not_active` (expired, used, or not an evolve batch) or `duplicate_algorithm`.' })
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiErrors(ErrorCode.NotAssignmentOwner, ErrorCode.AssignmentNotFound, ErrorCode.AssignmentNotActive, ErrorCode.DuplicateAlgorithm, ...SIGNATURE_ERRORS)
   @ApiUnprocessableEntityResponse(INVALID)
   async submitEvolution(
     @CurrentAuth() miner: HotkeyPrincipal,
@@ -145,10 +121,7 @@ export class TasksController {
   @ApiOperation({ summary: 'Submit evaluations of an evaluate batch' })
   @ApiBody({ type: EvaluationSubmissionDto })
   @ApiOkResponse({ type: EvaluationAcceptedDto, description: 'Recorded.' })
-  @ApiForbiddenResponse({ type: ErrorDetailDto, description: '`not_assignment_owner`.' })
-  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`assignment_not_found`.' })
-  @ApiConflictResponse({ type: ErrorDetailDto, description: '`assignment_not_active` (expired, used, or not an evaluate batch).' })
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiErrors(ErrorCode.NotAssignmentOwner, ErrorCode.AssignmentNotFound, [ErrorCode.AssignmentNotActive, '(expired, used, or not an evaluate batch)'], ...SIGNATURE_ERRORS)
   @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Bounds, ids outside the batch or repeated, non-finite scores.' })
   async submitEvaluation(
     @CurrentAuth() miner: HotkeyPrincipal,

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ClaimEpochDto, ClaimEpochListDto, ClaimLedgerDto, ClaimPackageDto, ClaimsHealthDto, SimulatedClaimDto, SimulatedClaimRequestDto } from '@rcs/contracts';
+import { Public } from '@rcs/auth';
+import { ApiErrors, ClaimEpochDto, ClaimEpochListDto, ClaimLedgerDto, ClaimPackageDto, ClaimsHealthDto, SimulatedClaimDto, SimulatedClaimRequestDto, ErrorCode } from '@rcs/contracts';
 import { EpochsService } from '../epochs/epochs.service';
 import { ClaimsService } from './claims.service';
 
@@ -14,6 +15,8 @@ export class ClaimsController {
   ) {}
 
   @Get('health')
+  @Public()
+  @ApiErrors()
   @ApiOkResponse({ type: ClaimsHealthDto })
   async health(): Promise<ClaimsHealthDto> {
     const list = await this.claims.list();
@@ -27,48 +30,64 @@ export class ClaimsController {
   }
 
   @Get('epochs')
+  @Public()
+  @ApiErrors()
   @ApiOkResponse({ type: ClaimEpochListDto })
   list(): Promise<ClaimEpochListDto> {
     return this.claims.list();
   }
 
   @Get('epoch')
+  @Public()
+  @ApiErrors(ErrorCode.EpochNotFound)
   @ApiOkResponse({ type: ClaimEpochDto })
   defaultEpoch(): Promise<ClaimEpochDto> {
     return this.claims.metadata(null);
   }
 
   @Get('epoch/proof/:hotkey')
+  @Public()
+  @ApiErrors(ErrorCode.EpochNotFound, ErrorCode.HotkeyNotInEpoch)
   @ApiOkResponse({ type: ClaimPackageDto })
   proof(@Param('hotkey') hotkey: string): Promise<ClaimPackageDto> {
     return this.claims.package(null, hotkey);
   }
 
   @Get('epoch/claim/:hotkey')
+  @Public()
+  @ApiErrors(ErrorCode.EpochNotFound, ErrorCode.HotkeyNotInEpoch)
   @ApiOkResponse({ type: ClaimPackageDto, description: 'Alias of `epoch/proof/{hotkey}`.' })
   proofAlias(@Param('hotkey') hotkey: string): Promise<ClaimPackageDto> {
     return this.claims.package(null, hotkey);
   }
 
   @Get('epoch/:epoch')
+  @Public()
+  @ApiErrors(ErrorCode.EpochNotFound)
   @ApiOkResponse({ type: ClaimEpochDto })
   epoch(@Param('epoch') epoch: string): Promise<ClaimEpochDto> {
     return this.claims.metadata(epoch);
   }
 
   @Get('epoch/:epoch/proof/:hotkey')
+  @Public()
+  @ApiErrors(ErrorCode.EpochNotFound, ErrorCode.HotkeyNotInEpoch)
   @ApiOkResponse({ type: ClaimPackageDto })
   epochProof(@Param('epoch') epoch: string, @Param('hotkey') hotkey: string): Promise<ClaimPackageDto> {
     return this.claims.package(epoch, hotkey);
   }
 
   @Get('epoch/:epoch/claim/:hotkey')
+  @Public()
+  @ApiErrors(ErrorCode.EpochNotFound, ErrorCode.HotkeyNotInEpoch)
   @ApiOkResponse({ type: ClaimPackageDto, description: 'Alias of `epoch/{epoch}/proof/{hotkey}`.' })
   epochProofAlias(@Param('epoch') epoch: string, @Param('hotkey') hotkey: string): Promise<ClaimPackageDto> {
     return this.claims.package(epoch, hotkey);
   }
 
   @Get('epoch/:epoch/allocation')
+  @Public()
+  @ApiErrors(ErrorCode.EpochNotFound)
   @Header('content-type', 'application/json')
   @ApiOkResponse({ description: 'The allocation document (receipts), byte for byte as its SHA-256 in the epoch metadata.' })
   allocation(@Param('epoch') epoch: string): Promise<string> {
@@ -83,6 +102,8 @@ export class ClaimSimulationController {
   constructor(private readonly claims: ClaimsService) {}
 
   @Post('epoch/claim')
+  @Public()
+  @ApiErrors(ErrorCode.EpochNotFound, ErrorCode.HotkeyNotInEpoch, ErrorCode.EpochNotClaimable, ErrorCode.ClaimsNotOpen, ErrorCode.ClaimsLocked, ErrorCode.NothingToClaim, ErrorCode.ChainUnavailable)
   @HttpCode(200)
   @ApiOkResponse({ type: SimulatedClaimDto })
   claim(@Body() body: SimulatedClaimRequestDto): Promise<SimulatedClaimDto> {
@@ -90,6 +111,8 @@ export class ClaimSimulationController {
   }
 
   @Post('epoch/:epoch/claim')
+  @Public()
+  @ApiErrors(ErrorCode.EpochNotFound, ErrorCode.HotkeyNotInEpoch, ErrorCode.EpochNotClaimable, ErrorCode.ClaimsNotOpen, ErrorCode.ClaimsLocked, ErrorCode.NothingToClaim, ErrorCode.ChainUnavailable)
   @HttpCode(200)
   @ApiOkResponse({ type: SimulatedClaimDto })
   claimEpoch(@Param('epoch') epoch: string, @Body() body: SimulatedClaimRequestDto): Promise<SimulatedClaimDto> {
@@ -97,12 +120,16 @@ export class ClaimSimulationController {
   }
 
   @Get('ledger')
+  @Public()
+  @ApiErrors()
   @ApiOkResponse({ type: ClaimLedgerDto })
   ledger(): Promise<ClaimLedgerDto> {
     return this.claims.ledger(null);
   }
 
   @Get('ledger/:epoch')
+  @Public()
+  @ApiErrors(ErrorCode.EpochNotFound)
   @ApiOkResponse({ type: ClaimLedgerDto })
   ledgerOf(@Param('epoch') epoch: string): Promise<ClaimLedgerDto> {
     return this.claims.ledger(epoch);

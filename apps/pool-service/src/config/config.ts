@@ -2,7 +2,8 @@ import { join, resolve } from 'node:path';
 import { canonicalSs58 } from '@rcs/auth';
 import { ChainConfig, ChainConfigError, chainConfigFromEnv } from '@rcs/chain';
 import { DEFAULT_POOL_TASK_TYPE, POOL_TASK_TYPE_PATTERN } from '@rcs/contracts';
-import { ConfigError, EnvReader, readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
+import { ConfigError, EnvReader } from '@rcs/config';
+import { readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
 
 /** Pool mining settings (DECISIONS.md §11). */
 export interface PoolMiningConfig {
@@ -66,18 +67,6 @@ export interface PoolServiceConfig extends ServiceBaseConfig {
   payout: PoolPayoutConfig;
 }
 
-/** A finite number within [min, max] (fractions allowed, unlike `EnvReader.int`). */
-function number(read: EnvReader, env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) {
-    read.problems.push(`${name} must be a number in ${min}..${max} (got "${raw}")`);
-    return fallback;
-  }
-  return value;
-}
-
 export function loadPoolServiceConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): PoolServiceConfig {
   const read = new EnvReader(env);
   let chain: ChainConfig | null = null;
@@ -104,12 +93,12 @@ export function loadPoolServiceConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
     leaseEvolveBudget: read.int('POOL_LEASE_EVOLVE_BUDGET', 1, 0, 1),
     devWindows: read.bool('POOL_DEV_WINDOWS', false),
     consensusK: read.int('POOL_CONSENSUS_K', 3, 1, 64),
-    toleranceRatio: number(read, env, 'POOL_TOLERANCE_RATIO', 0.1, 0, 10),
-    toleranceAbs: number(read, env, 'POOL_TOLERANCE_ABS', 1e-6, 0, 1e9),
+    toleranceRatio: read.number('POOL_TOLERANCE_RATIO', 0.1, 0, 10),
+    toleranceAbs: read.number('POOL_TOLERANCE_ABS', 1e-6, 0, 1e9),
     maxEvaluations: read.int('POOL_MAX_EVALUATIONS', 7, 1, 1000),
     minRewardActivity: read.int('POOL_MIN_REWARD_ACTIVITY', 3, 0, 1_000_000),
-    sotaInitial: number(read, env, 'POOL_SOTA_INITIAL', 0, -1e300, 1e300),
-    scoreEmaDays: number(read, env, 'SCORE_EMA_DAYS', 10, 1e-6, 1e6),
+    sotaInitial: read.number('POOL_SOTA_INITIAL', 0, -1e300, 1e300),
+    scoreEmaDays: read.number('SCORE_EMA_DAYS', 10, 1e-6, 1e6),
   };
   if (mining.maxEvaluations < mining.consensusK) read.problems.push('POOL_MAX_EVALUATIONS must be at least POOL_CONSENSUS_K');
   const budgetUnits = read.bigint('POOL_EPOCH_BUDGET_UNITS', 1_000_000_000n);

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
 import { EmptyJobData, EpochJob, QueueName, RolloverData } from '@rcs/contracts';
 import { JobQueue } from '@rcs/queue';
 import { DataSource } from 'typeorm';
@@ -22,7 +22,7 @@ export function rolloverJobId(window: number): string {
  * per window whatever the number of replicas) and retries a pending publication.
  */
 @Injectable()
-export class EpochsJob implements OnApplicationBootstrap {
+export class EpochsJob implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(EpochsJob.name);
   scheduled: Promise<void> = Promise.resolve();
 
@@ -39,6 +39,11 @@ export class EpochsJob implements OnApplicationBootstrap {
     this.scheduled = this.jobs
       .upsertScheduler(QueueName.Epochs, EPOCH_CHECK_SCHEDULER_ID, { every: this.config.payout.epochCheckSeconds * 1000 }, { name: EpochJob.Check, data: {} })
       .catch((error: Error) => this.logger.error(`Could not schedule the epoch check: ${error.message}`));
+  }
+
+  // A quick stop must not close the queue under a scheduling call still in flight.
+  beforeApplicationShutdown(): Promise<void> {
+    return this.scheduled;
   }
 
   @OnPoolJob(QueueName.Epochs, EpochJob.Check)

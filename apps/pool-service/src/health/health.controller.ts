@@ -1,8 +1,9 @@
+import { Public } from '@rcs/auth';
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CLAIM_CONTRACT_PORT, ClaimContractPort } from '@rcs/chain';
-import { PoolStatusDto } from '@rcs/contracts';
+import { ApiErrors, PoolStatusDto } from '@rcs/contracts';
 import { databaseReady } from '@rcs/persistence';
 import { REDIS, redisReady } from '@rcs/queue';
 import type { Redis } from 'ioredis';
@@ -28,18 +29,24 @@ export class HealthController {
   ) {}
 
   @Get('healthz')
+  @Public()
+  @ApiErrors()
   @ApiOkResponse({ description: 'The process is up.', schema: { type: 'object', additionalProperties: { type: 'string' } } })
   healthz(): Record<string, string> {
     return { status: 'ok', service: 'pool-service', version: '0.1.0' };
   }
 
   @Get('health')
+  @Public()
+  @ApiErrors()
   @ApiOkResponse({ type: PoolStatusDto, description: 'Always 200; `status` is `degraded` when the database, Redis or chain fails, or a publication is failing.' })
   health(): Promise<PoolStatusDto> {
     return this.report();
   }
 
   @Get('status')
+  @Public()
+  @ApiErrors()
   @ApiOkResponse({ type: PoolStatusDto, description: 'The same body as `/health` (compat with BitSota validator tooling).' })
   status(): Promise<PoolStatusDto> {
     return this.report();

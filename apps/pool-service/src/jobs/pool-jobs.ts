@@ -1,5 +1,5 @@
 import { EmptyJobData, EpochJob, PoolMaintenanceJob, QueueName, RolloverData } from '@rcs/contracts';
-import { OnJob, type JobDataOf, type JobNameOf, type JobResultOf, type JobSpec, type QueueOf } from '@rcs/queue';
+import { onJobOf, type JobSpec } from '@rcs/queue';
 
 export interface AssignmentExpiryOutcome {
   expired: number;
@@ -32,11 +32,5 @@ export const POOL_QUEUES = {
   [QueueName.Epochs]: { jobNames: [EpochJob.Rollover, EpochJob.Check] },
 };
 
-type Handler<Q extends QueueOf<PoolJobs>, N extends JobNameOf<PoolJobs, Q>> = (data: JobDataOf<PoolJobs, Q, N>) => Promise<JobResultOf<PoolJobs, Q, N>>;
-
 /** `@OnJob` typed by the pool's catalog: the method's data and result must be the job's. */
-export function OnPoolJob<Q extends QueueOf<PoolJobs>, N extends JobNameOf<PoolJobs, Q>>(queue: Q, name: N) {
-  return (target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<Handler<Q, N>>): void => {
-    OnJob({ queue, name })(target, key, descriptor);
-  };
-}
+export const OnPoolJob = onJobOf<PoolJobs>();

@@ -1,25 +1,18 @@
 import { Controller, Get, Headers, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { AuthPrincipal, CurrentAuth, PoolSigned, Public, RecipientColdkey, RecipientUpdateSigned } from '@rcs/auth';
 import {
-  ApiBody,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiQuery,
-  ApiTags,
-  ApiUnauthorizedResponse,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
-import { AuthPrincipal, CurrentAuth, PoolSigned, RecipientColdkey, RecipientUpdateSigned } from '@rcs/auth';
-import {
+  ApiErrors,
   ColdkeyDeclaredDto,
-  ErrorDetailDto,
+  ErrorCode,
   LeaderboardEntryDto,
   LeaderboardQueryDto,
   MinerStatsDto,
   PoolMinerDto,
   RecipientDto,
-  RecipientUpdateDto,
   RecipientUpdatedDto,
+  RecipientUpdateDto,
+  SIGNATURE_ERRORS,
   ValidationErrorDto,
 } from '@rcs/contracts';
 import { iso } from '../common/iso';
@@ -28,11 +21,13 @@ import { MinersService, SignedColdkey } from './miners.service';
 
 type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
 
-const UNAUTHORIZED = { type: ErrorDetailDto, description: 'Missing, invalid, stale or replayed signature.' };
-const RECIPIENT_UNAUTHORIZED = {
-  type: ErrorDetailDto,
-  description: 'The signature does not cover `recipient_coldkey:update:{ts}:{coldkey}` for this X-Key, or is stale or replayed.',
-};
+/** Recipient-update signatures cover the coldkey too. */
+const RECIPIENT_SIGNATURE_ERRORS = [
+  ErrorCode.MissingSignature,
+  [ErrorCode.InvalidSignature, '(the signature does not cover `recipient_coldkey:update:{ts}:{coldkey}` for this X-Key)'],
+  ErrorCode.StaleTimestamp,
+  ErrorCode.ReplayedSignature,
+] as const;
 const RECIPIENT_INVALID = { type: ValidationErrorDto, description: '`recipient_coldkey` (or `coldkey_address`) missing or not SS58.' };
 
 /** The signed coldkey change as the history keeps it. */
@@ -51,7 +46,7 @@ export class MinersController {
   @PoolSigned()
   @ApiOperation({ summary: 'Register or refresh the signing miner', description: 'The body is ignored.' })
   @ApiOkResponse({ type: PoolMinerDto, description: 'The miner.' })
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiErrors(...SIGNATURE_ERRORS)
   register(@CurrentAuth() miner: HotkeyPrincipal): Promise<PoolMinerDto> {
     return this.miners.register(miner.hotkey);
   }
@@ -60,12 +55,14 @@ export class MinersController {
   @PoolSigned()
   @ApiOperation({ summary: 'Stats of the signing miner and the pool' })
   @ApiOkResponse({ type: MinerStatsDto, description: 'Miner and pool summary.' })
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiErrors(...SIGNATURE_ERRORS)
   stats(@CurrentAuth() miner: HotkeyPrincipal): Promise<MinerStatsDto> {
     return this.miners.stats(miner.hotkey);
   }
 
   @Get('leaderboard')
+  @Public()
+  @ApiErrors()
   @ApiOperation({ summary: 'Top miners by reputation (public)', description: 'By decayed reputation, then hotkey.' })
   @ApiQuery({ name: 'limit', required: false, type: 'integer', description: '1..1000, default 100' })
   @ApiOkResponse({ type: [LeaderboardEntryDto], description: 'Ranked miners.' })
@@ -79,7 +76,7 @@ export class MinersController {
   @ApiOperation({ summary: 'Update the payout recipient', description: 'Recipient-update signed; body `recipient_coldkey` or legacy `coldkey_address`.' })
   @ApiBody({ type: RecipientUpdateDto })
   @ApiOkResponse({ type: RecipientUpdatedDto, description: 'Stored; the next published epoch pays it.' })
-  @ApiUnauthorizedResponse(RECIPIENT_UNAUTHORIZED)
+  @ApiErrors(...RECIPIENT_SIGNATURE_ERRORS)
   @ApiUnprocessableEntityResponse(RECIPIENT_INVALID)
   put(
     @CurrentAuth() miner: HotkeyPrincipal,
@@ -97,7 +94,7 @@ export class MinersController {
   @ApiOperation({ summary: 'Update the payout recipient (compatibility)' })
   @ApiBody({ type: RecipientUpdateDto })
   @ApiOkResponse({ type: RecipientUpdatedDto, description: 'Stored.' })
-  @ApiUnauthorizedResponse(RECIPIENT_UNAUTHORIZED)
+  @ApiErrors(...RECIPIENT_SIGNATURE_ERRORS)
   @ApiUnprocessableEntityResponse(RECIPIENT_INVALID)
   post(
     @CurrentAuth() miner: HotkeyPrincipal,
@@ -115,7 +112,7 @@ export class MinersController {
   @ApiOperation({ summary: 'Update the payout recipient (compatibility)' })
   @ApiBody({ type: RecipientUpdateDto })
   @ApiOkResponse({ type: RecipientUpdatedDto, description: 'Stored.' })
-  @ApiUnauthorizedResponse(RECIPIENT_UNAUTHORIZED)
+  @ApiErrors(...RECIPIENT_SIGNATURE_ERRORS)
   @ApiUnprocessableEntityResponse(RECIPIENT_INVALID)
   legacy(
     @CurrentAuth() miner: HotkeyPrincipal,
@@ -131,15 +128,16 @@ export class MinersController {
   @PoolSigned()
   @ApiOperation({ summary: 'The signing miner’s recipient' })
   @ApiOkResponse({ type: RecipientDto, description: 'Stored and declared coldkeys.' })
-  @ApiUnauthorizedResponse(UNAUTHORIZED)
+  @ApiErrors(...SIGNATURE_ERRORS)
   own(@CurrentAuth() miner: HotkeyPrincipal): Promise<RecipientDto> {
     return this.miners.ownRecipient(miner.hotkey);
   }
 
   @Get('recipient-coldkey/:miner_hotkey')
+  @Public()
   @ApiOperation({ summary: 'Recipient lookup by hotkey (public)', description: 'Any SS58 spelling of the hotkey.' })
   @ApiOkResponse({ type: RecipientDto, description: 'Stored and declared coldkeys.' })
-  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`hotkey_not_found`.' })
+  @ApiErrors(ErrorCode.HotkeyNotFound)
   lookup(@Param('miner_hotkey') hotkey: string): Promise<RecipientDto> {
     return this.miners.recipient(hotkey);
   }
@@ -165,7 +163,7 @@ export class RootColdkeyController {
   })
   @ApiBody({ type: RecipientUpdateDto })
   @ApiOkResponse({ type: ColdkeyDeclaredDto, description: '`{status: "success", coldkey_address}` (compat).' })
-  @ApiUnauthorizedResponse(RECIPIENT_UNAUTHORIZED)
+  @ApiErrors(...RECIPIENT_SIGNATURE_ERRORS)
   @ApiUnprocessableEntityResponse(RECIPIENT_INVALID)
   async declare(
     @CurrentAuth() miner: HotkeyPrincipal,

@@ -1,17 +1,17 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { AuthPrincipal, CurrentAuth, PoolSigned, PoolValidator, Public } from '@rcs/auth';
 import {
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiQuery,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-  ApiUnauthorizedResponse,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
-import { AuthPrincipal, CurrentAuth, PoolSigned, PoolValidator } from '@rcs/auth';
-import { ErrorDetailDto, PoolResultDto, ResultVerifiedDto, ResultsQueryDto, SotaDto, SotaQueryDto, ValidationErrorDto } from '@rcs/contracts';
+  ApiErrors,
+  ErrorCode,
+  PoolResultDto,
+  ResultsQueryDto,
+  ResultVerifiedDto,
+  SIGNATURE_ERRORS,
+  SotaDto,
+  SotaQueryDto,
+  ValidationErrorDto,
+} from '@rcs/contracts';
 import { PoolQuery } from '../common/pool-model.pipe';
 import { ResultsService } from './results.service';
 
@@ -31,14 +31,15 @@ export class ResultsController {
   @ApiQuery({ name: 'min_score', required: false, type: Number, description: 'Only scores at least this' })
   @ApiQuery({ name: 'status', required: false, enum: ['verified', 'pending'], description: '`pending` for validators only' })
   @ApiOkResponse({ type: [PoolResultDto], description: 'Results.' })
-  @ApiForbiddenResponse({ type: ErrorDetailDto, description: '`validator_not_allowlisted`: status=pending by a non-validator.' })
-  @ApiUnauthorizedResponse({ type: ErrorDetailDto, description: 'Missing, invalid or stale signature.' })
+  @ApiErrors([ErrorCode.ValidatorNotAllowlisted, 'status=pending by a non-validator'], ...SIGNATURE_ERRORS)
   @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Query out of bounds.' })
   list(@CurrentAuth() who: HotkeyPrincipal, @PoolQuery(ResultsQueryDto) query: ResultsQueryDto): Promise<PoolResultDto[]> {
     return this.results.list(who.hotkey, query);
   }
 
   @Get('sota')
+  @Public()
+  @ApiErrors()
   @ApiOperation({ summary: 'Current SOTA threshold of a task type (public)' })
   @ApiQuery({ name: 'task_type', required: false, type: String, description: 'Default POOL_DEFAULT_TASK_TYPE (cifar10_binary)' })
   @ApiOkResponse({ type: SotaDto, description: 'The threshold.' })
@@ -52,10 +53,7 @@ export class ResultsController {
   @PoolValidator()
   @ApiOperation({ summary: 'Verify a result (allowlisted validators)', description: 'Raises the threshold to the result’s score when higher; idempotent.' })
   @ApiOkResponse({ type: ResultVerifiedDto, description: 'Verified.' })
-  @ApiForbiddenResponse({ type: ErrorDetailDto, description: '`validator_not_allowlisted`.' })
-  @ApiNotFoundResponse({ type: ErrorDetailDto, description: '`result_not_found`.' })
-  @ApiServiceUnavailableResponse({ type: ErrorDetailDto, description: '`validator_allowlist_unconfigured`.' })
-  @ApiUnauthorizedResponse({ type: ErrorDetailDto, description: 'Missing, invalid, stale or replayed signature.' })
+  @ApiErrors(ErrorCode.ValidatorNotAllowlisted, ErrorCode.ResultNotFound, ErrorCode.ValidatorAllowlistUnconfigured, ...SIGNATURE_ERRORS)
   verify(@CurrentAuth() validator: HotkeyPrincipal, @Param('result_id') resultId: string): Promise<ResultVerifiedDto> {
     return this.results.verify(validator.hotkey, resultId);
   }

@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
 import { NO_VALIDATOR_IDENTITY, readValidatorIdentity, type IdentitySource } from '@rcs/auth';
 import { MAX_SCAN_LIMIT } from '@rcs/contracts';
-import { ConfigError, EnvReader, readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
+import { ConfigError, EnvReader } from '@rcs/config';
+import { readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
 import type { SandboxKind, SandboxLimits } from '../sandbox/sandbox.port';
 import { WORKSPACE_FS_SETTINGS, WorkspaceFsSetting } from '../sandbox/workspace-volume';
 

@@ -1,7 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { BtAuthSigner, canonicalSs58 } from '@rcs/auth';
-import { ErrorCode, ScanResponseDto, ValidatorJobDto, ValidatorJobResultDto, VerificationSummaryDto } from '@rcs/contracts';
+import {
+  answerError as serviceAnswerError,
+  asScanResponse,
+  asVerificationList,
+  asVerificationSummary,
+  HttpClient,
+  InvalidResponseError,
+  scanResponseProblems,
+  ServiceUnreachableError,
+  VALIDATOR_SCAN_PATH,
+  validatorJobResultPath,
+  verificationListProblems,
+  verificationsPath,
+  verificationSummaryProblems,
+} from '@rcs/client';
+import { ErrorCode, ValidatorJobDto, ValidatorJobResultDto, VerificationSummaryDto } from '@rcs/contracts';
 
 /** The coordinator answered something the runner cannot go on from (wrong key, not allowlisted, a 4xx). */
 export class CoordinatorAnswerError extends Error {
@@ -48,11 +63,16 @@ class Retryable {
 
 /** The coordinator's signed validator routes, as the runner uses them (BT-AUTH-V1: the exact text sent is signed). */
 export class CoordinatorClient {
+  /** The transport of `@rcs/client` (base URL, timeout, BT-AUTH-V1 signing, error bodies). */
+  private readonly http: HttpClient;
+
   constructor(
     private readonly options: CoordinatorClientOptions,
     private readonly signer: BtAuthSigner,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.http = new HttpClient({ baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, signer });
+  }
 
   /** The hotkey in canonical SS58 form (prefix 42), as the coordinator stores and compares it. */
   get hotkey(): string {
@@ -61,16 +81,16 @@ export class CoordinatorClient {
 
   /** Leases up to `limit` jobs; `[]` when nothing is pending. */
   async scan(limit: number): Promise<ValidatorJobDto[]> {
-    const response = await this.send('POST', '/api/v1/validator/submissions/scan', JSON.stringify({ limit }));
+    const response = await this.send('POST', VALIDATOR_SCAN_PATH, JSON.stringify({ limit }));
     if (response.status !== 200) throw answerError(response);
-    return (JSON.parse(response.text) as ScanResponseDto).jobs;
+    return asScanResponse(checked(response, VALIDATOR_SCAN_PATH, scanResponseProblems)).jobs;
   }
 
   /** The verification recorded for this job, if any (a public read: no signature). */
   async findVerification(submissionId: string, jobId: string): Promise<VerificationSummaryDto | null> {
-    const response = await this.send('GET', `/api/v1/verifications?submission_id=${encodeURIComponent(submissionId)}`, undefined, false);
+    const response = await this.send('GET', verificationsPath(submissionId), undefined, false);
     if (response.status !== 200) throw answerError(response);
-    return (JSON.parse(response.text) as VerificationSummaryDto[]).find((v) => v.job_id === jobId) ?? null;
+    return asVerificationList(checked(response, verificationsPath(submissionId), verificationListProblems)).find((v) => v.job_id === jobId) ?? null;
   }
 
   /**
@@ -102,12 +122,15 @@ export class CoordinatorClient {
   private async tryPost(jobId: string, body: string, attempt: number): Promise<PostOutcome | Retryable> {
     let response: Answer;
     try {
-      response = await this.send('POST', `/api/v1/validator/jobs/${encodeURIComponent(jobId)}/result`, body);
+      response = await this.send('POST', validatorJobResultPath(jobId), body);
     } catch (error) {
       if (error instanceof CoordinatorUnreachableError) return new Retryable(error.reason);
       throw error;
     }
-    if (response.status === 200) return { kind: 'posted', verification: JSON.parse(response.text) as VerificationSummaryDto, attempts: attempt };
+    if (response.status === 200) {
+      const verification = asVerificationSummary(checked(response, validatorJobResultPath(jobId), (document) => verificationSummaryProblems(document)));
+      return { kind: 'posted', verification, attempts: attempt };
+    }
     if (response.status >= 500) return new Retryable(`HTTP ${response.status}`);
     const refused = answerError(response);
     return { kind: 'refused', status: response.status, code: refused.code, message: refused.message, attempts: attempt };
@@ -125,13 +148,11 @@ export class CoordinatorClient {
   }
 
   private async send(method: 'GET' | 'POST', path: string, body?: string, signed = true): Promise<Answer> {
-    const headers: Record<string, string> = signed ? { ...this.signer.signRequest({ method, url: path, body }) } : {};
-    if (body !== undefined) headers['content-type'] = 'application/json';
     try {
-      const response = await fetch(`${this.options.baseUrl}${path}`, { method, headers, body, signal: AbortSignal.timeout(this.options.timeoutMs) });
-      return { status: response.status, text: await response.text() };
+      return await this.http.send({ method, path, body, signed });
     } catch (error) {
-      throw new CoordinatorUnreachableError(describeFetchError(error));
+      if (error instanceof ServiceUnreachableError) throw new CoordinatorUnreachableError(error.reason);
+      throw error;
     }
   }
 }
@@ -141,24 +162,23 @@ interface Answer {
   text: string;
 }
 
-/** The `detail.error` code and message of a DECISIONS §1 error body, when there is one. */
-function answerError(response: Answer): CoordinatorAnswerError {
+/** The JSON of a 2xx answer once it passes the contract check; else `InvalidResponseError` listing the problems. */
+function checked(response: Answer, path: string, problemsOf: (document: unknown) => string[]): unknown {
+  let document: unknown;
   try {
-    const detail = (JSON.parse(response.text) as { detail?: unknown }).detail;
-    if (typeof detail === 'object' && detail !== null && !Array.isArray(detail)) {
-      const { error, message } = detail as { error?: unknown; message?: unknown };
-      return new CoordinatorAnswerError(response.status, typeof error === 'string' ? error : null, typeof message === 'string' ? message : response.text.slice(0, 500));
-    }
+    document = JSON.parse(response.text) as unknown;
   } catch {
-    // Not JSON: the text says what happened.
+    throw new InvalidResponseError(path, ['the body is not JSON']);
   }
-  return new CoordinatorAnswerError(response.status, null, response.text.slice(0, 500));
+  const problems = problemsOf(document);
+  if (problems.length > 0) throw new InvalidResponseError(path, problems);
+  return document;
 }
 
-function describeFetchError(error: unknown): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'timed out';
-  const cause = error instanceof Error ? (error.cause as NodeJS.ErrnoException | undefined) : undefined;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+/** The `detail.error` code and message of a DECISIONS §1 error body, when there is one. */
+function answerError(response: Answer): CoordinatorAnswerError {
+  const error = serviceAnswerError({ ...response, headers: new Headers() }, '');
+  return new CoordinatorAnswerError(error.status, error.code, error.detail);
 }
 
 /** Refusals that end the job for this validator: the lease is gone or another result is recorded. */

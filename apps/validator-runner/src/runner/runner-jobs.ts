@@ -1,5 +1,5 @@
 import { QueueName, ReplayJob, ReplayJobData } from '@rcs/contracts';
-import type { JobSpec } from '@rcs/queue';
+import { onJobOf, type JobSpec } from '@rcs/queue';
 import type { JobReport } from './job-processor';
 
 /** The runner's one queue: each leased coordinator job, keyed by its job id. */
@@ -8,3 +8,6 @@ export type RunnerJobs = {
     [ReplayJob.Replay]: JobSpec<ReplayJobData, JobReport>;
   };
 };
+
+/** `@OnJob` typed by `RunnerJobs`: a handler's data and result must be its job's. */
+export const OnRunnerJob = onJobOf<RunnerJobs>();

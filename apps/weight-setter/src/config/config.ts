@@ -1,6 +1,7 @@
 import { NO_VALIDATOR_IDENTITY, readValidatorIdentity, type IdentitySource } from '@rcs/auth';
 import { ChainConfig, ChainConfigError, chainConfigFromEnv } from '@rcs/chain';
-import { ConfigError, EnvReader, readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
+import { ConfigError, EnvReader } from '@rcs/config';
+import { readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
 
 export interface WeightSetterConfig extends ServiceBaseConfig {
   coordinatorUrl: string;

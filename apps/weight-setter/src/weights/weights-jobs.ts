@@ -1,5 +1,5 @@
 import { QueueName, WeightsJob, type SetWeightsData, type WeightsPassDto } from '@rcs/contracts';
-import type { JobSpec } from '@rcs/queue';
+import { onJobOf, type JobSpec } from '@rcs/queue';
 
 /** The setter's one queue: a pass per interval, job id `interval-<n>`. */
 export type WeightSetterJobs = {
@@ -9,3 +9,6 @@ export type WeightSetterJobs = {
 };
 
 export const intervalJobId = (interval: number): string => `interval-${interval}`;
+
+/** `@OnJob` typed by `WeightSetterJobs`: a handler's data and result must be its job's. */
+export const OnWeightSetterJob = onJobOf<WeightSetterJobs>();

@@ -8,6 +8,7 @@ import { ADMIN_SECURITY, SIGNED_SECURITY } from './openapi';
 import { SIGNED_OPTIONS, SignedGuard, type SignedOptions } from './signed.guard';
 import { StakeGatedGuard } from './stake-gated.guard';
 import { ValidatorGuard } from './validator.guard';
+import { AuthClass, authClassMetadata } from './auth-class';
 import './fastify-request';
 
 // The spec declares the auth headers optional in route descriptions; the guards enforce them.
@@ -28,6 +29,7 @@ const adminDocs = [
 export function Signed(options: SignedOptions = {}) {
   return applyDecorators(
     SetMetadata(SIGNED_OPTIONS, { allowAdmin: options.allowAdmin ?? false } satisfies SignedOptions),
+    authClassMetadata(options.allowAdmin === true ? AuthClass.SignedOrAdmin : AuthClass.Signed),
     UseGuards(SignedGuard),
     ...signedDocs,
     ...(options.allowAdmin === true ? adminDocs : []),
@@ -36,17 +38,17 @@ export function Signed(options: SignedOptions = {}) {
 
 /** Signed by a hotkey that passes the miner stake gate (403 `insufficient_miner_stake`). */
 export function StakeGated() {
-  return applyDecorators(UseGuards(StakeGatedGuard), ...signedDocs);
+  return applyDecorators(authClassMetadata(AuthClass.StakeGated), UseGuards(StakeGatedGuard), ...signedDocs);
 }
 
 /** Signed by an allowlisted validator hotkey. */
 export function Validator() {
-  return applyDecorators(UseGuards(ValidatorGuard), ...signedDocs);
+  return applyDecorators(authClassMetadata(AuthClass.Validator), UseGuards(ValidatorGuard), ...signedDocs);
 }
 
 /** A valid `X-Admin-Token`. */
 export function Admin() {
-  return applyDecorators(UseGuards(AdminGuard), ...adminDocs);
+  return applyDecorators(authClassMetadata(AuthClass.Admin), UseGuards(AdminGuard), ...adminDocs);
 }
 
 /** A guard's principal was asked for on a route that has no auth decorator. */

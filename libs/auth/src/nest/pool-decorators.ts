@@ -2,6 +2,7 @@ import { UseGuards, applyDecorators, createParamDecorator, type ExecutionContext
 import { ApiHeader, ApiSecurity, type DocumentBuilder } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { POOL_KEY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../headers';
+import { AuthClass, authClassMetadata } from './auth-class';
 import { PoolValidatorGuard, PoolWalletGuard, RecipientUpdateGuard } from './pool-guards';
 
 /** OpenAPI security scheme names of the pool headers. */
@@ -18,17 +19,17 @@ function poolDocs(message: string) {
 
 /** Pool-wallet signed: the message is `auth:{X-Timestamp}` (compat). */
 export function PoolSigned() {
-  return applyDecorators(UseGuards(PoolWalletGuard), ...poolDocs('`auth:{X-Timestamp}`'));
+  return applyDecorators(authClassMetadata(AuthClass.PoolSigned), UseGuards(PoolWalletGuard), ...poolDocs('`auth:{X-Timestamp}`'));
 }
 
 /** Pool-wallet signed by a hotkey of `VALIDATOR_HOTKEYS`. */
 export function PoolValidator() {
-  return applyDecorators(UseGuards(PoolValidatorGuard), ...poolDocs('`auth:{X-Timestamp}`'));
+  return applyDecorators(authClassMetadata(AuthClass.PoolValidator), UseGuards(PoolValidatorGuard), ...poolDocs('`auth:{X-Timestamp}`'));
 }
 
 /** Recipient-update signed: the message is `recipient_coldkey:update:{X-Timestamp}:{coldkey as in the body}`. */
 export function RecipientUpdateSigned() {
-  return applyDecorators(UseGuards(RecipientUpdateGuard), ...poolDocs('`recipient_coldkey:update:{X-Timestamp}:{recipient_coldkey}`'));
+  return applyDecorators(authClassMetadata(AuthClass.RecipientUpdate), UseGuards(RecipientUpdateGuard), ...poolDocs('`recipient_coldkey:update:{X-Timestamp}:{recipient_coldkey}`'));
 }
 
 /** The canonical recipient coldkey `@RecipientUpdateSigned()` verified. */

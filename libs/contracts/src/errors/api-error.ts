@@ -1,43 +1,53 @@
 import { ErrorCode } from './error-code';
+import { type CodeWithStatus, type ErrorStatus, errorStatus } from './error-status';
 
 /** Extra fields that travel next to `error` and `message` inside `detail`. */
 export type ErrorContext = Record<string, string | number | boolean | null>;
 
 /**
- * A failure meant for the client. The global error filter turns it into
- * `{"detail": {"error": code, "message": message, ...context}}` with `status`.
+ * A failure meant for the client, raised by code: `new ApiError(code, message, context)`. Its status is
+ * the code's one status in `ERROR_STATUS`. The global error filter turns it into
+ * `{"detail": {"error": code, "message": message, ...context}}` with that status.
  */
 export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    message: string,
-    readonly context: ErrorContext = {},
-    /** Extra response headers, e.g. `Retry-After` on 429. */
-    readonly headers: Record<string, string> = {},
-  ) {
+  readonly status: ErrorStatus;
+  readonly code: ErrorCode;
+  readonly context: ErrorContext;
+  /** Extra response headers, e.g. `Retry-After` on 429. */
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, context?: ErrorContext, headers?: Record<string, string>);
+  /** @deprecated The status comes from `ERROR_STATUS`; pass the code first. The given status is ignored. */
+  constructor(status: number, code: ErrorCode, message: string, context?: ErrorContext, headers?: Record<string, string>);
+  constructor(...args: [ErrorCode, string, ErrorContext?, Record<string, string>?] | [number, ErrorCode, string, ErrorContext?, Record<string, string>?]) {
+    const [code, message, context, headers] = typeof args[0] === 'number' ? (args.slice(1) as [ErrorCode, string, ErrorContext?, Record<string, string>?]) : (args as [ErrorCode, string, ErrorContext?, Record<string, string>?]);
     super(message);
     this.name = 'ApiError';
+    this.code = code;
+    this.status = errorStatus(code);
+    this.context = context ?? {};
+    this.headers = headers ?? {};
   }
 
-  static notFound(code: ErrorCode, message: string, context?: ErrorContext): ApiError {
-    return new ApiError(404, code, message, context);
+  // Factories named by status class: a code of another status does not compile.
+  static notFound(code: CodeWithStatus<404>, message: string, context?: ErrorContext): ApiError {
+    return new ApiError(code, message, context);
   }
 
-  static conflict(code: ErrorCode, message: string, context?: ErrorContext): ApiError {
-    return new ApiError(409, code, message, context);
+  static conflict(code: CodeWithStatus<409>, message: string, context?: ErrorContext): ApiError {
+    return new ApiError(code, message, context);
   }
 
-  static forbidden(code: ErrorCode, message: string, context?: ErrorContext): ApiError {
-    return new ApiError(403, code, message, context);
+  static forbidden(code: CodeWithStatus<403>, message: string, context?: ErrorContext): ApiError {
+    return new ApiError(code, message, context);
   }
 
-  static unauthorized(code: ErrorCode, message: string, context?: ErrorContext): ApiError {
-    return new ApiError(401, code, message, context);
+  static unauthorized(code: CodeWithStatus<401>, message: string, context?: ErrorContext): ApiError {
+    return new ApiError(code, message, context);
   }
 
-  static unavailable(code: ErrorCode, message: string, context?: ErrorContext): ApiError {
-    return new ApiError(503, code, message, context);
+  static unavailable(code: CodeWithStatus<503>, message: string, context?: ErrorContext): ApiError {
+    return new ApiError(code, message, context);
   }
 }
 

@@ -1,6 +1,10 @@
 import type { ValidatorJobDto } from '../validation/validator-job.dto';
 
-/** BullMQ queue names: a wire contract between producers and consumers (ARCHITECTURE "Queues"). */
+/**
+ * BullMQ queue names, job names and payloads: a wire contract between producers and consumers (ARCHITECTURE
+ * "Queues"). Each app's catalog (`JobSpec` per job, in `@rcs/queue`) types its producers and, through
+ * `onJobOf<Catalog>()`, its handlers from these payloads.
+ */
 export enum QueueName {
   Maintenance = 'coordinator.maintenance',
   Rewards = 'coordinator.rewards',
@@ -19,10 +23,6 @@ export enum MaintenanceJob {
   ExpireLeases = 'expire-leases',
 }
 
-export type MaintenanceJobPayload =
-  | { name: MaintenanceJob.ExpireClaims; data: EmptyJobData }
-  | { name: MaintenanceJob.ExpireLeases; data: EmptyJobData };
-
 export enum RewardsJob {
   RebuildSnapshot = 'rebuild-snapshot',
   /** Repeatable: rebuilds when a recorded change is not in the snapshot, or it is too old (decay). */
@@ -36,16 +36,10 @@ export interface RebuildSnapshotData {
   task_id: string | null;
 }
 
-export type RewardsJobPayload =
-  | { name: RewardsJob.RebuildSnapshot; data: RebuildSnapshotData }
-  | { name: RewardsJob.CheckSnapshot; data: EmptyJobData };
-
 export enum PlannerJob {
   Run = 'run',
   RunAgentic = 'run-agentic',
 }
-
-export type PlannerJobPayload = { name: PlannerJob.Run; data: EmptyJobData } | { name: PlannerJob.RunAgentic; data: EmptyJobData };
 
 /** Return value of a planner job; the route answers it as `PlannerRunResponseDto`. */
 export interface PlannerJobResult {
@@ -61,8 +55,6 @@ export interface ReplayJobData {
   job: ValidatorJobDto;
 }
 
-export type ReplayJobPayload = { name: ReplayJob.Replay; data: ReplayJobData };
-
 export enum WeightsJob {
   SetWeights = 'set-weights',
 }
@@ -71,8 +63,6 @@ export interface SetWeightsData {
   /** Index of the interval this pass belongs to (also its job id). */
   interval: number;
 }
-
-export type WeightsJobPayload = { name: WeightsJob.SetWeights; data: SetWeightsData };
 
 export enum EpochJob {
   Rollover = 'rollover',
@@ -85,26 +75,9 @@ export interface RolloverData {
   window: number;
 }
 
-export type EpochJobPayload = { name: EpochJob.Rollover; data: RolloverData } | { name: EpochJob.Check; data: EmptyJobData };
-
 export enum PoolMaintenanceJob {
   ExpireAssignments = 'expire-assignments',
 }
-
-export type PoolMaintenanceJobPayload = { name: PoolMaintenanceJob.ExpireAssignments; data: EmptyJobData };
-
-/** The `{name, data}` union of each queue. */
-export interface QueueJobMap {
-  [QueueName.Maintenance]: MaintenanceJobPayload;
-  [QueueName.Rewards]: RewardsJobPayload;
-  [QueueName.Planner]: PlannerJobPayload;
-  [QueueName.Replay]: ReplayJobPayload;
-  [QueueName.Weights]: WeightsJobPayload;
-  [QueueName.Epochs]: EpochJobPayload;
-  [QueueName.PoolMaintenance]: PoolMaintenanceJobPayload;
-}
-
-export type QueueJob<Q extends QueueName> = QueueJobMap[Q];
 
 /** Every job name of each queue, for handler registries that refuse missing or duplicate handlers. */
 export const QUEUE_JOB_NAMES: Record<QueueName, string[]> = {

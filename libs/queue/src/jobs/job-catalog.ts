@@ -14,3 +14,8 @@ export type QueueOf<C extends JobCatalog> = keyof C & string;
 export type JobNameOf<C extends JobCatalog, Q extends QueueOf<C>> = keyof C[Q] & string;
 export type JobDataOf<C extends JobCatalog, Q extends QueueOf<C>, N extends JobNameOf<C, Q>> = C[Q][N]['data'];
 export type JobResultOf<C extends JobCatalog, Q extends QueueOf<C>, N extends JobNameOf<C, Q>> = C[Q][N]['result'];
+
+/** A handler of job `N` of queue `Q` in catalog `C`: the job's data in, the job's result out. */
+export type JobHandlerOf<C extends JobCatalog, Q extends QueueOf<C>, N extends JobNameOf<C, Q>> = (
+  data: JobDataOf<C, Q, N>,
+) => Promise<JobResultOf<C, Q, N>>;

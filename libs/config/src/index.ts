@@ -1,0 +1,1 @@
+export { ConfigError, EnvReader, LOG_LEVELS } from './env-reader';
