@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { applyDecorators, Controller, Get, Headers, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { AuthPrincipal, CurrentAuth, PoolSigned, Public, RecipientColdkey, RecipientUpdateSigned } from '@rcs/auth';
 import {
@@ -29,6 +29,19 @@ const RECIPIENT_SIGNATURE_ERRORS = [
   ErrorCode.ReplayedSignature,
 ] as const;
 const RECIPIENT_INVALID = { type: ValidationErrorDto, description: '`recipient_coldkey` (or `coldkey_address`) missing or not SS58.' };
+
+/** The three routes that govern a miner's recipient (DECISIONS §11) share auth, body, answer and errors; pool POSTs answer 200. */
+function RecipientUpdateRoute(summary: string): MethodDecorator {
+  return applyDecorators(
+    HttpCode(200),
+    RecipientUpdateSigned(),
+    ApiOperation({ summary, description: 'Recipient-update signed; body `recipient_coldkey` or legacy `coldkey_address`.' }),
+    ApiBody({ type: RecipientUpdateDto }),
+    ApiOkResponse({ type: RecipientUpdatedDto, description: 'Stored; the next published epoch pays it.' }),
+    ApiErrors(...RECIPIENT_SIGNATURE_ERRORS),
+    ApiUnprocessableEntityResponse(RECIPIENT_INVALID),
+  );
+}
 
 /** The signed coldkey change as the history keeps it. */
 function signedChange(route: string, hotkey: string, coldkey: string, body: RecipientUpdateDto, timestamp: string, signature: string): SignedColdkey {
@@ -72,12 +85,7 @@ export class MinersController {
   }
 
   @Put('recipient-coldkey')
-  @RecipientUpdateSigned()
-  @ApiOperation({ summary: 'Update the payout recipient', description: 'Recipient-update signed; body `recipient_coldkey` or legacy `coldkey_address`.' })
-  @ApiBody({ type: RecipientUpdateDto })
-  @ApiOkResponse({ type: RecipientUpdatedDto, description: 'Stored; the next published epoch pays it.' })
-  @ApiErrors(...RECIPIENT_SIGNATURE_ERRORS)
-  @ApiUnprocessableEntityResponse(RECIPIENT_INVALID)
+  @RecipientUpdateRoute('Update the payout recipient')
   put(
     @CurrentAuth() miner: HotkeyPrincipal,
     @RecipientColdkey() coldkey: string,
@@ -89,13 +97,7 @@ export class MinersController {
   }
 
   @Post('recipient-coldkey')
-  @HttpCode(200)
-  @RecipientUpdateSigned()
-  @ApiOperation({ summary: 'Update the payout recipient (compatibility)' })
-  @ApiBody({ type: RecipientUpdateDto })
-  @ApiOkResponse({ type: RecipientUpdatedDto, description: 'Stored.' })
-  @ApiErrors(...RECIPIENT_SIGNATURE_ERRORS)
-  @ApiUnprocessableEntityResponse(RECIPIENT_INVALID)
+  @RecipientUpdateRoute('Update the payout recipient (compatibility)')
   post(
     @CurrentAuth() miner: HotkeyPrincipal,
     @RecipientColdkey() coldkey: string,
@@ -107,13 +109,7 @@ export class MinersController {
   }
 
   @Post('coldkey_address/update')
-  @HttpCode(200)
-  @RecipientUpdateSigned()
-  @ApiOperation({ summary: 'Update the payout recipient (compatibility)' })
-  @ApiBody({ type: RecipientUpdateDto })
-  @ApiOkResponse({ type: RecipientUpdatedDto, description: 'Stored.' })
-  @ApiErrors(...RECIPIENT_SIGNATURE_ERRORS)
-  @ApiUnprocessableEntityResponse(RECIPIENT_INVALID)
+  @RecipientUpdateRoute('Update the payout recipient (compatibility)')
   legacy(
     @CurrentAuth() miner: HotkeyPrincipal,
     @RecipientColdkey() coldkey: string,
