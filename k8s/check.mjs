@@ -34,6 +34,25 @@ async function modelOf(object) {
 
 const SECRET_NAME = /PASSWORD|TOKEN|SECRET|MNEMONIC|DATABASE_URL|REDIS_URL|_KEY$|HOTKEYS|WS_URL/;
 const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob']);
+// The apps that serve /metrics (DECISIONS.md §14): Prometheus scrapes their pods, no Ingress reaches it.
+const METRICS_APPS = new Set(['coordinator-api', 'pool-service', 'weight-setter', 'validator-runner']);
+const MONITORING_NAMESPACE = 'monitoring';
+
+/** Whether an Ingress path (Kubernetes path-element matching) would route `/metrics` or below it. */
+export function reachesMetrics(path, pathType) {
+  const p = (path ?? '/').replace(/\/+$/, '');
+  if (pathType === 'Exact') return p === '/metrics' || p.startsWith('/metrics/');
+  if (pathType === 'Prefix') return p === '' || p === '/metrics' || p.startsWith('/metrics/');
+  // ImplementationSpecific: up to the controller (a regex, a plain prefix), so assume it does.
+  return true;
+}
+
+/** Whether a label selector (matchLabels, and matchExpressions with In) selects these labels. */
+function selects(selector, labels) {
+  const byLabels = Object.entries(selector?.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+  const byExpressions = (selector?.matchExpressions ?? []).every((e) => e.operator === 'In' && e.values.includes(labels[e.key]));
+  return byLabels && byExpressions;
+}
 
 /** Our policy over one overlay's objects: a list of [label, ok, detail]. */
 export function policy(name, objects) {
@@ -77,6 +96,53 @@ export function policy(name, objects) {
     rule('weight-setter uses the Recreate strategy', weightSetter.spec.strategy?.type === 'Recreate');
     rule('weight-setter is not autoscaled', !byKind('HorizontalPodAutoscaler').some((h) => h.spec.scaleTargetRef.name === 'weight-setter'));
   }
+  if (deployments.some((d) => d.metadata.name === 'web')) {
+    rule('web has a PodDisruptionBudget', byKind('PodDisruptionBudget').some((p) => p.spec.selector.matchLabels?.['app.kubernetes.io/name'] === 'web'));
+  }
+  // /metrics: scraped from the pods (annotations and a NetworkPolicy), never reachable through an Ingress.
+  const policies = byKind('NetworkPolicy');
+  for (const w of objects.filter((o) => WORKLOADS.has(o.kind) && METRICS_APPS.has(o.spec.template.metadata?.labels?.['app.kubernetes.io/name']))) {
+    const id = `${w.kind}/${w.metadata.name}`;
+    const labels = w.spec.template.metadata.labels;
+    const annotations = w.spec.template.metadata.annotations ?? {};
+    const port = Number(annotations['prometheus.io/port']);
+    const ports = w.spec.template.spec.containers.flatMap((c) => (c.ports ?? []).map((p) => p.containerPort));
+    rule(
+      `${id} is annotated for Prometheus (prometheus.io/scrape, /metrics, a container port)`,
+      annotations['prometheus.io/scrape'] === 'true' && annotations['prometheus.io/path'] === '/metrics' && ports.includes(port),
+      JSON.stringify(annotations),
+    );
+    rule(
+      `${id} accepts the scrape from the ${MONITORING_NAMESPACE} namespace (NetworkPolicy)`,
+      policies.some(
+        (p) =>
+          selects(p.spec.podSelector, labels) &&
+          (p.spec.ingress ?? []).some(
+            (r) =>
+              (r.from ?? []).some((f) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === MONITORING_NAMESPACE && !f.podSelector) &&
+              (!r.ports || r.ports.some((q) => q.port === port)),
+          ),
+      ),
+    );
+  }
+  const servesMetrics = (serviceName) => {
+    const service = byKind('Service').find((s) => s.metadata.name === serviceName);
+    // A Service not in these manifests: assume the worst.
+    return !service || METRICS_APPS.has(service.spec.selector?.['app.kubernetes.io/name']);
+  };
+  for (const ingress of byKind('Ingress')) {
+    const id = `Ingress/${ingress.metadata.name}`;
+    rule(`${id} has no default backend (only the listed paths are public)`, !ingress.spec.defaultBackend);
+    for (const r of ingress.spec.rules ?? []) {
+      for (const p of r.http?.paths ?? []) {
+        const service = p.backend.service?.name;
+        rule(
+          `${id} ${r.host} ${p.pathType} ${p.path} does not reach /metrics of ${service}`,
+          !(servesMetrics(service) && reachesMetrics(p.path, p.pathType)),
+        );
+      }
+    }
+  }
   rule(
     'NetworkPolicy default deny (every pod, ingress and egress)',
     byKind('NetworkPolicy').some(
@@ -98,6 +164,31 @@ const MUTATIONS = [
   ['root user', (o) => ((firstContainer(o).securityContext.runAsUser = 0), (firstContainer(o).securityContext.runAsNonRoot = false))],
   ['a secret inline', (o) => firstContainer(o).env.push({ name: 'ADMIN_TOKENS', value: 'x' })],
 ];
+/** Adds a path to the rule of the Ingress whose backend is `service`. */
+const addPath = (service, path, pathType) => (objects) => {
+  const rule = objects.find((o) => o.kind === 'Ingress').spec.rules.find((r) => r.http.paths[0].backend.service.name === service);
+  rule.http.paths.push({ path, pathType, backend: { service: { name: service, port: { name: 'http' } } } });
+};
+/** Mutations of the /metrics rules, for the overlays with an Ingress. */
+const METRICS_MUTATIONS = [
+  ['a Prefix / path to the coordinator', addPath('coordinator', '/', 'Prefix')],
+  ['an Exact /metrics path to the pool', addPath('pool', '/metrics', 'Exact')],
+  ['a Prefix /metrics/ path to the coordinator', addPath('coordinator', '/metrics/', 'Prefix')],
+  ['an ImplementationSpecific path to the pool', addPath('pool', '/api', 'ImplementationSpecific')],
+  // The web host's Prefix / passes only because its Service is known not to serve /metrics.
+  ['the web Service missing behind its Prefix / path', remove('Service', 'web')],
+  ['an Ingress default backend', (o) => (o.find((x) => x.kind === 'Ingress').spec.defaultBackend = { service: { name: 'coordinator', port: { name: 'http' } } })],
+  ['the scrape annotations removed', (o) => delete o.find((x) => x.kind === 'Deployment' && x.metadata.name === 'pool-service').spec.template.metadata.annotations],
+  ['the scrape NetworkPolicy removed', remove('NetworkPolicy', 'allow-prometheus-scrape')],
+  ['the web PodDisruptionBudget removed', remove('PodDisruptionBudget', 'web')],
+];
+function remove(kind, name) {
+  return (objects) => {
+    const index = objects.findIndex((o) => o.kind === kind && o.metadata.name === name);
+    if (index < 0) throw new Error(`self-test: no ${kind}/${name} to remove`);
+    objects.splice(index, 1);
+  };
+}
 function firstContainer(objects) {
   return objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'coordinator-api').spec.template.spec.containers[0];
 }
@@ -122,6 +213,14 @@ for (const file of files) {
       const copy = structuredClone(objects);
       mutate(copy);
       check(`${name}: the policy refuses ${what}`, policy(name, copy).some(([, ok]) => !ok));
+    }
+    if (objects.some((o) => o.kind === 'Ingress')) {
+      check(`${name}: reachesMetrics keeps the public paths`, ['/api', '/docs', '/healthz', '/metricsx', '/epoch'].every((p) => !reachesMetrics(p, 'Prefix')));
+      for (const [what, mutate] of METRICS_MUTATIONS) {
+        const copy = structuredClone(objects);
+        mutate(copy);
+        check(`${name}: the policy refuses ${what}`, policy(name, copy).some(([, ok]) => !ok));
+      }
     }
     const copy = structuredClone(objects);
     copy.push({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'x' }, data: {} });

@@ -4,6 +4,8 @@
 #   node_modules      production dependencies only (`npm ci --omit=dev`, trimmed), redone when the lock changes
 #   tini.deb          Debian's tini, the images' init process
 #   docker.deb        Debian's docker.io, whose CLI the validator runner's docker sandbox uses
+# and deploy/.build/web, the web UI the gateway serves: `npx nx build web` (dist/apps/web) when the
+# workspace has the web project, else a placeholder page saying so.
 # Then: docker build --build-arg APP=<app> -f deploy/docker/Dockerfile deploy/.build/context
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -41,4 +43,15 @@ for package in tini docker.io; do
   fi
 done
 cp deploy/docker/healthcheck.js "$CONTEXT/healthcheck.js"
+
+WEB=deploy/.build/web
+rm -rf "$WEB" && mkdir -p "$WEB"
+if [ -f apps/web/project.json ]; then
+  npx nx build web --outputStyle=static >&2
+  cp -r dist/apps/web/. "$WEB/"
+  log "web UI from dist/apps/web"
+else
+  printf '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Web UI not built</title></head>\n<body><p>The web UI is not part of this checkout (no apps/web).</p></body></html>\n' > "$WEB/index.html"
+  log "no apps/web: a placeholder page"
+fi
 printf '%s\n' "$CONTEXT"

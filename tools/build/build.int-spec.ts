@@ -98,5 +98,6 @@ describe('production build', () => {
     const health = await fetch(`${url}${healthPath}`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: 'ok', service: app });
-  });
+    // The pool starts its embedded Postgres (PGlite) here, which takes tens of seconds on a loaded machine.
+  }, 120_000);
 });

@@ -21,7 +21,7 @@ function runScript(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: numb
 describe('npm run demo against the local stack', () => {
   it('replays an improving patch, refuses a forbidden one and keeps the best against a worse one', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'demo-stack-'));
-    const [coordinatorPort, runnerPort, poolPort] = [await freePort(), await freePort(), await freePort()];
+    const [coordinatorPort, runnerPort, poolPort, webPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const env = {
       ...childProcessBaseEnv(),
       DATA_DIR: dataDir,
@@ -29,6 +29,7 @@ describe('npm run demo against the local stack', () => {
       COORDINATOR_PORT: String(coordinatorPort),
       VALIDATOR_RUNNER_PORT: String(runnerPort),
       POOL_PORT: String(poolPort),
+      WEB_PORT: String(webPort),
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
       // Its own key space, so queues of other test runs on this Redis never meet this stack's.
       REDIS_KEY_PREFIX: `demo-${coordinatorPort}`,

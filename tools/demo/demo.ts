@@ -5,7 +5,7 @@
  * accepted without taking the best. Every unexpected answer is a RoundStepError.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -20,6 +20,8 @@ export interface DemoOptions {
   /** How long to wait for the runner to decide one submission. */
   decisionTimeoutMs: number;
   log: (line: string) => void;
+  /** Where the task's repository is made (default: the system temp folder, private); given, it is readable by every user, for a runner container that mounts it. */
+  repositoryParent?: string;
 }
 
 const MODEL = (slope: number, intercept: number) =>
@@ -68,7 +70,9 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   const { log } = options;
   const [alice, bob] = options.miners;
   const api = new RoundClient(options.url, options.adminToken, alice);
-  const repo = mkdtempSync(join(tmpdir(), 'rcs-demo-'));
+  const repo = mkdtempSync(join(options.repositoryParent ?? tmpdir(), 'rcs-demo-'));
+  // mkdtemp makes it private; a runner under another uid (a container's) must read it.
+  if (options.repositoryParent !== undefined) chmodSync(repo, 0o755);
   try {
     const baseRef = createBenchmarkRepository(repo);
     log(`repository: ${repo} at ${baseRef} (model.py, bench.py, data.csv)`);

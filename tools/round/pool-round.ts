@@ -5,6 +5,7 @@
  * sets its recipient coldkey, and an allowlisted validator verifies the result, which raises the SOTA.
  */
 import { BtAuthSigner } from '@rcs/auth';
+import { RoundStepError } from './round';
 
 export interface PoolRoundOptions {
   /** Pool base URL, e.g. http://127.0.0.1:8434 */
@@ -27,19 +28,6 @@ export interface PoolRoundResult {
   sotaThreshold: number;
 }
 
-/** An answer the round did not expect: which step, what came back. */
-export class PoolRoundStepError extends Error {
-  constructor(
-    readonly step: string,
-    readonly status: number,
-    readonly body: string,
-    reason: string,
-  ) {
-    super(`${step}: ${reason} (HTTP ${status}): ${body.slice(0, 2000)}`);
-    this.name = 'PoolRoundStepError';
-  }
-}
-
 type Json = Record<string, unknown>;
 interface Algorithm {
   id: number;
@@ -58,7 +46,7 @@ class PoolApi {
     if (text !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(`${this.url}${path}`, { method, headers, body: text });
     const raw = await response.text();
-    if (response.status !== expected) throw new PoolRoundStepError(step, response.status, raw, `expected HTTP ${expected}`);
+    if (response.status !== expected) throw new RoundStepError(step, response.status, raw, `expected HTTP ${expected}`);
     return (raw === '' ? {} : JSON.parse(raw)) as T;
   }
 }
@@ -75,7 +63,7 @@ export async function runPoolRound(options: PoolRoundOptions): Promise<PoolRound
   const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
   const health = await api.send<{ status: string; window_number: number | null }>('health', 'GET', '/health', 200);
-  if (health.status !== 'healthy') throw new PoolRoundStepError('health', 200, JSON.stringify(health), 'pool is not healthy');
+  if (health.status !== 'healthy') throw new RoundStepError('health', 200, JSON.stringify(health), 'pool is not healthy');
   await api.send('disclaimer', 'GET', '/api/v1/disclaimer', 200);
   log(`health: ${health.status}, window ${health.window_number}`);
 
@@ -136,7 +124,7 @@ export async function runPoolRound(options: PoolRoundOptions): Promise<PoolRound
       });
       if (response.status === 404) continue;
       const raw = await response.text();
-      if (response.status !== 200) throw new PoolRoundStepError('request evaluate', response.status, raw, 'expected HTTP 200 or 404');
+      if (response.status !== 200) throw new RoundStepError('request evaluate', response.status, raw, 'expected HTTP 200 or 404');
       const batch = JSON.parse(raw) as { batch_id: string; algorithms: Algorithm[] };
       handedOut += batch.algorithms.length;
       for (const alg of batch.algorithms) evaluated.add(alg.id);
@@ -150,9 +138,9 @@ export async function runPoolRound(options: PoolRoundOptions): Promise<PoolRound
     });
     const ours = pending.filter((r) => evaluated.has(r.algorithm_id) && r.score > sota).sort((x, y) => y.score - x.score)[0];
     if (ours) scored = { id: ours.algorithm_id, resultId: ours.id };
-    else if (handedOut === 0) throw new PoolRoundStepError('evaluate', 404, '', 'no algorithm left to evaluate and none scored');
+    else if (handedOut === 0) throw new RoundStepError('evaluate', 404, '', 'no algorithm left to evaluate and none scored');
   }
-  if (scored === null) throw new PoolRoundStepError('evaluate', 200, '', `no algorithm scored after ${maxBatches} batches per miner`);
+  if (scored === null) throw new RoundStepError('evaluate', 200, '', `no algorithm scored after ${maxBatches} batches per miner`);
   log(`consensus: algorithm ${scored.id} scored, result ${scored.resultId} pending`);
 
   for (const [i, miner] of options.miners.entries()) {
@@ -162,7 +150,7 @@ export async function runPoolRound(options: PoolRoundOptions): Promise<PoolRound
       recipient: options.recipients[i],
     });
     const lookup = await api.send<{ recipient_coldkey: string | null }>('recipient lookup', 'GET', `/api/v1/miners/recipient-coldkey/${miner.hotkey}`, 200);
-    if (lookup.recipient_coldkey !== updated.recipient_coldkey) throw new PoolRoundStepError('recipient lookup', 200, JSON.stringify(lookup), 'recipient not stored');
+    if (lookup.recipient_coldkey !== updated.recipient_coldkey) throw new RoundStepError('recipient lookup', 200, JSON.stringify(lookup), 'recipient not stored');
   }
   log('recipient: 3 miners');
 
@@ -171,15 +159,15 @@ export async function runPoolRound(options: PoolRoundOptions): Promise<PoolRound
   });
   const after = await api.send<{ sota_threshold: number; result_id: number | null }>('sota', 'GET', '/api/v1/results/sota', 200);
   if (!(after.sota_threshold > sota) || after.sota_threshold !== verified.sota_threshold) {
-    throw new PoolRoundStepError('sota', 200, JSON.stringify(after), `threshold did not rise above ${sota}`);
+    throw new RoundStepError('sota', 200, JSON.stringify(after), `threshold did not rise above ${sota}`);
   }
   const listed = await api.send<{ id: number; verified: boolean }[]>('results', 'GET', '/api/v1/results/?limit=1000', 200, { signer: a });
-  if (!listed.some((r) => r.id === scored.resultId && r.verified)) throw new PoolRoundStepError('results', 200, JSON.stringify(listed).slice(0, 500), 'verified result not listed');
+  if (!listed.some((r) => r.id === scored.resultId && r.verified)) throw new RoundStepError('results', 200, JSON.stringify(listed).slice(0, 500), 'verified result not listed');
   log(`verify: result ${scored.resultId}, sota ${sota} -> ${after.sota_threshold}`);
 
   await api.send('stats', 'GET', '/api/v1/miners/stats', 200, { signer: b });
   const board = await api.send<{ hotkey: string }[]>('leaderboard', 'GET', '/api/v1/miners/leaderboard?limit=1000', 200);
-  if (!options.miners.every((m) => board.some((row) => row.hotkey === m.hotkey))) throw new PoolRoundStepError('leaderboard', 200, '', 'a miner is missing');
+  if (!options.miners.every((m) => board.some((row) => row.hotkey === m.hotkey))) throw new RoundStepError('leaderboard', 200, '', 'a miner is missing');
   log('leaderboard: 3 miners ranked');
   return { algorithmId: scored.id, resultId: scored.resultId, sotaThreshold: after.sota_threshold };
 }

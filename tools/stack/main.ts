@@ -8,12 +8,15 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keypairFromUri } from '@rcs/auth';
 import { STACK_APPS, StackApp } from './apps';
+import { banner } from './banner';
 import { acquireStackLock, assertPortsFree, stackFiles } from './guard';
 import { StackError, redisAnswers, redisServerInstalled, startRedis } from './redis';
 import { runnerSandboxProblem } from './sandbox-check';
+import { DEFAULT_WEB_PORT, startWeb } from './web';
 
 const ROOT = join(__dirname, '..', '..');
-const HEALTH_TIMEOUT_MS = 120_000;
+// Generous: a loaded machine compiles and migrates slowly, and the launcher says what it waits for.
+const HEALTH_TIMEOUT_MS = 300_000;
 const RUNNER = 'validator-runner';
 
 interface Running {
@@ -72,11 +75,24 @@ async function stackEnvironment(): Promise<{ env: NodeJS.ProcessEnv; generatedAd
     // The weight setter sets weights from the local validator, which needs a uid on the dev chain.
     ...(validatorHotkey ? { DEV_CHAIN_SEED: JSON.stringify({ subnets: { '1': [{ hotkey: validatorHotkey, stake: '1000000000', uid: 0 }] } }) } : {}),
     WEIGHTS_INTERVAL_SECONDS: '30',
+    // Readable lines for a person at a terminal; deployments keep the JSON default.
+    LOG_FORMAT: 'pretty',
+    WEB_URL: `http://127.0.0.1:${process.env.WEB_PORT ?? DEFAULT_WEB_PORT}`,
     ...process.env,
   };
   return { env, generatedAdminToken };
 }
 
+async function answers(url: string): Promise<boolean> {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(2000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Polls the app's health route until it answers (the launcher said once what it waits for). */
 async function waitHealthy(running: Running): Promise<void> {
   const deadline = Date.now() + HEALTH_TIMEOUT_MS;
   while (Date.now() < deadline) {
@@ -206,6 +222,7 @@ async function main(): Promise<void> {
     });
   }
 
+  process.stdout.write(`stack: starting ${running.map((r) => r.app.name).join(', ')}; waiting until each answers\n`);
   try {
     await Promise.all(running.map(waitHealthy));
   } catch (err) {
@@ -228,22 +245,26 @@ async function main(): Promise<void> {
     ),
     { mode: 0o600 },
   );
-  const lines = ['', 'stack: ready', ''];
-  for (const r of running) {
-    lines.push(`  ${r.app.name.padEnd(17)} ${r.url}`);
-    if (r.app.docs) lines.push(`  ${''.padEnd(17)} docs ${r.url}/docs  ·  ${r.url}/redoc  ·  ${r.url}/openapi.json`);
-  }
-  lines.push('');
-  lines.push(generatedAdminToken ? `  admin token (X-Admin-Token): ${generatedAdminToken}` : '  admin token: from ADMIN_TOKENS');
-  lines.push(`  chain: ${env.CHAIN}   stake check: ${env.STAKE_CHECK}   redis: ${redisUrl}${redis ? ' (started by the stack)' : ''}`);
-  if (env.VALIDATOR_HOTKEYS) lines.push(`  validators: ${env.VALIDATOR_HOTKEYS}   sandbox: ${env.SANDBOX}`);
-  if (runnerSkipped) {
-    lines.push(`  ${RUNNER.padEnd(17)} NOT STARTED: ${runnerSkipped}`);
-    lines.push(`  ${''.padEnd(17)} validator jobs wait until a runner runs; start the stack again once it is installed`);
-  }
-  lines.push(`  npm run demo runs a whole round against this stack (${files.state})`);
-  lines.push('', '  Ctrl-C stops everything.', '');
-  process.stdout.write(lines.join('\n'));
+  const web = await startWeb(localHost(env), env.WEB_PORT, {
+    coordinator: coordinator?.url ?? (env.COORDINATOR_URL as string),
+    pool: running.find((r) => r.app.name === 'pool-service')?.url ?? `http://${localHost(env)}:${env.POOL_PORT ?? 8434}`,
+  });
+  process.stdout.write(
+    banner({
+      services: running.map((r) => ({ name: r.app.name, url: r.url })),
+      // Served here, or the line saying why not (a busy port, a failed build).
+      webUrl: web.server ? web.server.url : web.line.replace(/^web UI: /, ''),
+      webAnswers: web.server ? await answers(web.server.url) : true,
+      generatedAdminToken,
+      chain: env.CHAIN ?? '',
+      stakeCheck: env.STAKE_CHECK ?? '',
+      redis: `${redisUrl}${redis ? ' (started by the stack)' : ''}`,
+      validators: env.VALIDATOR_HOTKEYS ?? null,
+      sandbox: env.SANDBOX ?? '',
+      runnerSkipped,
+      statePath: files.state,
+    }),
+  );
 }
 
 main().catch((err: unknown) => {

@@ -12,12 +12,14 @@ describe('local stack launcher', () => {
   it('serves /healthz and /openapi.json on embedded defaults and stops cleanly on SIGINT', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'stack-'));
     const port = await freePort();
+    const webPort = await freePort();
     const child = spawn(process.execPath, ['-r', '@swc-node/register', 'tools/stack/main.ts', 'coordinator-api'], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
         COORDINATOR_PORT: String(port),
+        WEB_PORT: String(webPort),
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
         REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -39,6 +41,10 @@ describe('local stack launcher', () => {
       expect(stdout).toContain(`coordinator-api   http://127.0.0.1:${port}`);
       expect(stdout).toMatch(/admin token \(X-Admin-Token\): [0-9a-f]{48}/);
       expect(stdout).toContain(`http://127.0.0.1:${port}/docs`);
+      // The web UI is served with a config.json pointing at this stack's coordinator.
+      expect(stdout).toMatch(new RegExp(`web UI +http://127\\.0\\.0\\.1:${webPort}`));
+      await expect((await fetch(`http://127.0.0.1:${webPort}/config.json`)).json()).resolves.toMatchObject({ coordinator: `http://127.0.0.1:${port}` });
+      expect((await fetch(`http://127.0.0.1:${webPort}/`)).headers.get('content-type')).toBe('text/html; charset=utf-8');
 
       const health = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(health.status).toBe(200);
@@ -91,6 +97,8 @@ function launch(args: string[], env: NodeJS.ProcessEnv): Launcher {
 async function freePorts(): Promise<Record<string, string>> {
   const ports: Record<string, string> = {};
   for (const app of STACK_APPS) ports[app.portVariable] = String(await freePort());
+  // The launcher's web UI too, so no test binds the default 8300 of a developer's npm start.
+  ports.WEB_PORT = String(await freePort());
   return ports;
 }
 

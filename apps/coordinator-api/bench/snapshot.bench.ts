@@ -104,6 +104,8 @@ async function main(): Promise<void> {
   try {
     const seeding = await measured(() => seed(ds));
     process.stdout.write(`seeded ${TASKS} tasks, ${MINERS} miners, ${SUBMISSIONS.toLocaleString('en-US')} accepted submissions in ${(seeding.ms / 1000).toFixed(1)} s\n`);
+    // `--seed-only`: the web benchmark (tools/bench/web.ts) reuses this data set behind a running coordinator.
+    if (process.argv.includes('--seed-only')) return;
 
     // The spec's defaults: the stddev floor and the duplicate tolerance both at work.
     const policy = defaultRewardPolicy();

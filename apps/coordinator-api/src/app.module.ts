@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from '@rcs/auth';
 import { ChainModule, SUBTENSOR_PORT, SubtensorPort } from '@rcs/chain';
+import { EventStreamModule } from '@rcs/http';
 import { PersistenceModule } from '@rcs/persistence';
 import { QueueModule, REDIS, RedisModule } from '@rcs/queue';
 import type { Redis } from 'ioredis';
@@ -15,13 +16,14 @@ import { EventsModule } from './events/events.module';
 import { IdeaRewardsModule } from './idea-rewards/idea-rewards.module';
 import { COORDINATOR_QUEUES } from './jobs/coordinator-jobs';
 import { SchedulesModule } from './jobs/schedules.module';
+import { CoordinatorMetricsModule } from './metrics/metrics.module';
 import { PeerEvaluationModule } from './peer-evaluation/peer-evaluation.module';
 import { PlannerModule } from './planner/planner.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { RewardsModule } from './rewards/rewards.module';
 import { SubmissionsModule } from './submissions/submissions.module';
 import { TasksModule } from './tasks/tasks.module';
-import { ValidationModule } from './validation/validation.module';
+import { ValidatorJobsModule } from './validator-jobs/validator-jobs.module';
 import { WorkItemsModule } from './work-items/work-items.module';
 import { DisclaimerController } from './disclaimer/disclaimer.controller';
 import { HealthController } from './health/health.controller';
@@ -47,6 +49,7 @@ export class AppModule {
         QueueModule.forRootAsync({
           useFactory: () => ({ redisUrl: config.redisUrl, prefix: `${config.redisKeyPrefix}:bull`, queues: COORDINATOR_QUEUES }),
         }),
+        EventStreamModule.forRoot({ key: `${config.redisKeyPrefix}:coordinator:events`, ...config.events }),
         SchedulesModule,
         ChainModule.forRoot(config.chain),
         AuthModule.forRootAsync({
@@ -72,12 +75,13 @@ export class AppModule {
         // Every domain module, each importing the modules it really depends on.
         RateLimitModule,
         EventsModule,
+        CoordinatorMetricsModule,
         TasksModule,
         ClaimsModule,
         WorkItemsModule,
         PlannerModule,
         SubmissionsModule,
-        ValidationModule,
+        ValidatorJobsModule,
         DecisionsModule,
         BestResultsModule,
         IdeaRewardsModule,

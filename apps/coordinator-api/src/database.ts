@@ -15,8 +15,8 @@ import { RewardSnapshotChangeEntity } from './rewards/entities/reward-snapshot-c
 import { PeerEvaluationEntity } from './peer-evaluation/entities/peer-evaluation.entity';
 import { SubmissionEntity } from './submissions/entities/submission.entity';
 import { TaskEntity } from './tasks/entities/task.entity';
-import { ValidatorJobEntity } from './validation/entities/validator-job.entity';
-import { VerificationEntity } from './validation/entities/verification.entity';
+import { ValidatorJobEntity } from './validator-jobs/entities/validator-job.entity';
+import { VerificationEntity } from './validator-jobs/entities/verification.entity';
 import { WorkItemEntity } from './work-items/entities/work-item.entity';
 
 /** Entities and migrations of the coordinator database, in one list each. */

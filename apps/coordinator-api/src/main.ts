@@ -9,6 +9,9 @@ void runService({
   loadConfig: coordinatorConfigFromProcess,
   module: (config) => AppModule.forRoot(config),
   prepare: cryptoReady,
+  links: { dashboard: '/api/v1/dashboard', tasks: '/api/v1/tasks', events: '/api/v1/events' },
+  // Each validator runner scans every few seconds; the pool and the weight setter fetch the snapshot on their schedules.
+  polledRoutes: ['/api/v1/validator/submissions/scan', '/api/v1/reward-snapshot'],
   openApi: {
     title: 'Research Coordinator API',
     description:

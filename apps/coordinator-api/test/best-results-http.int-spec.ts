@@ -2,7 +2,7 @@ import { BtAuthSigner } from '@rcs/auth';
 import { BestResultChangeDto, BestResultDto, IdeaRewardDto, SubmissionDto, TaskDto } from '@rcs/contracts';
 import { CoordinatorHarness } from './harness';
 import { Body, errorOf, expectStatus } from './submissions-fixtures';
-import { Cast, cast, startValidationCoordinator, ValidationClient } from './validation-fixtures';
+import { Cast, startValidation, ValidationClient } from './validator-jobs-fixtures';
 
 /**
  * Best results and idea rewards driven over HTTP, as validators and miners drive them: a centerless
@@ -15,9 +15,7 @@ describe('best results and idea rewards over the validator routes', () => {
   let task: TaskDto;
 
   beforeAll(async () => {
-    people = await cast();
-    h = await startValidationCoordinator(people);
-    api = new ValidationClient(h);
+    ({ people, h, api } = await startValidation());
     task = await api.createTask({
       competition_mode: 'centerless',
       metric_name: 'heldout_ppl',

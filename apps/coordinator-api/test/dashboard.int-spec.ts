@@ -3,7 +3,7 @@ import { DASHBOARD_RECENT_DECISIONS, DASHBOARD_TASK_LIMIT, DashboardDto, Submiss
 import { CoordinatorHarness } from './harness';
 import { expectStatus } from './submissions-fixtures';
 import { backdateClaim, claimStatusInDb, insertSubmission, insertWorkItem, setTaskState } from './support/competition-rows';
-import { Cast, cast, startValidationCoordinator, ValidationClient } from './validation-fixtures';
+import { cast, Cast, startValidation, startValidationCoordinator, ValidationClient } from './validator-jobs-fixtures';
 
 /** Every field of a dashboard task, and nothing else. */
 const TASK_FIELDS = [
@@ -98,9 +98,7 @@ describe('GET /api/v1/dashboard', () => {
   }
 
   beforeAll(async () => {
-    people = await cast();
-    h = await startValidationCoordinator(people);
-    api = new ValidationClient(h);
+    ({ people, h, api } = await startValidation());
 
     await api.query(
       `INSERT INTO tasks (slug, title, repository, base_ref, benchmark_command, max_patch_bytes, metric_name, metric_direction,

@@ -72,7 +72,7 @@ describe('decisions', () => {
 
     // Decided in lock order: the waiting decision after the one that held the lock, whenever its transaction began.
     expect((await decidedAt(peerDecided)).getTime()).toBeGreaterThan((await decidedAt(heldDecided)).getTime());
-    expect(announced.slice(before)).toEqual([
+    expect(announced.slice(before)).toMatchObject([
       { submissionId: heldDecided, taskId, status: SubmissionStatus.Rejected },
       { submissionId: peerDecided, taskId, status: SubmissionStatus.Accepted },
     ]);

@@ -8,10 +8,10 @@ import { CoordinatorJobs } from '../src/jobs/coordinator-jobs';
 import { CoordinatorHarness } from './harness';
 import { Body, expectStatus, Reply, TestClient } from './submissions-fixtures';
 import { until } from './support/until';
-import { Cast, cast, startValidationCoordinator, ValidationClient } from './validation-fixtures';
+import { Cast, cast, startValidationCoordinator, ValidationClient } from './validator-jobs-fixtures';
 
 /**
- * What clients see when the coordinator's Redis or Postgres goes away (issue 9 §7). The coordinator
+ * What clients see when the coordinator's Redis or Postgres goes away. The coordinator
  * runs on a Redis and a Postgres of this file's own, which it stops, crashes and starts again.
  */
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { addAuthSecuritySchemes, cryptoReady } from '@rcs/auth';
-import { createHttpApp, createLogger, listen } from '@rcs/http';
+import { serveTestApp } from '@rcs/http';
 import { sharedDataSourceOptions } from '@rcs/persistence';
 import { createTestDatabase, createTestRedis, TestDatabase, TestRedis } from '@rcs/testing';
 import { AppModule } from '../src/app.module';
@@ -50,22 +50,14 @@ export async function startCoordinator(env: NodeJS.ProcessEnv = {}): Promise<Coo
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const app = await createHttpApp(AppModule.forRoot(config), {
-    logger: createLogger({ level: config.logLevel, name: 'coordinator-api' }),
+  const served = await serveTestApp(AppModule.forRoot(config), {
+    name: 'coordinator-api',
+    logLevel: config.logLevel,
     openApi: { title: 'Research Coordinator API', description: 'test', version: '0.1.0', configure: addAuthSecuritySchemes },
-  });
-  const url = await listen(app, 0, '127.0.0.1');
-  return {
-    app,
-    url,
-    config,
-    adminToken,
-    db,
-    redis,
-    close: async () => {
-      await app.close();
+    release: async () => {
       await redis.cleanup();
       await db.drop();
     },
-  };
+  });
+  return { ...served, config, adminToken, db, redis };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CompetitionMode, IdeaRewardDto, MetricDirection } from '@rcs/contracts';
-import { ideaRewardsForSubmission } from '../src/idea-rewards/idea-rewards.repository';
+import { IdeaRewardsRepository } from '../src/idea-rewards/idea-rewards.module';
 import { CoordinatorHarness, startCoordinator } from './harness';
 import { acceptResult, closeTask, insertPendingSubmission, insertRankedTask } from './support/best-results-rows';
 
@@ -185,12 +185,13 @@ describe('idea rewards', () => {
       ]);
     });
 
-    it('ideaRewardsForSubmission reads the rewards a submission took part in, for the submission detail', async () => {
+    it('IdeaRewardsRepository.listForSubmission reads the rewards a submission took part in, for the submission detail', async () => {
       const manager = h.app.get(DataSource).manager;
+      const ideaRewardsForSubmission = (submissionId: string) => h.app.get(IdeaRewardsRepository).listForSubmission(manager, submissionId);
       const bobs = rewards[0].improved_submission_id;
-      expect((await ideaRewardsForSubmission(manager, bobs)).map((r) => r.id)).toEqual([rewards[1].id, rewards[0].id]);
-      expect(await ideaRewardsForSubmission(manager, randomUUID())).toEqual([]);
-      expect(await ideaRewardsForSubmission(manager, 'not-a-uuid')).toEqual([]);
+      expect((await ideaRewardsForSubmission(bobs)).map((r) => r.id)).toEqual([rewards[1].id, rewards[0].id]);
+      expect(await ideaRewardsForSubmission(randomUUID())).toEqual([]);
+      expect(await ideaRewardsForSubmission('not-a-uuid')).toEqual([]);
     });
   });
 });

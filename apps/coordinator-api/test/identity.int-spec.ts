@@ -4,7 +4,7 @@ import { CoordinatorHarness, startCoordinator } from './harness';
 import { errorOf, expectStatus, itemsOf, ScratchRepo, signerFor, TestClient } from './submissions-fixtures';
 
 /**
- * DECISIONS.md §2 Identity (issue 9 §1): `X-Hotkey` may spell a key with any SS58 network prefix, and
+ * DECISIONS.md §2 Identity: `X-Hotkey` may spell a key with any SS58 network prefix, and
  * every spelling of one key is one miner: for claims, rate limits, peer evaluations, idea rules and the
  * validator allowlist, and in what is stored and printed (the canonical spelling, prefix 42).
  */

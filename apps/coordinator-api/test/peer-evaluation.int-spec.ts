@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { BtAuthSigner } from '@rcs/auth';
 import { BestResultDto, PeerConsensusDto, PeerEvaluationDto, SubmissionDto, TaskDto } from '@rcs/contracts';
-import { peerConsensusFor, peerEvaluationsForSubmission } from '../src/peer-evaluation/peer-evaluation.module';
+import { IdeaRewardsRepository } from '../src/idea-rewards/idea-rewards.module';
+import { PeerEvaluationRepository } from '../src/peer-evaluation/peer-evaluation.module';
+import { SubmissionEntity } from '../src/submissions/entities/submission.entity';
+import { submissionDetail } from '../src/submissions/submission-detail';
+import { TaskEntity } from '../src/tasks/entities/task.entity';
+import { VerificationsRepository } from '../src/validator-jobs/validator-jobs.module';
 import { CoordinatorHarness, startCoordinator } from './harness';
 import { Body, errorOf, expectStatus, itemsOf, Reply, signerFor, TestClient } from './submissions-fixtures';
 
@@ -347,23 +352,31 @@ describe('peer evaluation', () => {
     });
   });
 
-  describe('readers for the submission detail', () => {
-    it('read the evaluations (newest first) and the consensus; null consensus outside peer_evaluation tasks', async () => {
+  describe('the submission detail', () => {
+    it('reads the evaluations (newest first) and the consensus; null consensus outside peer_evaluation tasks', async () => {
       const task = await peerTask({ min_peer_evaluations: 2 });
       const submission = await submittedOn(task.id);
       const first = await evaluated(accept(bob, submission.id, 4));
       const second = await evaluated(accept(charlie, submission.id, 6));
       const manager = h.db.dataSource.manager;
-      expect(await peerEvaluationsForSubmission(manager, submission.id)).toEqual([second, first]);
-      expect(await peerConsensusFor(manager, submission.id)).toEqual(await consensusOf(submission.id));
-      expect(await peerConsensusFor(manager, submission.id)).toMatchObject({ status: 'accepted', consensus_metric_value: 5 });
+      const readers = {
+        verifications: h.app.get(VerificationsRepository),
+        peerEvaluations: h.app.get(PeerEvaluationRepository),
+        ideaRewards: h.app.get(IdeaRewardsRepository),
+      };
+      const detailOf = async (submissionId: string) => {
+        const row = await manager.findOneByOrFail(SubmissionEntity, { id: submissionId });
+        return submissionDetail(manager, readers, await manager.findOneByOrFail(TaskEntity, { id: row.taskId }), row);
+      };
+      expect((await detailOf(submission.id)).peer_evaluations).toEqual([second, first]);
+      expect((await detailOf(submission.id)).peer_consensus).toEqual(await consensusOf(submission.id));
+      expect((await detailOf(submission.id)).peer_consensus).toMatchObject({ status: 'accepted', consensus_metric_value: 5 });
 
       const standard = await api.submitted(alice, (await api.createTask()).id, ARTIFACT);
-      expect(await peerConsensusFor(manager, standard.id)).toBeNull();
-      expect(await peerEvaluationsForSubmission(manager, standard.id)).toEqual([]);
+      expect((await detailOf(standard.id)).peer_consensus).toBeNull();
+      expect((await detailOf(standard.id)).peer_evaluations).toEqual([]);
       for (const unknown of [randomUUID(), 'not-a-uuid']) {
-        expect(await peerConsensusFor(manager, unknown)).toBeNull();
-        expect(await peerEvaluationsForSubmission(manager, unknown)).toEqual([]);
+        expect(await readers.peerEvaluations.listForSubmission(manager, unknown)).toEqual([]);
       }
     });
   });

@@ -9,7 +9,7 @@ import { RewardsRebuildService } from '../src/rewards/rewards-rebuild.service';
 import { CoordinatorHarness } from './harness';
 import { expectStatus } from './submissions-fixtures';
 import { until } from './support/until';
-import { Cast, cast, startValidationCoordinator, ValidationClient } from './validation-fixtures';
+import { Cast, cast, startValidationCoordinator, ValidationClient } from './validator-jobs-fixtures';
 
 /**
  * Freshness (DECISIONS.md §7): every decision asks for a rebuild through BullMQ, deduplicated so a

@@ -1,7 +1,7 @@
 import { routeDeclarationGaps, routeDeclarations } from '@rcs/testing';
 import { CoordinatorHarness, startCoordinator } from './harness';
 
-describe('every coordinator route declares its auth class and its errors (issue 10 §5)', () => {
+describe('every coordinator route declares its auth class and its errors', () => {
   let h: CoordinatorHarness;
 
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TaskDto, VerificationSummaryDto } from '@rcs/contracts';
 import { CoordinatorHarness } from './harness';
 import { errorOf, expectStatus, itemsOf } from './submissions-fixtures';
-import { Cast, cast, startValidationCoordinator, ValidationClient, VERIFICATION_FIELDS } from './validation-fixtures';
+import { Cast, startValidation, ValidationClient, VERIFICATION_FIELDS } from './validator-jobs-fixtures';
 
 describe('manual verify, verifications and replay logs', () => {
   let h: CoordinatorHarness;
@@ -11,9 +11,7 @@ describe('manual verify, verifications and replay logs', () => {
   let task: TaskDto;
 
   beforeAll(async () => {
-    people = await cast();
-    h = await startValidationCoordinator(people);
-    api = new ValidationClient(h);
+    ({ people, h, api } = await startValidation());
     task = await api.createTask();
   });
 

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from '@rcs/auth';
 import { ChainModule } from '@rcs/chain';
+import { EventStreamModule } from '@rcs/http';
 import { PersistenceModule } from '@rcs/persistence';
 import { QueueModule, REDIS, RedisModule } from '@rcs/queue';
 import type { Redis } from 'ioredis';
@@ -14,8 +15,10 @@ import { ConfigModule } from './config/config.module';
 import { POOL_ENTITIES, POOL_MIGRATIONS } from './database';
 import { DisclaimerController } from './disclaimer/disclaimer.controller';
 import { EpochsModule } from './epochs/epochs.module';
+import { EventsModule } from './events/events.module';
 import { HealthController } from './health/health.controller';
 import { POOL_QUEUES } from './jobs/pool-jobs';
+import { PoolMetricsModule } from './metrics/pool-metrics';
 import { MinersModule } from './miners/miners.module';
 import { ReputationModule } from './reputation/reputation.module';
 import { ResultsModule } from './results/results.module';
@@ -40,6 +43,9 @@ export class AppModule {
         QueueModule.forRootAsync({
           useFactory: () => ({ redisUrl: config.redisUrl, prefix: `${config.redisKeyPrefix}:bull`, queues: POOL_QUEUES }),
         }),
+        EventStreamModule.forRoot({ key: `${config.redisKeyPrefix}:events`, ...config.events }),
+        PoolMetricsModule,
+        EventsModule,
         ChainModule.forRoot(config.chain),
         AuthModule.forRootAsync({
           inject: [REDIS],

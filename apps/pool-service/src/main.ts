@@ -9,6 +9,7 @@ void runService({
   loadConfig: poolServiceConfigFromProcess,
   module: (config) => AppModule.forRoot(config),
   prepare: cryptoReady,
+  links: { leaderboard: '/api/v1/miners/leaderboard', status: '/status', epochs: '/claims/epochs', events: '/api/v1/events' },
   openApi: {
     title: 'Payout (Pool) Service',
     description: 'Pool miners and recipient coldkeys, pool-mining batches and leases, consensus, results and the state of the art.',

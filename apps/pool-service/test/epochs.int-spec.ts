@@ -8,6 +8,7 @@ import { EpochJob, QueueName } from '@rcs/contracts';
 import { createHttpApp, createLogger, listen } from '@rcs/http';
 import { ss58ToAccountId, accountIdToSs58, verifyClaimPackage, type ClaimPackage } from '@rcs/merkle';
 import { JobQueue } from '@rcs/queue';
+import { metricValue, scrapeMetrics, SseClient } from '@rcs/testing';
 import { AppModule } from '../src/app.module';
 import { loadPoolServiceConfig } from '../src/config/config';
 import { rolloverJobId } from '../src/epochs/epochs.job';
@@ -110,7 +111,20 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
       [hk['b'], 1],
       [hk['d'], 1],
     ]);
+    const events = await SseClient.connect(`${pool.url}/api/v1/events`);
     expect(await epochs.rollover(10)).toEqual({ epoch: 10, rollover: 'stored', publication: 'published' });
+    // Stored, then published on chain: both announced on the public stream.
+    const announced = await events.take(2);
+    events.close();
+    expect(announced.map((event) => [event.event, (event.data as { publication: string }).publication])).toEqual([
+      ['epoch_published', 'pending'],
+      ['epoch_published', 'published'],
+    ]);
+    expect(announced[1].data).toMatchObject({ epoch: 10, leaf_count: 2, total_amount: '800', published_block: expect.any(Number) });
+    const metrics = await scrapeMetrics(pool.url);
+    expect(metricValue(metrics, 'pool_epochs_total', { publication: 'stored' })).toBe(1);
+    expect(metricValue(metrics, 'pool_epochs_total', { publication: 'published' })).toBe(1);
+    expect(metricValue(metrics, 'bullmq_queue_jobs', { queue: 'pool.epochs', state: 'waiting' })).toBeDefined();
 
     expect((await client.send('GET', '/claims/epochs')).body).toEqual({ epochs: [10], default_epoch: 10 });
     const meta = await client.send<Record<string, unknown>>('GET', '/claims/epoch/10');
@@ -177,9 +191,11 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
     const tampered = await client.send<{ detail: { type: string }[] }>('POST', '/claims/epoch/claim', { ...pkg, amount: '1300', amount_units: '1300' });
     expect([tampered.status, tampered.body.detail[0].type]).toEqual([422, 'invalid_proof']);
 
+    const simulatedBefore = metricValue(await scrapeMetrics(pool.url), 'pool_claims_simulated_total') ?? 0;
     const results = await Promise.all(Array.from({ length: 5 }, () => client.send<Record<string, unknown>>('POST', '/claims/epoch/claim', pkg)));
     const paid = results.filter((r) => r.status === 200);
     expect(paid).toHaveLength(1);
+    expect(metricValue(await scrapeMetrics(pool.url), 'pool_claims_simulated_total')).toBe(simulatedBefore + 1);
     expect(paid[0].body).toMatchObject({ status: 'claimed', paid: '1200', recipient_coldkey: cold['a'] });
     expect(results.filter((r) => r.status === 409).map((r) => (r.body as ErrorBody).detail.error)).toEqual(Array(4).fill('nothing_to_claim'));
 

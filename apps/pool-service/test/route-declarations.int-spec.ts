@@ -1,7 +1,7 @@
 import { routeDeclarationGaps, routeDeclarations } from '@rcs/testing';
 import { PoolHarness, startPool } from './support/harness';
 
-describe('every pool route declares its auth class and its errors (issue 10 §5)', () => {
+describe('every pool route declares its auth class and its errors', () => {
   let h: PoolHarness;
 
   beforeAll(async () => {

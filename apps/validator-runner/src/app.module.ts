@@ -37,7 +37,7 @@ export class AppModule {
       controllers: [createHealthController('validator-runner', '0.1.0', ['healthz'])],
       providers: [
         { provide: RUNNER_CONFIG, useValue: config },
-        { provide: RUNNER_LOGGER, useFactory: () => createLogger({ level: config.logLevel, name: 'validator-runner' }) },
+        { provide: RUNNER_LOGGER, useFactory: () => createLogger({ level: config.logLevel, name: 'validator-runner', format: config.logFormat }) },
         {
           provide: CoordinatorClient,
           inject: [RUNNER_LOGGER],

@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import pino from 'pino';
 import { cryptoReady } from '@rcs/auth';
 import { ConfigError, createLogger, runService } from '@rcs/http';
 import { AppModule } from './app.module';
@@ -25,14 +24,14 @@ switch (command.kind) {
     break;
   case 'once':
     runCommand(async (config) => {
-      const logger = createLogger({ level: config.logLevel, name: NAME });
+      const logger = createLogger({ level: config.logLevel, name: NAME, format: config.logFormat });
       return (await runOnce(requireIdentity(config), logger)) ? 0 : 1;
     });
     break;
   case 'replay':
     runCommand(async (config) => {
       // stdout carries the result JSON; the logs go to stderr.
-      const logger = createLogger({ level: config.logLevel, name: NAME, destination: pino.destination(2) });
+      const logger = createLogger({ level: config.logLevel, name: NAME, format: config.logFormat, fd: 2 });
       const result = await replayJobFile(config, command.jobFile, logger);
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;

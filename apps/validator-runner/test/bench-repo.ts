@@ -1,6 +1,9 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MetricDirection, RankingMode, ReplaySpecDto } from '@rcs/contracts';
+import type { ValidatorJobToReplay } from '../src/replay/replay-pipeline';
 
 /**
  * A tiny benchmark repository: bench.py computes `loss` from data.txt and model.py's SCALE and writes
@@ -58,4 +61,35 @@ export function createBenchRepo(dir: string): string {
   git('add', '.');
   git('commit', '-q', '-m', 'baseline');
   return git('rev-parse', 'HEAD');
+}
+
+/** The replay spec of a scalar `loss` benchmark of `model.py` in a local repository at `commit`; `fields` override. */
+export function localReplaySpec(repository: string, commit: string, fields: Partial<ReplaySpecDto> = {}): ReplaySpecDto {
+  return {
+    repository: `file://${repository}`,
+    base_ref: 'main',
+    base_commit_sha: commit,
+    setup_command: null,
+    benchmark_command: 'python3 bench.py',
+    result_path: 'result.json',
+    allowed_patch_paths: ['model.py'],
+    metric_name: 'loss',
+    metric_direction: MetricDirection.Minimize,
+    ranking_mode: RankingMode.Scalar,
+    secondary_metric_name: null,
+    secondary_metric_direction: null,
+    validator_benchmark_env: {},
+    time_budget_seconds: 60,
+    max_patch_bytes: 10_000,
+    patch: '',
+    artifact_uri: null,
+    artifact_sha256: null,
+    artifact_size_bytes: null,
+    ...fields,
+  };
+}
+
+/** A leased validator job of its own that replays `spec`. */
+export function jobToReplay(spec: ReplaySpecDto): ValidatorJobToReplay {
+  return { job_id: randomUUID(), submission_id: randomUUID(), replay_spec: spec };
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
-import { createTestRedis, spawnService } from '@rcs/testing';
+import { createTestRedis, metricValue, scrapeMetrics, spawnService } from '@rcs/testing';
 import { createBenchRepo, scalePatch } from './bench-repo';
 import { DroppingProxy } from './support/dropping-proxy';
 import { call, Json, runRunner, RunningCoordinator, startCoordinator } from './support/coordinator';
@@ -14,6 +14,24 @@ import { call, Json, runRunner, RunningCoordinator, startCoordinator } from './s
  * `validator-runner once` (its real entry point, the bwrap sandbox) leases, replays and posts; the
  * coordinator decides the submission by the observed metric.
  */
+/** `probe` until `done` holds, for at most `timeoutMs` (the runner works on its own schedule). */
+async function until<T>(what: string, probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new UntilTimeoutError(what);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+class UntilTimeoutError extends Error {
+  constructor(what: string) {
+    super(`Timed out waiting until ${what}`);
+    this.name = 'UntilTimeoutError';
+  }
+}
+
 describe('validator-runner once against a running coordinator', () => {
   let root: string;
   let coordinator: RunningCoordinator;
@@ -139,6 +157,15 @@ describe('validator-runner once against a running coordinator', () => {
       }
       expect(recorded).toHaveLength(1);
       expect(recorded[0]).toMatchObject({ status: 'accepted', metric_value: 1.875 });
+      // /metrics: the replay counted and timed by outcome once the worker finished it, the queue drained.
+      const metrics = await until(
+        'the replay is counted',
+        () => scrapeMetrics(runner.url),
+        (text) => metricValue(text, 'validator_replays_total', { outcome: 'accepted', posted: 'posted' }) === 1,
+      );
+      expect(metricValue(metrics, 'validator_replay_duration_seconds_count', { outcome: 'accepted' })).toBe(1);
+      expect(metricValue(metrics, 'bullmq_queue_jobs', { queue: 'runner.replay', state: 'waiting' })).toBe(0);
+      expect(metricValue(metrics, 'http_request_duration_seconds_count', { route: '/healthz', status_code: '200' })).toBeGreaterThanOrEqual(1);
     } finally {
       expect(await runner.stop()).toBe(0);
       await redis.cleanup();

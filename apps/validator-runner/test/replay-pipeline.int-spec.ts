@@ -1,16 +1,16 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { MetricDirection, RankingMode, ReplaySpecDto, VerificationStatus } from '@rcs/contracts';
-import { ReplayJob, ReplayPipeline } from '../src/replay/replay-pipeline';
+import { ReplaySpecDto, VerificationStatus } from '@rcs/contracts';
+import { ValidatorJobToReplay, ReplayPipeline } from '../src/replay/replay-pipeline';
 import { toResultBody } from '../src/runner/job-processor';
 import { createSandbox } from '../src/sandbox/create-sandbox';
 import { unmountUnder } from '../src/sandbox/workspace-volume';
-import { BENCH_PATCH, createBenchRepo, scalePatch } from './bench-repo';
+import { BENCH_PATCH, createBenchRepo, jobToReplay, localReplaySpec, scalePatch } from './bench-repo';
 
 const ARTIFACT = Buffer.from('weights '.repeat(100));
 const HELDOUT_ROWS = '{"x": 1}\n{"x": 2}\n{"x": 3}\n';
@@ -66,36 +66,11 @@ describe('replay pipeline on the bwrap sandbox', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  function job(spec: Partial<ReplaySpecDto>): ReplayJob {
-    return {
-      job_id: randomUUID(),
-      submission_id: randomUUID(),
-      replay_spec: {
-        repository: `file://${repo}`,
-        base_ref: 'main',
-        base_commit_sha: commit,
-        setup_command: null,
-        benchmark_command: 'python3 bench.py',
-        result_path: 'result.json',
-        allowed_patch_paths: ['model.py'],
-        metric_name: 'loss',
-        metric_direction: MetricDirection.Minimize,
-        ranking_mode: RankingMode.Scalar,
-        secondary_metric_name: null,
-        secondary_metric_direction: null,
-        validator_benchmark_env: {},
-        time_budget_seconds: 60,
-        max_patch_bytes: 10_000,
-        patch: scalePatch('1.5'),
-        artifact_uri: null,
-        artifact_sha256: null,
-        artifact_size_bytes: null,
-        ...spec,
-      },
-    };
+  function job(spec: Partial<ReplaySpecDto>): ValidatorJobToReplay {
+    return jobToReplay(localReplaySpec(repo, commit, { patch: scalePatch('1.5'), ...spec }));
   }
 
-  const workspace = (j: ReplayJob) => join(root, 'work', j.job_id, 'repo');
+  const workspace = (j: ValidatorJobToReplay) => join(root, 'work', j.job_id, 'repo');
 
   it('accepts with the metric the benchmark observed on the patched code', async () => {
     const result = await pipeline.replay(job({ setup_command: 'echo setting up > setup.txt' }));

@@ -4,12 +4,12 @@ import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { MetricDirection, RankingMode, ReplaySpecDto, VerificationStatus } from '@rcs/contracts';
-import { ReplayJob, ReplayPipeline } from '../src/replay/replay-pipeline';
+import { ReplaySpecDto, VerificationStatus } from '@rcs/contracts';
+import { ValidatorJobToReplay, ReplayPipeline } from '../src/replay/replay-pipeline';
 import { createSandbox } from '../src/sandbox/create-sandbox';
 import { Sandbox, SandboxLimits } from '../src/sandbox/sandbox.port';
 import { probeWorkspaceVolumes, removeTree, unmountUnder, WorkspaceFs } from '../src/sandbox/workspace-volume';
-import { createBenchRepo } from './bench-repo';
+import { createBenchRepo, jobToReplay, localReplaySpec } from './bench-repo';
 import { REPO_ROOT, runRunner } from './support/coordinator';
 
 const MIB = 1024 * 1024;
@@ -156,29 +156,8 @@ describe('workspace quota, tmpfs sizes and clean-up (real mounts, real bubblewra
       );
     });
 
-    function job(benchmark: string): ReplayJob {
-      const spec: ReplaySpecDto = {
-        repository: `file://${repo}`,
-        base_ref: 'main',
-        base_commit_sha: commit,
-        setup_command: null,
-        benchmark_command: benchmark,
-        result_path: 'result.json',
-        allowed_patch_paths: ['model.py'],
-        metric_name: 'loss',
-        metric_direction: MetricDirection.Minimize,
-        ranking_mode: RankingMode.Scalar,
-        secondary_metric_name: null,
-        secondary_metric_direction: null,
-        validator_benchmark_env: {},
-        time_budget_seconds: 60,
-        max_patch_bytes: 10_000,
-        patch: '',
-        artifact_uri: null,
-        artifact_sha256: null,
-        artifact_size_bytes: null,
-      };
-      return { job_id: randomUUID(), submission_id: randomUUID(), replay_spec: spec };
+    function job(benchmark: string): ValidatorJobToReplay {
+      return jobToReplay(localReplaySpec(repo, commit, { benchmark_command: benchmark }));
     }
 
     it('rejects a benchmark that fills its workspace, naming the quota, and leaves nothing behind', async () => {
@@ -278,27 +257,7 @@ describe('workspace quota, tmpfs sizes and clean-up (real mounts, real bubblewra
     }, 120_000);
 
     function job(origin: string, commit: string, benchmark: string): ReplaySpecDto {
-      return {
-        repository: `file://${origin}`,
-        base_ref: 'main',
-        base_commit_sha: commit,
-        setup_command: null,
-        benchmark_command: benchmark,
-        result_path: 'result.json',
-        allowed_patch_paths: ['model.py'],
-        metric_name: 'loss',
-        metric_direction: MetricDirection.Minimize,
-        ranking_mode: RankingMode.Scalar,
-        secondary_metric_name: null,
-        secondary_metric_direction: null,
-        validator_benchmark_env: {},
-        time_budget_seconds: 60,
-        max_patch_bytes: 10_000,
-        patch: '',
-        artifact_uri: null,
-        artifact_sha256: null,
-        artifact_size_bytes: null,
-      };
+      return localReplaySpec(origin, commit, { benchmark_command: benchmark });
     }
   });
 });

@@ -8,6 +8,7 @@ import { createHealthController, createLogger } from '@rcs/http';
 import { QueueModule, REDIS, RedisModule } from '@rcs/queue';
 import type { WeightSetterConfig } from './config/config';
 import { StatusController } from './status/status.controller';
+import { WeightsMetrics } from './status/weights-metrics';
 import { createSubtensor } from './weights/chain-wiring';
 import { OwnerLock } from './weights/owner-lock';
 import { OwnershipService } from './weights/ownership.service';
@@ -36,7 +37,7 @@ export class AppModule {
       controllers: [createHealthController('weight-setter', '0.1.0', ['healthz']), StatusController],
       providers: [
         { provide: WEIGHTS_CONFIG, useValue: config },
-        { provide: WEIGHTS_LOGGER, useFactory: () => createLogger({ level: config.logLevel, name: 'weight-setter' }) },
+        { provide: WEIGHTS_LOGGER, useFactory: () => createLogger({ level: config.logLevel, name: 'weight-setter', format: config.logFormat }) },
         { provide: VALIDATOR_KEYPAIR, useFactory: () => loadValidatorKeypair(config.identity) },
         { provide: SUBTENSOR, inject: [REDIS], useFactory: (redis: Redis) => createSubtensor(config, redis) },
         { provide: CoordinatorClient, useFactory: () => new CoordinatorClient({ baseUrl: config.coordinatorUrl, timeoutMs: config.httpTimeoutMs }) },
@@ -53,6 +54,7 @@ export class AppModule {
         WeightsPassService,
         WeightsJobHandler,
         OwnershipService,
+        WeightsMetrics,
       ],
     };
   }

@@ -4,7 +4,7 @@ import type { LocalExtrinsicPool, LocalRpcServer } from '@rcs/chain/testing';
 import { QueueName, WeightsJob, type WeightSetterStatusDto } from '@rcs/contracts';
 import { createHttpApp, createLogger } from '@rcs/http';
 import { JobQueue } from '@rcs/queue';
-import { createTestRedis, type TestRedis } from '@rcs/testing';
+import { createTestRedis, metricValue, type TestRedis } from '@rcs/testing';
 import { AppModule } from '../src/app.module';
 import { loadWeightSetterConfig } from '../src/config/config';
 import { WeightsPassService } from '../src/weights/weights-pass.service';
@@ -111,6 +111,8 @@ describe('the weights pass (in process, real Redis, real HTTP, a local node with
     pool.verdicts.push({ kind: 'dispatch_error', pallet: 'SubtensorModule', error: 'NotEnoughStakeToSetWeights' });
     const sent = pool.received.length;
     const jobs = app.get<JobQueue<WeightSetterJobs>>(JobQueue);
+    const scrape = async () => (await app.inject({ method: 'GET', url: '/metrics' })).body;
+    const before = await scrape();
 
     const result = await jobs.runAndWait(QueueName.Weights, WeightsJob.SetWeights, { interval: 7 }, 30_000, { jobId: 'retry-test', attempts: 2, backoff: { type: 'fixed', delay: 10 } });
 
@@ -118,8 +120,14 @@ describe('the weights pass (in process, real Redis, real HTTP, a local node with
     expect(pool.received).toHaveLength(sent + 2);
     const job = await jobs.queue(QueueName.Weights).getJob('retry-test');
     expect(job?.attemptsMade).toBe(2);
-    const counters = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+    const counters = await scrape();
     expect(counters).toMatch(/weights_passes_total\{outcome="failed"\} [1-9]/);
+    // prom-client now, with the names operators already scrape: the failed try and the set both counted.
+    for (const outcome of ['failed', 'set']) {
+      expect(metricValue(counters, 'weights_passes_total', { outcome })).toBe((metricValue(before, 'weights_passes_total', { outcome }) ?? 0) + 1);
+    }
+    expect(metricValue(counters, 'weights_owner')).toBe(1);
+    expect(metricValue(counters, 'bullmq_queue_jobs', { queue: QueueName.Weights, state: 'failed' })).toBeDefined();
   });
 
   it('fails the pass without setting anything when the snapshot cannot be fetched', async () => {

@@ -137,3 +137,17 @@ function loadDevChainSeed(source: string, problems: string[]): DevChainSeed {
     return emptyDevChainSeed();
   }
 }
+
+/**
+ * An app config module's read of the chain settings: their problems join the app's own on `read`, so
+ * a bad configuration is reported whole; null when there were any.
+ */
+export function readChainConfig(read: EnvReader, env: NodeJS.ProcessEnv): ChainConfig | null {
+  try {
+    return chainConfigFromEnv(env);
+  } catch (error) {
+    if (!(error instanceof ChainConfigError)) throw error;
+    read.problems.push(...error.problems);
+    return null;
+  }
+}

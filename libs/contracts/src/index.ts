@@ -27,15 +27,15 @@ export * from './submissions/submission-query.dto';
 export * from './submissions/submission-detail.dto';
 export * from './submissions/artifact-descriptor.dto';
 
-export * from './validation/verify.dto';
-export * from './validation/validator-job-result.dto';
-export * from './validation/validator-job-claim.dto';
-export * from './validation/scan-request.dto';
-export * from './validation/replay-spec.dto';
-export * from './validation/validator-job.dto';
-export * from './validation/scan-response.dto';
-export * from './validation/verification-summary.dto';
-export * from './validation/verification-query.dto';
+export * from './validator-jobs/verify.dto';
+export * from './validator-jobs/validator-job-result.dto';
+export * from './validator-jobs/validator-job-claim.dto';
+export * from './validator-jobs/scan-request.dto';
+export * from './validator-jobs/replay-spec.dto';
+export * from './validator-jobs/validator-job.dto';
+export * from './validator-jobs/scan-response.dto';
+export * from './validator-jobs/verification-summary.dto';
+export * from './validator-jobs/verification-query.dto';
 
 export * from './peer-evaluation/peer-evaluate.dto';
 export * from './peer-evaluation/peer-evaluation.dto';

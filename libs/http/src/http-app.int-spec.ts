@@ -250,6 +250,20 @@ describe('createHttpApp', () => {
     expect(logged.some((l) => l.reqId === body.detail.request_id && l.err?.message === 'secret internal detail')).toBe(true);
   });
 
+  it('logs each request in one info line with its request id, method, URL, status and time, and no headers', async () => {
+    const response = await fetch(`${base}/things/one-line?x=1`, { headers: { 'x-request-id': 'log-line-1', 'x-signature': '0xsecret' } });
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    const linesOf = (): Record<string, unknown>[] => logLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((l) => l.reqId === 'log-line-1');
+    // The line is written when the response has finished on the server side: a bounded poll for it.
+    for (let i = 0; i < 200 && linesOf().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const lines = linesOf();
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 30, msg: 'request', method: 'GET', url: '/things/one-line?x=1', statusCode: 200, ms: expect.any(Number) }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain('0xsecret');
+  });
+
   it('serves /openapi.json (version 0.1.0), /docs and /redoc without the network', async () => {
     const document = (await (await fetch(`${base}/openapi.json`)).json()) as { info: { version: string }; paths: object };
     expect(document.info.version).toBe('0.1.0');

@@ -1,15 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { DynamicModule, Type } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
+import { installCors } from './cors';
 import { HttpErrorFilter } from './error.filter';
 import { registerJsonBodyParser } from './json-body';
 import { answerClientError, answerFrameworkError } from './low-level-errors';
 import { PinoNestLogger } from './logger';
+import { AppMetrics, installHttpMetrics, MetricsModule } from './metrics';
 import { OpenApiOptions, setupOpenApi } from './openapi';
-import { createValidationPipe } from './validation';
+import { quietPolledRoutes } from './quiet-routes';
+import { installServiceIndex, ServiceIndexOptions } from './service-index';
+import { OneLineRequestLog } from './request-log';
+import { createValidationPipe } from './request-validation';
 
 export const DEFAULT_BODY_LIMIT = 2 * 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -18,7 +23,15 @@ export interface HttpAppOptions {
   logger: Logger;
   openApi?: OpenApiOptions;
   bodyLimit?: number;
+  /** `GET /` answers this index (services started by `runService`). */
+  index?: ServiceIndexOptions;
+  /** Routes polled all the time besides the probes, logged at debug (e.g. the validators' scan). */
+  polledRoutes?: string[];
 }
+
+/** The root around an app's module: its metrics registry is injectable in every module. */
+@Module({})
+class HttpAppRootModule {}
 
 /**
  * A NestJS app on Fastify with the behaviour every service of the stack shares: JSON bodies kept
@@ -31,6 +44,8 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
     loggerInstance: options.logger,
     bodyLimit,
     requestIdHeader: false,
+    // Fastify's own request logs are two lines per request, each serialising the request or reply.
+    logController: new OneLineRequestLog(),
     // What Fastify and Node refuse before the app answers in the {"detail": …} shape too.
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
@@ -39,16 +54,23 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
   });
-  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
+  const metrics = new AppMetrics();
+  const root: DynamicModule = { module: HttpAppRootModule, imports: [MetricsModule.forRoot(metrics), module] };
+  const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
     logger: new PinoNestLogger(options.logger),
     bufferLogs: false,
     // Our own JSON parser keeps the raw text for signatures (json-body.ts).
     bodyParser: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  quietPolledRoutes(fastify, options.polledRoutes);
   registerJsonBodyParser(fastify, bodyLimit);
-  fastify.addHook('onSend', async (request, reply) => {
+  installCors(fastify);
+  installHttpMetrics(fastify, metrics);
+  if (options.index) installServiceIndex(fastify, options.index);
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', String(request.id));
+    done(null, payload);
   });
   // Nest routes errors raised before a handler (body parsing, limits) through the same global filter.
   app.useGlobalFilters(new HttpErrorFilter());

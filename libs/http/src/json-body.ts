@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, ApiValidationError, ErrorCode } from '@rcs/contracts';
-import { validationItem } from './validation/validation-item';
+import { validationItem } from './request-validation/validation-item';
 
 /** The JSON request body exactly as sent; signature checks hash its canonical form (DECISIONS.md §2). */
 export type RequestWithRawBody = FastifyRequest & { rawBody?: string };

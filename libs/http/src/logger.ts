@@ -1,8 +1,16 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { DestinationStream, Logger } from 'pino';
+import { LogFormat, prettyDestination } from './pretty-log';
 
-/** One pino instance per process: Fastify request logs and Nest logs share it (JSON, one line each). */
-export function createLogger(options: { level: string; name: string; destination?: DestinationStream }): Logger {
+/**
+ * One pino instance per process: Fastify request logs and Nest logs share it, one line each: JSON
+ * (`format` json, the default) or readable (`pretty`, what `npm start` asks for) on stdout, or on
+ * stderr with `fd` 2.
+ */
+export function createLogger(options: { level: string; name: string; format?: LogFormat; fd?: 1 | 2; destination?: DestinationStream }): Logger {
+  const fd = options.fd ?? 1;
+  const destination = options.destination ?? (options.format === 'pretty' ? prettyDestination(fd) : pino.destination({ dest: fd, sync: false }));
+  // JSON asynchronously: a request never waits for stdout; pino flushes what is buffered when the process exits.
   return pino(
     {
     name: options.name,
@@ -21,16 +29,20 @@ export function createLogger(options: { level: string; name: string; destination
       censor: '[redacted]',
     },
   },
-    options.destination ?? pino.destination(1),
+    destination,
   );
 }
+
+const FRAMEWORK_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
 
 /** Nest's LoggerService on top of pino, so framework messages are JSON lines too. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, ...rest: unknown[]): void {
-    this.write('info', message, rest);
+    // Nest's boot chatter (a line per module and route) is detail; what the app says stays at info.
+    const context = rest[rest.length - 1];
+    this.write(typeof context === 'string' && FRAMEWORK_CONTEXTS.has(context) ? 'debug' : 'info', message, rest);
   }
 
   error(message: unknown, ...rest: unknown[]): void {

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { ConfigError, EnvReader, LOG_LEVELS } from '@rcs/config';
 import { createHttpApp, listen } from './http-app';
 import { createLogger } from './logger';
+import { LOG_FORMATS, LogFormat } from './pretty-log';
 import { OpenApiOptions } from './openapi';
 
 /** What every HTTP service reads: where to listen and how much to log. */
@@ -11,6 +12,10 @@ export interface ServiceBaseConfig {
   host: string;
   port: number;
   logLevel: string;
+  /** `LOG_FORMAT`: `json` (default) or `pretty`. */
+  logFormat: LogFormat;
+  /** `WEB_URL`: where the web UI is, for the `/` index; null when unset. */
+  webUrl: string | null;
 }
 
 export function readServiceBaseConfig(read: EnvReader, portVariable: string, defaultPort: number): ServiceBaseConfig {
@@ -18,7 +23,24 @@ export function readServiceBaseConfig(read: EnvReader, portVariable: string, def
     host: read.string('HOST', '0.0.0.0'),
     port: read.int(portVariable, defaultPort, 0, 65535),
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    logFormat: read.oneOf('LOG_FORMAT', LOG_FORMATS, 'json'),
+    webUrl: read.optional('WEB_URL')?.replace(/\/+$/, '') ?? null,
   };
+}
+
+/** Admin tokens of a service with admin routes: plain ones and SHA-256 digests, either list may be empty. */
+export interface AdminTokenConfig {
+  adminTokens: string[];
+  /** Lower-case hex. */
+  adminTokenSha256: string[];
+}
+
+export function readAdminTokenConfig(read: EnvReader): AdminTokenConfig {
+  const adminTokenSha256 = read.list('ADMIN_TOKEN_SHA256').map((digest) => digest.toLowerCase());
+  for (const digest of adminTokenSha256) {
+    if (!/^[0-9a-f]{64}$/.test(digest)) read.problems.push('ADMIN_TOKEN_SHA256 entries must be 64 hex characters');
+  }
+  return { adminTokens: read.list('ADMIN_TOKENS'), adminTokenSha256 };
 }
 
 export interface RunServiceOptions<C extends ServiceBaseConfig> {
@@ -26,6 +48,10 @@ export interface RunServiceOptions<C extends ServiceBaseConfig> {
   loadConfig: () => C;
   module: (config: C) => Type<unknown> | DynamicModule;
   openApi: OpenApiOptions;
+  /** Routes of this service besides docs and metrics that `/` points at. */
+  links?: Record<string, string>;
+  /** Routes polled all the time besides the probes, logged at debug. */
+  polledRoutes?: string[];
   /** Work that must finish before the app is built (e.g. WebAssembly crypto). */
   prepare?: () => Promise<void>;
 }
@@ -45,12 +71,17 @@ export async function runService<C extends ServiceBaseConfig>(options: RunServic
     }
     throw err;
   }
-  const logger = createLogger({ level: config.logLevel, name: options.name });
+  const logger = createLogger({ level: config.logLevel, name: options.name, format: config.logFormat });
   try {
     await options.prepare?.();
-    const app = await createHttpApp(options.module(config), { logger, openApi: options.openApi });
+    const app = await createHttpApp(options.module(config), {
+      logger,
+      openApi: options.openApi,
+      index: { service: options.name, webUrl: config.webUrl, links: options.links },
+      polledRoutes: options.polledRoutes,
+    });
     const url = await listen(app, config.port, config.host);
-    logger.info({ url, docs: `${url}/docs`, openapi: `${url}/openapi.json` }, `${options.name} listening`);
+    logger.info({ url, docs: `${url}/docs` }, `${options.name} listening`);
     exitOnSignals(app, logger);
     return app;
   } catch (err) {

@@ -12,3 +12,4 @@ export * from './schema/database-schema';
 export * from './schema/schema-diff';
 export * from './schema/migration-file';
 export * from './nest/persistence.module';
+export * from './database/sql-rows';

@@ -19,3 +19,5 @@ export { spawnService, ServiceExitedError, type SpawnedService, type SpawnServic
 export { expectServiceAnswers } from './process/expect-service';
 export { BackingServiceError, startPostgresServer, startRedisServer, type PostgresServer, type RedisServer } from './process/backing-services';
 export { routeDeclarations, routeDeclarationGaps, type RouteDeclaration } from './http/route-declarations';
+export { SseClient, SseTimeoutError, type SseEvent } from './http/sse-client';
+export { metricValue, MetricsScrapeError, scrapeMetrics } from './http/metrics-text';

@@ -1,9 +1,12 @@
 import { Public } from '@rcs/auth';
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { ApiErrors, BestResultChangeDto, BestResultDto, BestResultHistoryQueryDto, ErrorCode, ValidationErrorDto } from '@rcs/contracts';
 import { toBestResultChangeDto, toBestResultDto } from './best-result.mapper';
 import { BestResultsService } from './best-results.service';
+import { JsonAnswer, jsonAnswer, sendJson } from '../common/json-answer';
+import { ReadCoalescer } from '../common/read-coalescer';
 
 const TASK_ID = { name: 'task_id', description: 'Task id (uuid); anything else is 404 `task_not_found`.' };
 
@@ -11,6 +14,9 @@ const TASK_ID = { name: 'task_id', description: 'Task id (uuid); anything else i
 @ApiTags('best-results')
 @Controller('api/v1/tasks')
 export class BestResultsController {
+  /** Concurrent reads of one task's best share a query and its serialised answer. */
+  private readonly reads = new ReadCoalescer<JsonAnswer>();
+
   constructor(private readonly bestResults: BestResultsService) {}
 
   @Get(':task_id/best')
@@ -22,8 +28,9 @@ export class BestResultsController {
   @ApiParam(TASK_ID)
   @ApiOkResponse({ type: BestResultDto, description: 'The current best.' })
   @ApiErrors(ErrorCode.TaskNotFound, ErrorCode.BestResultNotFound)
-  async best(@Param('task_id') taskId: string): Promise<BestResultDto> {
-    return toBestResultDto(await this.bestResults.best(taskId));
+  async best(@Param('task_id') taskId: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const answer = await this.reads.read(taskId, async () => jsonAnswer(toBestResultDto(await this.bestResults.best(taskId))));
+    return sendJson(request, reply, answer);
   }
 
   @Get(':task_id/best/history')

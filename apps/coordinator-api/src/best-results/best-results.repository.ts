@@ -33,6 +33,30 @@ export async function writeBest(manager: EntityManager, values: BestValues, prev
   if (affected !== 1) throw new BestResultRaceError(values.taskId);
 }
 
+/** The task (null: no such task) and its best (null before the first accepted result), in one query. */
+export async function findTaskBest(manager: EntityManager, taskId: string): Promise<{ taskId: string; slug: string; best: BestResultEntity | null } | null> {
+  const [row] = (await manager.query(
+    `SELECT t.id AS task_id, t.slug, b.submission_id, b.metric_name, b.metric_direction, b.metric_value, b.secondary_metric_value,
+            b.miner_hotkey, b.updated_at
+     FROM tasks t LEFT JOIN best_results b ON b.task_id = t.id
+     WHERE t.id = $1`,
+    [taskId],
+  )) as ({ task_id: string; slug: string; submission_id: string | null } & Record<string, unknown>)[];
+  if (row === undefined) return null;
+  if (row.submission_id === null) return { taskId: row.task_id, slug: row.slug, best: null };
+  const best = Object.assign(new BestResultEntity(), {
+    taskId: row.task_id,
+    submissionId: row.submission_id,
+    metricName: row.metric_name as string,
+    metricDirection: row.metric_direction as BestResultEntity['metricDirection'],
+    metricValue: row.metric_value as number,
+    secondaryMetricValue: row.secondary_metric_value as number | null,
+    minerHotkey: row.miner_hotkey as string,
+    updatedAt: row.updated_at as Date,
+  });
+  return { taskId: row.task_id, slug: row.slug, best };
+}
+
 export function findBest(manager: EntityManager, taskId: string): Promise<BestResultEntity | null> {
   return manager.findOneBy(BestResultEntity, { taskId });
 }

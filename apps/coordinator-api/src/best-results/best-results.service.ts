@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError, BestResultHistoryQueryDto, CompetitionMode, ErrorCode, TaskState } from '@rcs/contracts';
+import { isUuid } from '../common/ids';
 import { IdeaRewardEntity } from '../idea-rewards/entities/idea-reward.entity';
 import { insertIdeaReward } from '../idea-rewards/idea-rewards.module';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { findTaskOrThrow } from '../tasks/task-lookup';
 import { RankedValue, RankingOutcome, RankingRule, rankAgainst, replacesIncumbent } from './best-result.rules';
-import { findBest, listBestChanges, recordBestChange, writeBest } from './best-results.repository';
+import { findBest, findTaskBest, listBestChanges, recordBestChange, writeBest } from './best-results.repository';
 import { BestResultChangeEntity } from './entities/best-result-change.entity';
 import { BestResultEntity } from './entities/best-result.entity';
 
@@ -65,13 +66,12 @@ export class BestResultsService {
 
   /** The task's best; 404 `task_not_found`, or 404 `best_result_not_found` before the first accepted result. */
   async best(taskId: string): Promise<BestResultEntity> {
-    const manager = this.dataSource.manager;
-    const task = await findTaskOrThrow(manager, taskId);
-    const best = await findBest(manager, task.id);
-    if (!best) {
-      throw ApiError.notFound(ErrorCode.BestResultNotFound, `Task ${task.slug} has no accepted result yet.`, { task_id: task.id });
+    const found = isUuid(taskId) ? await findTaskBest(this.dataSource.manager, taskId) : null;
+    if (found === null) throw ApiError.notFound(ErrorCode.TaskNotFound, `No task with id ${taskId}.`, { task_id: taskId });
+    if (found.best === null) {
+      throw ApiError.notFound(ErrorCode.BestResultNotFound, `Task ${found.slug} has no accepted result yet.`, { task_id: found.taskId });
     }
-    return best;
+    return found.best;
   }
 
   /** Every change of the task's best, oldest first; 404 `task_not_found`. */

@@ -13,4 +13,4 @@ import { ClaimsService } from './claims.service';
 export class ClaimsModule {}
 
 /** What other domains use of claims: always inside their own transaction, through its manager. */
-export { expireStaleClaims, submitActiveClaim } from './claims.repository';
+export { expireStaleClaims, submitActiveClaim, type SubmittedClaimTask } from './claims.repository';

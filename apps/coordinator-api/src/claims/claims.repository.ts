@@ -1,5 +1,7 @@
 import { EntityManager } from 'typeorm';
-import { ClaimStatus, WorkItemStatus } from '@rcs/contracts';
+import { ClaimStatus, CompetitionMode, TaskState, WorkItemStatus } from '@rcs/contracts';
+import { enumColumn, intColumn, queryRows, SqlRow, textColumn, UnexpectedRowError } from '@rcs/persistence';
+import type { TaskEntity } from '../tasks/entities/task.entity';
 import type { ExpiryOutcome } from '../jobs/job-results';
 import { ClaimEntity } from './entities/claim.entity';
 
@@ -53,6 +55,36 @@ export interface NewClaim {
   ttlSeconds: number;
 }
 
+const CLAIM_COLUMNS = 'id, task_id, work_item_id, miner_hotkey, claim_description, base_submission_id, status, expires_at, created_at, updated_at';
+
+interface ClaimRow {
+  id: string;
+  task_id: string;
+  work_item_id: string | null;
+  miner_hotkey: string;
+  claim_description: string;
+  base_submission_id: string | null;
+  status: ClaimStatus;
+  expires_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function toClaimEntity(row: ClaimRow): ClaimEntity {
+  return Object.assign(new ClaimEntity(), {
+    id: row.id,
+    taskId: row.task_id,
+    workItemId: row.work_item_id,
+    minerHotkey: row.miner_hotkey,
+    claimDescription: row.claim_description,
+    baseSubmissionId: row.base_submission_id,
+    status: row.status,
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  });
+}
+
 /**
  * Inserts an active claim unless the miner already holds one on the task (the partial unique index
  * `claims_one_active_per_miner_unique` decides, under any concurrency). Null on that conflict.
@@ -62,10 +94,44 @@ export async function insertActiveClaim(manager: EntityManager, claim: NewClaim)
     `INSERT INTO claims (task_id, work_item_id, miner_hotkey, claim_description, base_submission_id, status, expires_at)
      VALUES ($1, $2, $3, $4, $5, 'active', now() + make_interval(secs => $6))
      ON CONFLICT (task_id, miner_hotkey) WHERE status = 'active' DO NOTHING
-     RETURNING id`,
+     RETURNING ${CLAIM_COLUMNS}`,
     [claim.taskId, claim.workItemId, claim.minerHotkey, claim.claimDescription, claim.baseSubmissionId, claim.ttlSeconds],
-  )) as { id: string }[];
-  return rows.length === 0 ? null : manager.findOneByOrFail(ClaimEntity, { id: rows[0].id });
+  )) as ClaimRow[];
+  return rows.length === 0 ? null : toClaimEntity(rows[0]);
+}
+
+/** What one claim statement found: no such task, a task that is not live, a conflicting active claim, or the new claim. */
+export type LiveTaskClaim =
+  | { outcome: 'no_task' }
+  | { outcome: 'not_live'; taskId: string; slug: string; state: TaskState }
+  | { outcome: 'conflict'; slug: string }
+  | { outcome: 'claimed'; claim: ClaimEntity };
+
+/**
+ * The whole claim of a task in one statement, outside any explicit transaction: the task row is
+ * share-locked (a concurrent pause or close waits for it), and the claim inserted only when the
+ * task is live and the miner holds no active claim on it (the partial unique index decides). It
+ * reads no other claim, so its cost does not depend on how many the task holds or on planner
+ * statistics. A conflict is left to the caller (the held claim may be past its TTL).
+ */
+export async function claimLiveTask(manager: EntityManager, claim: Omit<NewClaim, 'workItemId'>): Promise<LiveTaskClaim> {
+  const rows = (await manager.query(
+    `WITH task AS (
+       SELECT id, slug, task_state FROM tasks WHERE id = $1 FOR SHARE
+     ), inserted AS (
+       INSERT INTO claims (task_id, miner_hotkey, claim_description, base_submission_id, status, expires_at)
+       SELECT id, $2, $3, $4, 'active', now() + make_interval(secs => $5) FROM task WHERE task_state = 'live'
+       ON CONFLICT (task_id, miner_hotkey) WHERE status = 'active' DO NOTHING
+       RETURNING ${CLAIM_COLUMNS}
+     )
+     SELECT task.id AS task_row_id, task.slug AS task_slug, task.task_state, inserted.* FROM task LEFT JOIN inserted ON true`,
+    [claim.taskId, claim.minerHotkey, claim.claimDescription, claim.baseSubmissionId, claim.ttlSeconds],
+  )) as (Partial<ClaimRow> & { task_row_id: string; task_slug: string; task_state: TaskState })[];
+  const row = rows[0];
+  if (row === undefined) return { outcome: 'no_task' };
+  if (row.task_state !== TaskState.Live) return { outcome: 'not_live', taskId: row.task_row_id, slug: row.task_slug, state: row.task_state };
+  if (row.id === undefined || row.id === null) return { outcome: 'conflict', slug: row.task_slug };
+  return { outcome: 'claimed', claim: toClaimEntity(row as ClaimRow) };
 }
 
 /** The miner's active claim on the task, if any. */
@@ -81,19 +147,42 @@ export async function releaseWorkItem(manager: EntityManager, claimId: string): 
   );
 }
 
-/** `active` → `submitted` for the signer's unexpired claim in one conditional UPDATE; the claim's task id, or null. */
-export async function submitActiveClaim(manager: EntityManager, claimId: string, hotkey: string): Promise<string | null> {
-  const result = await manager
-    .createQueryBuilder()
-    .update(ClaimEntity)
-    .set({ status: ClaimStatus.Submitted })
-    .where('id = :claimId AND miner_hotkey = :hotkey AND status = :active AND expires_at > now()', {
-      claimId,
-      hotkey,
-      active: ClaimStatus.Active,
-    })
-    .returning('task_id')
-    .execute();
-  const rows = result.raw as { task_id: string }[];
-  return rows[0]?.task_id ?? null;
+/** What a submission needs of the task of the claim it moved to `submitted` (the row share-locked). */
+export type SubmittedClaimTask = Pick<TaskEntity, 'id' | 'slug' | 'taskState' | 'competitionMode' | 'allowedPatchPaths' | 'maxPatchBytes'>;
+
+/**
+ * `active` → `submitted` for the signer's unexpired claim, and its task share-locked and read (a
+ * concurrent pause or close waits for the submission instead of racing it), in one statement. Null
+ * when the claim was not taken (the caller finds out why).
+ */
+export function submitActiveClaim(manager: EntityManager, claimId: string, hotkey: string): Promise<SubmittedClaimTask | null> {
+  return queryRows(
+    manager,
+    `WITH submitted AS (
+       UPDATE claims SET status = $3, updated_at = now()
+       WHERE id = $1 AND miner_hotkey = $2 AND status = $4 AND expires_at > now()
+       RETURNING task_id
+     )
+     SELECT t.id, t.slug, t.task_state, t.competition_mode, t.allowed_patch_paths, t.max_patch_bytes
+     FROM submitted s JOIN tasks t ON t.id = s.task_id
+     FOR SHARE OF t`,
+    [claimId, hotkey, ClaimStatus.Submitted, ClaimStatus.Active],
+    (row) => ({
+      id: textColumn(row, 'id'),
+      slug: textColumn(row, 'slug'),
+      taskState: enumColumn(row, 'task_state', TaskState),
+      competitionMode: enumColumn(row, 'competition_mode', CompetitionMode),
+      allowedPatchPaths: textArrayColumn(row, 'allowed_patch_paths'),
+      maxPatchBytes: intColumn(row, 'max_patch_bytes'),
+    }),
+  ).then((rows) => rows[0] ?? null);
+}
+
+/** A jsonb array of strings, as `tasks.allowed_patch_paths` holds. */
+function textArrayColumn(row: SqlRow, column: string): string[] {
+  const value = row[column];
+  if (!Array.isArray(value) || !value.every((item): item is string => typeof item === 'string')) {
+    throw new UnexpectedRowError(`Column ${column}: expected an array of text, got ${JSON.stringify(value)}`);
+  }
+  return value;
 }

@@ -8,6 +8,7 @@ import {
   ClaimStatus,
   CreateTaskClaimDto,
   ErrorCode,
+  TaskState,
 } from '@rcs/contracts';
 import { inTransaction } from '@rcs/persistence';
 import { isUuid } from '../common/ids';
@@ -18,7 +19,7 @@ import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { assertTaskLive, findTaskOrThrow } from '../tasks/task-lookup';
 import type { ExpiryOutcome } from '../jobs/job-results';
-import { expireStaleClaims, findActiveClaim, insertActiveClaim, releaseWorkItem } from './claims.repository';
+import { claimLiveTask, expireStaleClaims, findActiveClaim, insertActiveClaim, releaseWorkItem } from './claims.repository';
 import { ClaimEntity } from './entities/claim.entity';
 
 /** What a new claim holds besides its task and miner. */
@@ -63,6 +64,27 @@ export class ClaimsService {
    */
   async claimTask(taskId: string, hotkey: string, body: CreateTaskClaimDto): Promise<ClaimEntity> {
     await this.rateLimit.consume('claim', hotkey);
+    if (body.base_submission_id === null) {
+      // The common case in one statement; a conflict (perhaps with a claim past its TTL) takes the transaction below.
+      if (!isUuid(taskId)) throw taskNotFound(taskId);
+      const attempt = await claimLiveTask(this.dataSource.manager, {
+        taskId,
+        minerHotkey: hotkey,
+        claimDescription: body.claim_description,
+        baseSubmissionId: null,
+        ttlSeconds: this.config.claimTtlSeconds,
+      });
+      switch (attempt.outcome) {
+        case 'claimed':
+          return attempt.claim;
+        case 'no_task':
+          throw taskNotFound(taskId);
+        case 'not_live':
+          throw taskNotLive(attempt.taskId, attempt.slug, attempt.state);
+        case 'conflict':
+          break;
+      }
+    }
     return inTransaction(this.dataSource, async (manager) => {
       // A share lock: a concurrent pause or close waits for this claim instead of racing it.
       const task = await findTaskOrThrow(manager, taskId, { lock: 'share' });
@@ -78,15 +100,22 @@ export class ClaimsService {
   }
 
   /**
-   * Opens an active claim on a live task inside the caller's transaction: first this miner's stale
-   * active claims on the task expire, then the insert; a second active claim is 409
-   * `duplicate_active_claim` naming the existing one.
+   * Opens an active claim on a live task inside the caller's transaction: the insert first; when the
+   * miner already holds an active claim on the task, that one claim (found by the unique index, and
+   * expired by id) gives way if it is past its TTL, and the insert is tried once more. A second
+   * active claim is 409 `duplicate_active_claim` naming the existing one. No statement scans the
+   * task's other claims, so the cost does not grow with them.
    */
   async open(manager: EntityManager, task: TaskEntity, request: ClaimRequest): Promise<ClaimEntity> {
-    await expireStaleClaims(manager, { taskId: task.id, minerHotkey: request.minerHotkey });
-    const claim = await insertActiveClaim(manager, { taskId: task.id, ttlSeconds: this.config.claimTtlSeconds, ...request });
-    if (claim) return claim;
-    const existing = await findActiveClaim(manager, task.id, request.minerHotkey);
+    const claim = { taskId: task.id, ttlSeconds: this.config.claimTtlSeconds, ...request };
+    const inserted = await insertActiveClaim(manager, claim);
+    if (inserted) return inserted;
+    let existing = await findActiveClaim(manager, task.id, request.minerHotkey);
+    if (existing && (await expireStaleClaims(manager, { claimId: existing.id })).expired === 1) {
+      const retried = await insertActiveClaim(manager, claim);
+      if (retried) return retried;
+      existing = await findActiveClaim(manager, task.id, request.minerHotkey);
+    }
     throw ApiError.conflict(
       ErrorCode.DuplicateActiveClaim,
       `This hotkey already holds an active claim on task ${task.slug}; submit on it or cancel it first.`,
@@ -164,6 +193,15 @@ function claimExpired(claim: ClaimEntity): ApiError {
     claim_id: claim.id,
     claim_status: ClaimStatus.Expired,
   });
+}
+
+function taskNotFound(taskId: string): ApiError {
+  return ApiError.notFound(ErrorCode.TaskNotFound, `No task with id ${taskId}.`, { task_id: taskId });
+}
+
+/** The same answer as assertTaskLive. */
+function taskNotLive(taskId: string, slug: string, state: TaskState): ApiError {
+  return ApiError.conflict(ErrorCode.TaskNotLive, `Task ${slug} is ${state}; it takes no new claims or submissions.`, { task_id: taskId, task_state: state });
 }
 
 function claimNotFound(claimId: string): ApiError {

@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
 import { canonicalSs58 } from '@rcs/auth';
-import { ChainConfig, ChainConfigError, chainConfigFromEnv } from '@rcs/chain';
+import { ChainConfig, readChainConfig } from '@rcs/chain';
 import { ConfigError, EnvReader } from '@rcs/config';
-import { readServiceBaseConfig, ServiceBaseConfig, TrustedProxies } from '@rcs/http';
+import { EventStreamOptions, readAdminTokenConfig, readEventStreamSettings, readServiceBaseConfig, ServiceBaseConfig, TrustedProxies } from '@rcs/http';
 
 /** Typed, validated once at boot (DECISIONS.md §10 names). */
 /** `max` requests per hotkey per `windowSeconds`; `max` 0 turns the limit off. */
@@ -49,6 +49,8 @@ export interface CoordinatorConfig extends ServiceBaseConfig {
   /** How long the planner routes wait for their job before answering 504. */
   plannerRunTimeoutSeconds: number;
   plannerLlm: { baseUrl: string; model: string; apiKey: string | null; timeoutSeconds: number } | null;
+  /** The public event stream (`GET /api/v1/events`): its bound and heartbeat. */
+  events: Omit<EventStreamOptions, 'key'>;
   /** Decay constant D of the reward scores, in days: each event weighs `exp(-(T - t)/D)` (DECISIONS §7). */
   scoreEmaDays: number;
 }
@@ -78,21 +80,14 @@ export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
   if ((plannerBaseUrl === null) !== (plannerModel === null)) {
     read.problems.push('PLANNER_LLM_BASE_URL and PLANNER_LLM_MODEL must be set together');
   }
-  let chain: ChainConfig | null = null;
-  try {
-    chain = chainConfigFromEnv(env);
-  } catch (err) {
-    if (!(err instanceof ChainConfigError)) throw err;
-    read.problems.push(...err.problems);
-  }
+  const chain = readChainConfig(read, env);
   const config: Omit<CoordinatorConfig, 'chain'> = {
     ...readServiceBaseConfig(read, 'COORDINATOR_PORT', 8000),
     databaseUrl: read.optional('COORDINATOR_DATABASE_URL'),
     embeddedDataDir: join(resolve(cwd, read.string('DATA_DIR', '.data')), 'coordinator'),
     redisUrl: read.string('REDIS_URL', 'redis://127.0.0.1:6379'),
     redisKeyPrefix: read.string('REDIS_KEY_PREFIX', 'rcs'),
-    adminTokens: read.list('ADMIN_TOKENS'),
-    adminTokenSha256: read.list('ADMIN_TOKEN_SHA256').map((digest) => digest.toLowerCase()),
+    ...readAdminTokenConfig(read),
     validatorHotkeys: canonicalHotkeys(read, 'VALIDATOR_HOTKEYS'),
     stakeCheck: read.bool('STAKE_CHECK', true),
     minerMinStakeRao: read.bigint('MINER_MIN_STAKE_RAO', 1n),
@@ -128,12 +123,10 @@ export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
           }
         : null,
     scoreEmaDays: read.positiveNumber('SCORE_EMA_DAYS', 10),
+    events: readEventStreamSettings(read),
   };
   if (config.plannerLlm && config.plannerLlm.timeoutSeconds >= config.plannerRunTimeoutSeconds) {
     read.problems.push('PLANNER_LLM_TIMEOUT_SECONDS must be below PLANNER_RUN_TIMEOUT_SECONDS');
-  }
-  for (const digest of config.adminTokenSha256) {
-    if (!/^[0-9a-f]{64}$/.test(digest)) read.problems.push('ADMIN_TOKEN_SHA256 entries must be 64 hex characters');
   }
   if (read.problems.length > 0 || chain === null) throw new ConfigError(read.problems);
   return { ...config, chain };

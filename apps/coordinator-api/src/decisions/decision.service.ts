@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { SubmissionStatus } from '@rcs/contracts';
-import { inTransaction } from '@rcs/persistence';
+import { inTransaction, queryRows, textColumn } from '@rcs/persistence';
 import { BestResultConsideration, BestResultsService } from '../best-results/best-results.service';
-import { DomainEvents, SubmissionDecided } from '../events/domain-events';
+import { BestChanged, DomainEvents, SubmissionDecided } from '../events/domain-events';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { findTaskOrThrow } from '../tasks/task-lookup';
@@ -52,6 +52,7 @@ export class DecisionTransaction {
     readonly manager: EntityManager,
     private readonly bestResults: BestResultsService,
     private readonly decided: SubmissionDecided[],
+    private readonly bestChanges: BestChanged[],
   ) {}
 
   /** Step 1: the task row FOR UPDATE (404 `task_not_found` when there is none). */
@@ -72,12 +73,16 @@ export class DecisionTransaction {
     const { task, verdict } = decision;
     if (!this.locked.has(task.id)) throw new TaskNotLockedError(task.id);
     const accepted = verdict.status === SubmissionStatus.Accepted;
-    const rows = (await this.manager.query(
-      `UPDATE submissions
-       SET status = $2, decided_at = clock_timestamp(), verified_metric_value = $3, verified_secondary_metric_value = $4,
-           updated_at = now()
-       WHERE id = $1 AND status = $5
-       RETURNING id`,
+    const changed = await queryRows(
+      this.manager,
+      `WITH decided AS (
+         UPDATE submissions
+         SET status = $2, decided_at = clock_timestamp(), verified_metric_value = $3, verified_secondary_metric_value = $4,
+             updated_at = now()
+         WHERE id = $1 AND status = $5
+         RETURNING id
+       )
+       SELECT id FROM decided`,
       [
         decision.submissionId,
         verdict.status,
@@ -85,14 +90,38 @@ export class DecisionTransaction {
         accepted ? verdict.secondary : null,
         SubmissionStatus.PendingVerification,
       ],
-    )) as [{ id: string }[], number];
-    if (rows[0].length === 0) return null;
+      (row) => textColumn(row, 'id'),
+    );
+    if (changed.length === 0) return null;
     const submission = await this.manager.findOneByOrFail(SubmissionEntity, { id: decision.submissionId });
     if (decision.alongside) await decision.alongside(this.manager, submission);
     const bestResult = accepted
       ? await this.bestResults.consider(this.manager, task, submission, { metric: verdict.metric, secondary: verdict.secondary })
       : null;
-    this.decided.push({ submissionId: submission.id, taskId: task.id, status: verdict.status });
+    this.decided.push({
+      submissionId: submission.id,
+      taskId: task.id,
+      taskSlug: task.slug,
+      minerHotkey: submission.minerHotkey,
+      status: verdict.status,
+      metricName: task.metricName,
+      verifiedMetricValue: accepted ? verdict.metric : null,
+      decidedAt: submission.decidedAt ?? new Date(),
+    });
+    if (bestResult?.replaced && accepted) {
+      this.bestChanges.push({
+        taskId: task.id,
+        taskSlug: task.slug,
+        submissionId: submission.id,
+        minerHotkey: submission.minerHotkey,
+        metricName: task.metricName,
+        metricValue: verdict.metric,
+        secondaryMetricValue: verdict.secondary,
+        previousSubmissionId: bestResult.previous?.submissionId ?? null,
+        previousMetricValue: bestResult.previous?.metricValue ?? null,
+        changedAt: submission.decidedAt ?? new Date(),
+      });
+    }
     return { submission, bestResult };
   }
 }
@@ -112,11 +141,14 @@ export class DecisionService {
 
   async transaction<T>(work: (tx: DecisionTransaction) => Promise<T>): Promise<T> {
     let decided: SubmissionDecided[] = [];
+    let bestChanges: BestChanged[] = [];
     const result = await inTransaction(this.dataSource, (manager) => {
       decided = [];
-      return work(new DecisionTransaction(manager, this.bestResults, decided));
+      bestChanges = [];
+      return work(new DecisionTransaction(manager, this.bestResults, decided, bestChanges));
     });
     for (const event of decided) this.events.emit('submission.decided', event);
+    for (const event of bestChanges) this.events.emit('best.changed', event);
     return result;
   }
 }

@@ -5,7 +5,33 @@ import { SubmissionStatus, TaskState } from '@rcs/contracts';
 export interface SubmissionDecided {
   submissionId: string;
   taskId: string;
+  taskSlug: string;
+  minerHotkey: string;
   status: SubmissionStatus;
+  metricName: string;
+  /** The verified value of the task metric (accepted decisions only). */
+  verifiedMetricValue: number | null;
+  decidedAt: Date;
+}
+
+/** An accepted result became its task's best. */
+export interface BestChanged {
+  taskId: string;
+  taskSlug: string;
+  submissionId: string;
+  minerHotkey: string;
+  metricName: string;
+  metricValue: number;
+  secondaryMetricValue: number | null;
+  previousSubmissionId: string | null;
+  previousMetricValue: number | null;
+  changedAt: Date;
+}
+
+/** A reward snapshot was built and stored. */
+export interface SnapshotRebuilt {
+  generatedAt: string;
+  bytes: number;
 }
 
 /** A task was created (`previousState` null) or moved by an admin. */
@@ -23,8 +49,10 @@ export interface PolicyChanged {
 /** Every domain event, by name; an event is emitted only after the transaction that made it has committed. */
 export interface DomainEventMap {
   'submission.decided': SubmissionDecided;
+  'best.changed': BestChanged;
   'task.state_changed': TaskStateChanged;
   'policy.changed': PolicyChanged;
+  'snapshot.rebuilt': SnapshotRebuilt;
 }
 
 export type DomainEventName = keyof DomainEventMap;
@@ -41,8 +69,10 @@ export class DomainEvents {
   private readonly logger = new Logger(DomainEvents.name);
   private readonly handlers: { [N in DomainEventName]: Handler<N>[] } = {
     'submission.decided': [],
+    'best.changed': [],
     'task.state_changed': [],
     'policy.changed': [],
+    'snapshot.rebuilt': [],
   };
 
   on<N extends DomainEventName>(name: N, handler: Handler<N>): void {

@@ -1,12 +1,15 @@
 import { Module } from '@nestjs/common';
 import { IdeaRewardsController } from './idea-rewards.controller';
+import { IdeaRewardsRepository } from './idea-rewards.repository';
 import { IdeaRewardsService } from './idea-rewards.service';
 
 @Module({
   controllers: [IdeaRewardsController],
-  providers: [IdeaRewardsService],
+  providers: [IdeaRewardsService, IdeaRewardsRepository],
+  // Best results write rewards through it; the submission detail reads them.
+  exports: [IdeaRewardsRepository],
 })
 export class IdeaRewardsModule {}
 
-export { ideaRewardsForSubmission, insertIdeaReward } from './idea-rewards.repository';
+export { IdeaRewardsRepository, insertIdeaReward } from './idea-rewards.repository';
 export { toIdeaRewardDto } from './idea-reward.mapper';

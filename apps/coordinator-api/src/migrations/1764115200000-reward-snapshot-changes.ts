@@ -7,7 +7,7 @@ export const REWARD_SNAPSHOT_SOURCES = ['tasks', 'submissions', 'best_results', 
  * The need for a snapshot rebuild, recorded in the transaction that makes it (an outbox): one row
  * per transaction that wrote a table the snapshot reads, written by statement triggers so that no
  * write path (decisions, task moves, policy updates, fixtures, migrations) can forget it. A rebuild
- * deletes the rows its read saw; the periodic check rebuilds while any is left (issue 9 §7).
+ * deletes the rows its read saw; the periodic check rebuilds while any is left.
  */
 export class RewardSnapshotChanges1764115200000 implements MigrationInterface {
   name = 'RewardSnapshotChanges1764115200000';

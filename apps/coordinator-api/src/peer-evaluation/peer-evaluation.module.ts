@@ -1,13 +1,16 @@
 import { Module } from '@nestjs/common';
 import { DecisionsModule } from '../decisions/decisions.module';
 import { PeerEvaluationController } from './peer-evaluation.controller';
+import { PeerEvaluationRepository } from './peer-evaluation.repository';
 import { PeerEvaluationService } from './peer-evaluation.service';
 
 @Module({
   imports: [DecisionsModule],
   controllers: [PeerEvaluationController],
-  providers: [PeerEvaluationService],
+  providers: [PeerEvaluationService, PeerEvaluationRepository],
+  // The submission detail reads a submission's evaluations and counts through it.
+  exports: [PeerEvaluationRepository],
 })
 export class PeerEvaluationModule {}
 
-export { peerConsensusFor, peerEvaluationsForSubmission } from './peer-evaluation.readers';
+export { PeerEvaluationRepository } from './peer-evaluation.repository';

@@ -1,5 +1,7 @@
+import { Injectable } from '@nestjs/common';
 import { EntityManager, FindOptionsWhere } from 'typeorm';
 import { PeerEvaluationQueryDto, VerificationStatus } from '@rcs/contracts';
+import { intColumn, queryOneRow, textColumn } from '@rcs/persistence';
 import { storedHotkey } from '../common/hotkeys';
 import { isUuid } from '../common/ids';
 import { PeerEvaluationEntity } from './entities/peer-evaluation.entity';
@@ -13,48 +15,56 @@ export type NewPeerEvaluation = Pick<
   'submissionId' | 'taskId' | 'evaluatorHotkey' | 'status' | 'observedMetrics' | 'metricValue' | 'notes'
 >;
 
-/** Stores a completed evaluation (created and completed at the transaction's time); a second one by the same evaluator violates ONE_EVALUATION_PER_EVALUATOR. */
-export async function insertPeerEvaluation(manager: EntityManager, evaluation: NewPeerEvaluation): Promise<PeerEvaluationEntity> {
-  const rows = (await manager.query(
-    `INSERT INTO peer_evaluations (submission_id, task_id, evaluator_hotkey, status, observed_metrics, metric_value, notes, completed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, now()) RETURNING id`,
-    [
-      evaluation.submissionId,
-      evaluation.taskId,
-      evaluation.evaluatorHotkey,
-      evaluation.status,
-      JSON.stringify(evaluation.observedMetrics),
-      evaluation.metricValue,
-      evaluation.notes,
-    ],
-  )) as { id: string }[];
-  return manager.findOneByOrFail(PeerEvaluationEntity, { id: rows[0].id });
-}
+/** The peer_evaluations table, always through the caller's manager (the decision they lead to goes through the decision service). */
+@Injectable()
+export class PeerEvaluationRepository {
+  /** Stores a completed evaluation (created and completed at the transaction's time); a second one by the same evaluator violates ONE_EVALUATION_PER_EVALUATOR. */
+  async insert(manager: EntityManager, evaluation: NewPeerEvaluation): Promise<PeerEvaluationEntity> {
+    const id = await queryOneRow(
+      manager,
+      `INSERT INTO peer_evaluations (submission_id, task_id, evaluator_hotkey, status, observed_metrics, metric_value, notes, completed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, now()) RETURNING id`,
+      [
+        evaluation.submissionId,
+        evaluation.taskId,
+        evaluation.evaluatorHotkey,
+        evaluation.status,
+        JSON.stringify(evaluation.observedMetrics),
+        evaluation.metricValue,
+        evaluation.notes,
+      ],
+      (row) => textColumn(row, 'id'),
+    );
+    return manager.findOneByOrFail(PeerEvaluationEntity, { id });
+  }
 
-/** The evaluations of one submission, newest first. */
-export function evaluationsOf(manager: EntityManager, submissionId: string): Promise<PeerEvaluationEntity[]> {
-  return manager.find(PeerEvaluationEntity, { where: { submissionId }, order: { createdAt: 'DESC', id: 'DESC' } });
-}
+  /** The evaluations of one submission, newest first; none for an id that is not a uuid. */
+  async listForSubmission(manager: EntityManager, submissionId: string): Promise<PeerEvaluationEntity[]> {
+    if (!isUuid(submissionId)) return [];
+    return manager.find(PeerEvaluationEntity, { where: { submissionId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
 
-export async function countsOf(manager: EntityManager, submissionId: string): Promise<PeerCounts> {
-  const rows = (await manager.query(
-    `SELECT count(*) FILTER (WHERE status = $2)::int AS accepted,
-            count(*) FILTER (WHERE status = $3)::int AS rejected,
-            count(*) FILTER (WHERE status = $4)::int AS error
-     FROM peer_evaluations WHERE submission_id = $1`,
-    [submissionId, VerificationStatus.Accepted, VerificationStatus.Rejected, VerificationStatus.Error],
-  )) as PeerCounts[];
-  return rows[0];
-}
+  countsOf(manager: EntityManager, submissionId: string): Promise<PeerCounts> {
+    return queryOneRow(
+      manager,
+      `SELECT count(*) FILTER (WHERE status = $2)::int AS accepted,
+              count(*) FILTER (WHERE status = $3)::int AS rejected,
+              count(*) FILTER (WHERE status = $4)::int AS error
+       FROM peer_evaluations WHERE submission_id = $1`,
+      [submissionId, VerificationStatus.Accepted, VerificationStatus.Rejected, VerificationStatus.Error],
+      (row) => ({ accepted: intColumn(row, 'accepted'), rejected: intColumn(row, 'rejected'), error: intColumn(row, 'error') }),
+    );
+  }
 
-/** `GET /peer-evaluations`: newest first (`created_at DESC, id DESC`), filtered, paged. */
-export function listPeerEvaluations(manager: EntityManager, query: PeerEvaluationQueryDto): Promise<PeerEvaluationEntity[]> {
-  // A submission id that is not a uuid names no submission, and must never reach the uuid column.
-  if (query.submission_id !== undefined && !isUuid(query.submission_id)) return Promise.resolve([]);
-  const evaluator = storedHotkey(query.evaluator_hotkey);
-  const where: FindOptionsWhere<PeerEvaluationEntity> = {};
-  if (query.submission_id !== undefined) where.submissionId = query.submission_id;
-  if (evaluator !== undefined) where.evaluatorHotkey = evaluator;
-  if (query.status !== undefined) where.status = query.status;
-  return manager.find(PeerEvaluationEntity, { where, order: { createdAt: 'DESC', id: 'DESC' }, take: query.limit, skip: query.offset });
+  /** `GET /peer-evaluations`: newest first (`created_at DESC, id DESC`), filtered, paged. */
+  async list(manager: EntityManager, query: PeerEvaluationQueryDto): Promise<PeerEvaluationEntity[]> {
+    // A submission id that is not a uuid names no submission, and must never reach the uuid column.
+    if (query.submission_id !== undefined && !isUuid(query.submission_id)) return [];
+    const evaluator = storedHotkey(query.evaluator_hotkey);
+    const where: FindOptionsWhere<PeerEvaluationEntity> = {};
+    if (query.submission_id !== undefined) where.submissionId = query.submission_id;
+    if (evaluator !== undefined) where.evaluatorHotkey = evaluator;
+    if (query.status !== undefined) where.status = query.status;
+    return manager.find(PeerEvaluationEntity, { where, order: { createdAt: 'DESC', id: 'DESC' }, take: query.limit, skip: query.offset });
+  }
 }

@@ -20,13 +20,7 @@ import { TaskEntity } from '../tasks/entities/task.entity';
 import { findTaskOrThrow } from '../tasks/task-lookup';
 import { PeerEvaluationEntity } from './entities/peer-evaluation.entity';
 import { toPeerConsensusDto } from './peer-evaluation.mapper';
-import {
-  countsOf,
-  evaluationsOf,
-  insertPeerEvaluation,
-  listPeerEvaluations,
-  ONE_EVALUATION_PER_EVALUATOR,
-} from './peer-evaluation.repository';
+import { ONE_EVALUATION_PER_EVALUATOR, PeerEvaluationRepository } from './peer-evaluation.repository';
 import { finiteMetric, PeerDecision, peerDecision, peerEvaluationViolations, PeerVerdicts } from './peer-evaluation.rules';
 
 /**
@@ -38,6 +32,7 @@ export class PeerEvaluationService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly decisions: DecisionService,
+    private readonly evaluations: PeerEvaluationRepository,
   ) {}
 
   /**
@@ -72,11 +67,11 @@ export class PeerEvaluationService {
     const submission = await findSubmissionOrThrow(manager, submissionId);
     const task = await findTaskOrThrow(manager, submission.taskId);
     assertPeerEvaluationTask(task, submission);
-    return toPeerConsensusDto(submission, task, await countsOf(manager, submission.id));
+    return toPeerConsensusDto(submission, task, await this.evaluations.countsOf(manager, submission.id));
   }
 
   list(query: PeerEvaluationQueryDto): Promise<PeerEvaluationEntity[]> {
-    return listPeerEvaluations(this.dataSource.manager, query);
+    return this.evaluations.list(this.dataSource.manager, query);
   }
 
   /** The decision protocol: task row FOR UPDATE, then the evaluation, the count and, at the threshold, the decision. */
@@ -91,7 +86,7 @@ export class PeerEvaluationService {
     const manager = tx.manager;
     const submission = await findSubmissionOrThrow(manager, checked.id);
     if (submission.status !== SubmissionStatus.PendingVerification) throw alreadyDecided(submission);
-    const evaluation = await insertPeerEvaluation(manager, {
+    const evaluation = await this.evaluations.insert(manager, {
       submissionId: submission.id,
       taskId: task.id,
       evaluatorHotkey: evaluator,
@@ -100,7 +95,7 @@ export class PeerEvaluationService {
       metricValue: finiteMetric(body.observed_metrics, task.metricName),
       notes: body.notes,
     });
-    const decision = peerDecision(verdictsOf(await evaluationsOf(manager, submission.id), task), task.minPeerEvaluations);
+    const decision = peerDecision(verdictsOf(await this.evaluations.listForSubmission(manager, submission.id), task), task.minPeerEvaluations);
     if (decision !== null) await this.decide(tx, task, submission, decision);
     return { evaluation, decided: decision !== null };
   }

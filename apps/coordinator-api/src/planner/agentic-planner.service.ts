@@ -1,24 +1,23 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { SubmissionStatus, TaskState, WorkItemSource, WorkItemStatus } from '@rcs/contracts';
+import { DataSource } from 'typeorm';
+import { WorkItemSource } from '@rcs/contracts';
 import { inTransaction } from '@rcs/persistence';
+import type { AgenticPlanOutcome } from '../jobs/job-results';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { WorkItemEntity } from '../work-items/entities/work-item.entity';
-import { insertWorkItems, NewWorkItem } from '../work-items/work-items.module';
+import { NewWorkItem, WorkItemsRepository } from '../work-items/work-items.module';
 import { AGENTIC_ANSWER_LIMITS, agenticDedupeKey, normaliseTitle, parseWorkItemPlan, ProposedWorkItem } from './agentic-answer';
 import { ChatMessage, PlannerLlmClient } from './planner-llm.client';
 import { PlannerLlmError } from './planner-llm.error';
+import { PlannerRepository } from './planner.repository';
 
 /** How much history one prompt carries per task, and how long each text may be in it. */
 const RECENT_ACCEPTED = 10;
 const RECENT_IDEAS = 20;
 const OPEN_ITEMS = 50;
 const EXCERPT_CHARACTERS = 1000;
-
-/** What an agentic run did: items created, or why the LLM could not be used (nothing stored then). */
-import type { AgenticPlanOutcome } from '../jobs/job-results';
 
 const SYSTEM_PROMPT = [
   'You plan work for miners in an open research competition. Each task is a benchmark on a public repository;',
@@ -45,15 +44,17 @@ export class AgenticPlanner {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly llm: PlannerLlmClient,
+    private readonly planner: PlannerRepository,
+    private readonly workItems: WorkItemsRepository,
   ) {}
 
   async plan(): Promise<AgenticPlanOutcome> {
     const manager = this.dataSource.manager;
-    const tasks = await manager.find(TaskEntity, { where: { taskState: TaskState.Live }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const tasks = await this.planner.liveTasks(manager);
     const proposals: NewWorkItem[] = [];
     for (const task of tasks) {
       try {
-        const content = await this.llm.complete(await promptFor(manager, task));
+        const content = await this.llm.complete(await this.promptFor(task));
         proposals.push(...uniqueByTitle(parseWorkItemPlan(content)).map((item) => toNewWorkItem(task, item)));
       } catch (error) {
         if (!(error instanceof PlannerLlmError)) throw error;
@@ -62,34 +63,22 @@ export class AgenticPlanner {
         return { outcome: 'llm_failed', reason };
       }
     }
-    const created = await inTransaction(this.dataSource, (tx) => insertWorkItems(tx, proposals));
+    const created = await inTransaction(this.dataSource, (tx) => this.workItems.insertOpen(tx, proposals));
     return { outcome: 'created', created };
+  }
+
+  private async promptFor(task: TaskEntity): Promise<ChatMessage[]> {
+    const manager = this.dataSource.manager;
+    const [accepted, ideas, openItems] = await Promise.all([
+      this.planner.recentAccepted(manager, task.id, RECENT_ACCEPTED),
+      this.planner.recentIdeas(manager, task.id, RECENT_IDEAS),
+      this.workItems.listOpen(manager, task.id, OPEN_ITEMS),
+    ]);
+    return promptOf(task, accepted, ideas, openItems);
   }
 }
 
-async function promptFor(manager: EntityManager, task: TaskEntity): Promise<ChatMessage[]> {
-  const [accepted, ideas, openItems] = await Promise.all([
-    manager.find(SubmissionEntity, {
-      where: { taskId: task.id, status: SubmissionStatus.Accepted },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: RECENT_ACCEPTED,
-    }),
-    manager
-      .createQueryBuilder(SubmissionEntity, 's')
-      .where('s.task_id = :taskId AND s.proposed_idea IS NOT NULL AND s.status <> :rejected', {
-        taskId: task.id,
-        rejected: SubmissionStatus.Rejected,
-      })
-      .orderBy('s.created_at', 'DESC')
-      .addOrderBy('s.id', 'DESC')
-      .take(RECENT_IDEAS)
-      .getMany(),
-    manager.find(WorkItemEntity, {
-      where: { taskId: task.id, status: WorkItemStatus.Open },
-      order: { priority: 'DESC', createdAt: 'DESC' },
-      take: OPEN_ITEMS,
-    }),
-  ]);
+function promptOf(task: TaskEntity, accepted: SubmissionEntity[], ideas: SubmissionEntity[], openItems: WorkItemEntity[]): ChatMessage[] {
   const context = {
     task: publicTaskFields(task),
     recent_accepted_submissions: accepted.map((s) => ({ submission_id: s.id, summary: excerpt(s.summary) })),

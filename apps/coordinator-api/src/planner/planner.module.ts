@@ -5,11 +5,12 @@ import { DeterministicPlanner } from './deterministic-planner.service';
 import { PlannerLlmClient } from './planner-llm.client';
 import { PlannerController } from './planner.controller';
 import { PlannerJobs } from './planner.job';
+import { PlannerRepository } from './planner.repository';
 import { PlannerService } from './planner.service';
 
 @Module({
   imports: [WorkItemsModule],
   controllers: [PlannerController],
-  providers: [PlannerService, PlannerJobs, DeterministicPlanner, AgenticPlanner, PlannerLlmClient],
+  providers: [PlannerService, PlannerRepository, PlannerJobs, DeterministicPlanner, AgenticPlanner, PlannerLlmClient],
 })
 export class PlannerModule {}

@@ -1,8 +1,9 @@
 import { Public } from '@rcs/auth';
-import { Controller, Get, Res } from '@nestjs/common';
+import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, RewardSnapshotDto } from '@rcs/contracts';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendJson } from '../common/json-answer';
 import { RewardSnapshotService } from './reward-snapshot.service';
 
 /** Names the time the served snapshot was generated (the body's `generated_at`), readable without parsing it. */
@@ -31,10 +32,22 @@ export class RewardSnapshotController {
       [SNAPSHOT_GENERATED_AT_HEADER]: { description: 'When the snapshot was generated (its `generated_at`).', schema: { type: 'string', format: 'date-time' } },
     },
   })
-  async snapshot(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    const snapshot = await this.snapshots.current();
-    // The stored JSON goes out as is: a string body with a JSON content type is not serialised again.
-    void reply.type('application/json; charset=utf-8').header(SNAPSHOT_GENERATED_AT_HEADER, snapshot.generatedAt);
-    return snapshot.body;
+  async snapshot(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string | Buffer> {
+    const snapshot = await this.snapshots.answer();
+    // The stored JSON goes out as is (a string body with a JSON content type is not serialised again), or its gzip form made once.
+    void reply.header(SNAPSHOT_GENERATED_AT_HEADER, snapshot.generatedAt).header('vary', 'accept-encoding');
+    const body = sendJson(request, reply, snapshot);
+    if (body === '' || !acceptsGzip(request.headers['accept-encoding'])) return body;
+    void reply.header('content-encoding', 'gzip');
+    return snapshot.gzip;
   }
+}
+
+/** `Accept-Encoding` names gzip (or `*`) with a non-zero quality. */
+function acceptsGzip(header: string | undefined): boolean {
+  return (header ?? '').split(',').some((entry) => {
+    const [coding, ...params] = entry.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return (coding.trim() === 'gzip' || coding.trim() === '*') && (q === undefined || Number(q.slice(2)) > 0);
+  });
 }

@@ -105,6 +105,22 @@ export function findStoredSnapshot(manager: EntityManager): Promise<RewardSnapsh
   return manager.findOneBy(RewardSnapshotEntity, { id: CURRENT_SNAPSHOT_ID });
 }
 
+/** The stored snapshot's row version (`xmin`: new on every write), or null when none is stored; reads no body. */
+export async function readStoredSnapshotVersion(manager: EntityManager): Promise<string | null> {
+  const [row] = (await manager.query(`SELECT xmin::text AS version FROM reward_snapshots WHERE id = $1`, [CURRENT_SNAPSHOT_ID])) as { version: string }[];
+  return row?.version ?? null;
+}
+
+/** The stored snapshot with its row version, read together. */
+export async function readStoredSnapshotWithVersion(manager: EntityManager): Promise<{ version: string; generatedAt: Date; body: string } | null> {
+  const [row] = (await manager.query(`SELECT xmin::text AS version, generated_at, body FROM reward_snapshots WHERE id = $1`, [CURRENT_SNAPSHOT_ID])) as {
+    version: string;
+    generated_at: Date;
+    body: string;
+  }[];
+  return row ? { version: row.version, generatedAt: row.generated_at, body: row.body } : null;
+}
+
 /**
  * Replaces the cached snapshot unless the stored one was generated later (two builds racing: the
  * one that read later data wins, whichever finishes last). Returns the row now stored.

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -6,7 +7,16 @@ import { COORDINATOR_CONFIG } from '../config/config.module';
 import { RewardSnapshotEntity } from './entities/reward-snapshot.entity';
 import { RewardPolicyService } from './reward-policy.service';
 import { buildRewardSnapshot } from './reward-snapshot.builder';
-import { clearSnapshotChanges, findStoredSnapshot, readSnapshotFreshness, storeSnapshot } from './reward-snapshot.repository';
+import {
+  clearSnapshotChanges,
+  findStoredSnapshot,
+  readSnapshotFreshness,
+  readStoredSnapshotVersion,
+  readStoredSnapshotWithVersion,
+  storeSnapshot,
+} from './reward-snapshot.repository';
+import { JsonAnswer, textAnswer } from '../common/json-answer';
+import { ReadCoalescer } from '../common/read-coalescer';
 
 import type { SnapshotStaleness } from '../jobs/job-results';
 
@@ -16,10 +26,18 @@ export interface ServedSnapshot {
   body: string;
 }
 
+/** The stored snapshot held in memory: its bytes, entity tag and gzip form, for one row version. */
+export interface SnapshotAnswer extends JsonAnswer {
+  generatedAt: string;
+  gzip: Buffer;
+}
+
 /** The reward snapshot cache (DECISIONS.md §7): rebuilt by the rewards queue, served as stored. */
 @Injectable()
 export class RewardSnapshotService {
   private firstBuild: Promise<ServedSnapshot> | null = null;
+  private held: { version: string; answer: SnapshotAnswer } | null = null;
+  private readonly reads = new ReadCoalescer<SnapshotAnswer>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -51,6 +69,23 @@ export class RewardSnapshotService {
   }
 
   /**
+   * The stored snapshot as served over HTTP. Each (coalesced) read asks the database only for the
+   * row's version, so a snapshot another replica stored is served at once; the body, its entity tag
+   * and its gzip form are read and made again only when the version changed.
+   */
+  answer(): Promise<SnapshotAnswer> {
+    return this.reads.read('current', async () => {
+      const version = await readStoredSnapshotVersion(this.dataSource.manager);
+      if (version !== null && this.held?.version === version) return this.held.answer;
+      const stored = version === null ? null : await readStoredSnapshotWithVersion(this.dataSource.manager);
+      if (stored === null) return toAnswer(await this.current());
+      const answer = toAnswer({ generatedAt: stored.generatedAt.toISOString(), body: stored.body });
+      this.held = { version: stored.version, answer };
+      return answer;
+    });
+  }
+
+  /**
    * The cached snapshot. Before the first rebuild job has run (a fresh database) it is built here,
    * once per process however many requests wait for it, rather than answering an error.
    */
@@ -66,4 +101,8 @@ export class RewardSnapshotService {
 
 function served(row: RewardSnapshotEntity): ServedSnapshot {
   return { generatedAt: row.generatedAt.toISOString(), body: row.body };
+}
+
+function toAnswer(snapshot: ServedSnapshot): SnapshotAnswer {
+  return { ...textAnswer(snapshot.body), generatedAt: snapshot.generatedAt, gzip: gzipSync(snapshot.body) };
 }

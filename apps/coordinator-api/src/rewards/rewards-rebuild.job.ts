@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { EmptyJobData, QueueName, RebuildSnapshotData, RewardsJob } from '@rcs/contracts';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
+import { DomainEvents } from '../events/domain-events';
 import { ScheduleKeeper } from '../jobs/schedule-keeper';
 import type { RebuildOutcome, SnapshotCheckOutcome } from '../jobs/job-results';
 import { RewardSnapshotService } from './reward-snapshot.service';
@@ -27,6 +28,7 @@ export class RewardsRebuildJob implements OnApplicationBootstrap {
     private readonly snapshots: RewardSnapshotService,
     private readonly schedules: ScheduleKeeper,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+    private readonly events: DomainEvents,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -57,6 +59,8 @@ export class RewardsRebuildJob implements OnApplicationBootstrap {
 
   private async build(): Promise<RebuildOutcome> {
     const snapshot = await this.snapshots.rebuild();
-    return { generated_at: snapshot.generatedAt, bytes: Buffer.byteLength(snapshot.body) };
+    const outcome = { generated_at: snapshot.generatedAt, bytes: Buffer.byteLength(snapshot.body) };
+    this.events.emit('snapshot.rebuilt', { generatedAt: outcome.generated_at, bytes: outcome.bytes });
+    return outcome;
   }
 }

@@ -1,26 +1,42 @@
 import { EntityManager } from 'typeorm';
-import { SubmissionDetailDto } from '@rcs/contracts';
+import { CompetitionMode, SubmissionDetailDto } from '@rcs/contracts';
 import { toIdeaRewardDto } from '../idea-rewards/idea-reward.mapper';
-import { ideaRewardsForSubmission } from '../idea-rewards/idea-rewards.module';
-import { peerConsensusFor, peerEvaluationsForSubmission } from '../peer-evaluation/peer-evaluation.readers';
+import type { IdeaRewardsRepository } from '../idea-rewards/idea-rewards.module';
+import { toPeerConsensusDto, toPeerEvaluationDto } from '../peer-evaluation/peer-evaluation.mapper';
+import type { PeerEvaluationRepository } from '../peer-evaluation/peer-evaluation.module';
 import { TaskEntity } from '../tasks/entities/task.entity';
-import { verificationsForSubmission } from '../validation/verifications.readers';
+import { toVerificationSummaryDto } from '../validator-jobs/verification.mapper';
+import type { VerificationsRepository } from '../validator-jobs/validator-jobs.module';
 import { SubmissionEntity } from './entities/submission.entity';
 import { toSubmissionDto } from './submission.mapper';
 
+/** The repositories the detail reads, injected by each service that answers it (submissions, validator scans). */
+export interface SubmissionDetailReaders {
+  verifications: VerificationsRepository;
+  peerEvaluations: PeerEvaluationRepository;
+  ideaRewards: IdeaRewardsRepository;
+}
+
 /** Everything known about one submission: its verifications, peer evaluations, consensus and idea rewards. */
-export async function submissionDetail(manager: EntityManager, task: TaskEntity, submission: SubmissionEntity): Promise<SubmissionDetailDto> {
-  const [verifications, peerEvaluations, peerConsensus, ideaRewards] = await Promise.all([
-    verificationsForSubmission(manager, submission.id),
-    peerEvaluationsForSubmission(manager, submission.id),
-    peerConsensusFor(manager, submission.id),
-    ideaRewardsForSubmission(manager, submission.id),
+export async function submissionDetail(
+  manager: EntityManager,
+  readers: SubmissionDetailReaders,
+  task: TaskEntity,
+  submission: SubmissionEntity,
+): Promise<SubmissionDetailDto> {
+  const peerEvaluated = task.competitionMode === CompetitionMode.PeerEvaluation;
+  const [verifications, peerEvaluations, peerCounts, ideaRewards] = await Promise.all([
+    readers.verifications.listForSubmission(manager, submission.id),
+    readers.peerEvaluations.listForSubmission(manager, submission.id),
+    peerEvaluated ? readers.peerEvaluations.countsOf(manager, submission.id) : null,
+    readers.ideaRewards.listForSubmission(manager, submission.id),
   ]);
   return {
     submission: toSubmissionDto(submission),
-    verifications,
-    peer_evaluations: peerEvaluations,
-    peer_consensus: peerConsensus,
+    verifications: verifications.map(toVerificationSummaryDto),
+    peer_evaluations: peerEvaluations.map(toPeerEvaluationDto),
+    // Only peer_evaluation tasks have a consensus.
+    peer_consensus: peerCounts === null ? null : toPeerConsensusDto(submission, task, peerCounts),
     idea_rewards: ideaRewards.map(toIdeaRewardDto),
     metric_name: task.metricName,
   };

@@ -1,6 +1,6 @@
-import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthPrincipal, CurrentAuth, Signed, StakeGated } from '@rcs/auth';
 import {
   ApiErrors,
@@ -13,6 +13,8 @@ import {
   SubmissionQueryDto,
   ValidationErrorDto,
 } from '@rcs/contracts';
+import { JsonAnswer, jsonAnswer, sendJson } from '../common/json-answer';
+import { ReadCoalescer } from '../common/read-coalescer';
 import { toSubmissionDto } from './submission.mapper';
 import { SubmissionsService } from './submissions.service';
 
@@ -24,6 +26,9 @@ const PATH_422 = { type: ValidationErrorDto, description: 'Path parameter fails 
 @ApiTags('submissions')
 @Controller('api/v1/submissions')
 export class SubmissionsController {
+  /** Concurrent reads of one submission (each request checked by its own guard) share a query and its answer. */
+  private readonly reads = new ReadCoalescer<JsonAnswer>();
+
   constructor(private readonly submissions: SubmissionsService) {}
 
   @Post()
@@ -64,8 +69,9 @@ export class SubmissionsController {
   @ApiOkResponse({ type: SubmissionDto, description: 'The submission.' })
   @ApiErrors(ErrorCode.SubmissionNotFound, ...SIGNATURE_ERRORS, ErrorCode.InvalidAdminToken)
   @ApiUnprocessableEntityResponse(PATH_422)
-  async get(@Param('submission_id') submissionId: string): Promise<SubmissionDto> {
-    return toSubmissionDto(await this.submissions.get(submissionId));
+  async get(@Param('submission_id') submissionId: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const answer = await this.reads.read(submissionId, async () => jsonAnswer(toSubmissionDto(await this.submissions.get(submissionId))));
+    return sendJson(request, reply, answer);
   }
 
   @Get(':submission_id/detail')

@@ -1,6 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, FindOptionsWhere } from 'typeorm';
-import { SubmissionQueryDto, SubmissionStatus } from '@rcs/contracts';
+import { SubmissionQueryDto, SubmissionStatus, ValidatorJobStatus, WorkItemStatus } from '@rcs/contracts';
+import {
+  enumColumn,
+  nullableFloatColumn,
+  nullableTextColumn,
+  nullableTimestampColumn,
+  queryOneRow,
+  SqlRow,
+  textColumn,
+  timestampColumn,
+  UnexpectedRowError,
+} from '@rcs/persistence';
 import { SubmissionEntity } from './entities/submission.entity';
 
 /** A submission about to be stored; it is stored `pending_verification`. */
@@ -29,8 +40,49 @@ export class SubmissionsRepository {
     await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`submissions:ideas:${taskId}`]);
   }
 
-  insertPending(manager: EntityManager, submission: NewSubmission): Promise<SubmissionEntity> {
-    return manager.save(manager.create(SubmissionEntity, { ...submission, status: SubmissionStatus.PendingVerification }));
+  /**
+   * Stores the submission `pending_verification`, completes the work item its claim held and, when
+   * `validatorJob`, queues its replay job `pending`, in one statement (the caller's transaction).
+   */
+  storePending(manager: EntityManager, submission: NewSubmission, options: { validatorJob: boolean }): Promise<SubmissionEntity> {
+    return queryOneRow(
+      manager,
+      `WITH submission AS (
+         INSERT INTO submissions (task_id, claim_id, miner_hotkey, base_ref, patch, summary, proposed_idea, implemented_submission_id,
+                                  artifact_uri, artifact_sha256, artifact_size_bytes, execution_log, claimed_metrics, status)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14)
+         RETURNING ${SUBMISSION_COLUMNS}
+       ), completed AS (
+         UPDATE work_items w SET status = $15, completed_submission_id = s.id, updated_at = now()
+         FROM submission s
+         WHERE w.claim_id = s.claim_id AND w.status = $16
+       ), job AS (
+         INSERT INTO validator_jobs (submission_id, task_id, status, attempts)
+         SELECT id, task_id, $17, 0 FROM submission WHERE $18::boolean
+       )
+       SELECT * FROM submission`,
+      [
+        submission.taskId,
+        submission.claimId,
+        submission.minerHotkey,
+        submission.baseRef,
+        submission.patch,
+        submission.summary,
+        submission.proposedIdea,
+        submission.implementedSubmissionId,
+        submission.artifactUri,
+        submission.artifactSha256,
+        submission.artifactSizeBytes,
+        submission.executionLog,
+        JSON.stringify(submission.claimedMetrics),
+        SubmissionStatus.PendingVerification,
+        WorkItemStatus.Completed,
+        WorkItemStatus.Claimed,
+        ValidatorJobStatus.Pending,
+        options.validatorJob,
+      ],
+      toSubmissionEntity,
+    );
   }
 
   find(manager: EntityManager, submissionId: string): Promise<SubmissionEntity | null> {
@@ -63,4 +115,42 @@ export class SubmissionsRepository {
     if (query.status !== undefined) where.status = query.status;
     return manager.find(SubmissionEntity, { where, order: { createdAt: 'DESC', id: 'DESC' }, take: query.limit, skip: query.offset });
   }
+}
+
+// BIGINT as a double: pg would answer text, and sizes stay far below 2^53.
+const SUBMISSION_COLUMNS = `id, task_id, claim_id, miner_hotkey, base_ref, patch, summary, proposed_idea, implemented_submission_id, artifact_uri,
+  artifact_sha256, artifact_size_bytes::double precision AS artifact_size_bytes, execution_log, claimed_metrics, status, decided_at,
+  verified_metric_value, verified_secondary_metric_value, created_at, updated_at`;
+
+function toSubmissionEntity(row: SqlRow): SubmissionEntity {
+  return Object.assign(new SubmissionEntity(), {
+    id: textColumn(row, 'id'),
+    taskId: textColumn(row, 'task_id'),
+    claimId: textColumn(row, 'claim_id'),
+    minerHotkey: textColumn(row, 'miner_hotkey'),
+    baseRef: textColumn(row, 'base_ref'),
+    patch: textColumn(row, 'patch'),
+    summary: textColumn(row, 'summary'),
+    proposedIdea: nullableTextColumn(row, 'proposed_idea'),
+    implementedSubmissionId: nullableTextColumn(row, 'implemented_submission_id'),
+    artifactUri: nullableTextColumn(row, 'artifact_uri'),
+    artifactSha256: nullableTextColumn(row, 'artifact_sha256'),
+    artifactSizeBytes: nullableFloatColumn(row, 'artifact_size_bytes'),
+    executionLog: nullableTextColumn(row, 'execution_log'),
+    claimedMetrics: jsonObjectColumn(row, 'claimed_metrics'),
+    status: enumColumn(row, 'status', SubmissionStatus),
+    decidedAt: nullableTimestampColumn(row, 'decided_at'),
+    verifiedMetricValue: nullableFloatColumn(row, 'verified_metric_value'),
+    verifiedSecondaryMetricValue: nullableFloatColumn(row, 'verified_secondary_metric_value'),
+    createdAt: timestampColumn(row, 'created_at'),
+    updatedAt: timestampColumn(row, 'updated_at'),
+  });
+}
+
+function jsonObjectColumn(row: SqlRow, column: string): Record<string, unknown> {
+  const value = row[column];
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new UnexpectedRowError(`Column ${column}: expected a jsonb object, got ${value === null ? 'null' : typeof value}`);
+  }
+  return value as Record<string, unknown>;
 }

@@ -16,18 +16,19 @@ import {
 import { checkPatch, patchViolationItems } from '@rcs/patch';
 import { inTransaction } from '@rcs/persistence';
 import { AuthPrincipal, assertOwner } from '@rcs/auth';
-import { expireStaleClaims, submitActiveClaim } from '../claims/claims.module';
+import { expireStaleClaims, submitActiveClaim, type SubmittedClaimTask } from '../claims/claims.module';
 import { ClaimEntity } from '../claims/entities/claim.entity';
+import { CoordinatorMetrics } from '../metrics/coordinator-metrics';
 import { isUuid } from '../common/ids';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { CoordinatorConfig } from '../config/config';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
-import { TaskEntity } from '../tasks/entities/task.entity';
 import { assertTaskLive, findTaskOrThrow } from '../tasks/task-lookup';
-import { ValidatorJobsRepository } from '../validation/validation.module';
-import { completeClaimedWorkItem } from '../work-items/work-items.module';
+import { IdeaRewardsRepository } from '../idea-rewards/idea-rewards.module';
+import { PeerEvaluationRepository } from '../peer-evaluation/peer-evaluation.module';
+import { VerificationsRepository } from '../validator-jobs/validator-jobs.module';
 import { SubmissionEntity } from './entities/submission.entity';
-import { submissionDetail } from './submission-detail';
+import { submissionDetail, SubmissionDetailReaders } from './submission-detail';
 import { SubmissionsRepository } from './submissions.repository';
 import { findSubmissionOrThrow } from './submission-lookup';
 import { toArtifactDescriptorDto } from './submission.mapper';
@@ -38,13 +39,20 @@ type CreateOutcome = { submission: SubmissionEntity } | { refusal: ApiError };
 
 @Injectable()
 export class SubmissionsService {
+  private readonly readers: SubmissionDetailReaders;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly rateLimit: RateLimitService,
-    private readonly validatorJobs: ValidatorJobsRepository,
     private readonly submissions: SubmissionsRepository,
-  ) {}
+    private readonly metrics: CoordinatorMetrics,
+    verifications: VerificationsRepository,
+    peerEvaluations: PeerEvaluationRepository,
+    ideaRewards: IdeaRewardsRepository,
+  ) {
+    this.readers = { verifications, peerEvaluations, ideaRewards };
+  }
 
   /**
    * Stores a submission on the signer's own active claim (DECISIONS.md §5): in one transaction the
@@ -58,14 +66,14 @@ export class SubmissionsService {
     if (!isUuid(body.claim_id)) throw claimNotFound(body.claim_id);
     const outcome = await inTransaction(this.dataSource, (manager) => this.createInTransaction(manager, hotkey, body));
     if ('refusal' in outcome) throw outcome.refusal;
+    this.metrics.submissions.inc();
     return outcome.submission;
   }
 
   private async createInTransaction(manager: EntityManager, hotkey: string, body: CreateSubmissionDto): Promise<CreateOutcome> {
-    const taskId = await submitActiveClaim(manager, body.claim_id, hotkey);
-    if (taskId === null) return { refusal: await claimRefusal(this.submissions, manager, body.claim_id, hotkey) };
-    // A share lock: a concurrent pause or close waits for this submission instead of racing it.
-    const task = await findTaskOrThrow(manager, taskId, { lock: 'share' });
+    // The claim taken and its task share-locked in one statement: a concurrent pause or close waits for this submission.
+    const task = await submitActiveClaim(manager, body.claim_id, hotkey);
+    if (task === null) return { refusal: await claimRefusal(this.submissions, manager, body.claim_id, hotkey) };
     assertTaskLive(task);
     if (task.competitionMode === CompetitionMode.Centerless) {
       // Idea rules read earlier submissions of the task: centerless submissions of one task take turns.
@@ -74,7 +82,9 @@ export class SubmissionsService {
     const items = [...patchItems(body.patch, task), ...(await ideaItems(this.submissions, manager, task, hotkey, body))];
     if (items.length > 0) throw new ApiValidationError(items);
 
-    const submission = await this.submissions.insertPending(manager, {
+    const submission = await this.submissions.storePending(
+      manager,
+      {
         taskId: task.id,
         claimId: body.claim_id,
         minerHotkey: hotkey,
@@ -88,11 +98,10 @@ export class SubmissionsService {
         artifactSizeBytes: body.artifact_size_bytes,
         executionLog: body.execution_log,
         claimedMetrics: body.claimed_metrics,
-      });
-    await completeClaimedWorkItem(manager, body.claim_id, submission.id);
-    if (task.competitionMode !== CompetitionMode.PeerEvaluation) {
-      await this.validatorJobs.createPending(manager, submission);
-    }
+      },
+      // Peer-evaluation submissions are decided by their peers, not replayed.
+      { validatorJob: task.competitionMode !== CompetitionMode.PeerEvaluation },
+    );
     return { submission };
   }
 
@@ -107,12 +116,12 @@ export class SubmissionsService {
     return findSubmissionOrThrow(this.dataSource.manager, submissionId);
   }
 
-  /** Owner (or admin) only. Verifications, peer evaluations and idea rewards come with validation (issue 4). */
+  /** Owner (or admin) only: the submission with its verifications, peer evaluations, consensus and idea rewards. */
   async detail(principal: AuthPrincipal, submissionId: string): Promise<SubmissionDetailDto> {
     const submission = await this.get(submissionId);
     assertOwner(principal, submission.minerHotkey, ErrorCode.NotSubmissionOwner);
     const task = await findTaskOrThrow(this.dataSource.manager, submission.taskId);
-    return submissionDetail(this.dataSource.manager, task, submission);
+    return submissionDetail(this.dataSource.manager, this.readers, task, submission);
   }
 
   async executionLog(submissionId: string): Promise<string> {
@@ -169,12 +178,12 @@ function claimNotFound(claimId: string): ApiError {
   return ApiError.notFound(ErrorCode.ClaimNotFound, `No claim with id ${claimId}.`, { claim_id: claimId });
 }
 
-function patchItems(patch: string, task: TaskEntity): ValidationErrorItem[] {
+function patchItems(patch: string, task: SubmittedClaimTask): ValidationErrorItem[] {
   const result = checkPatch(patch, { allowedPatchPaths: task.allowedPatchPaths, maxPatchBytes: task.maxPatchBytes });
   return result.ok ? [] : patchViolationItems(result.violations);
 }
 
-async function ideaItems(submissions: SubmissionsRepository, manager: EntityManager, task: TaskEntity, hotkey: string, body: CreateSubmissionDto): Promise<ValidationErrorItem[]> {
+async function ideaItems(submissions: SubmissionsRepository, manager: EntityManager, task: SubmittedClaimTask, hotkey: string, body: CreateSubmissionDto): Promise<ValidationErrorItem[]> {
   const implementedId = body.implemented_submission_id;
   const implemented =
     implementedId !== null && isUuid(implementedId) ? await submissions.find(manager, implementedId) : null;

@@ -5,6 +5,8 @@ import { Admin, Public } from '@rcs/auth';
 import { ApiErrors, CreateTaskDto, ErrorCode, TaskDto, TaskQueryDto, TaskStateUpdateDto, ValidationErrorDto } from '@rcs/contracts';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
+import { JsonAnswer, jsonAnswer, sendJson } from '../common/json-answer';
+import { ReadCoalescer } from '../common/read-coalescer';
 import { BASE_URL_HEADERS, requestBaseUrl } from './request-base-url';
 import { toTaskDto } from './task.mapper';
 import { TaskOperation } from './task-transitions';
@@ -33,6 +35,9 @@ function TaskStateRoute(operation: string, summary: string, description: string)
 @ApiTags('tasks')
 @Controller('api/v1/tasks')
 export class TasksController {
+  /** Concurrent reads of one list or task share a query and its serialised answer. */
+  private readonly reads = new ReadCoalescer<JsonAnswer>();
+
   constructor(
     private readonly tasks: TasksService,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
@@ -57,8 +62,9 @@ export class TasksController {
   @ApiOperation({ summary: 'List tasks, newest first', description: 'Public; optionally only one `task_state`, paged.' })
   @ApiOkResponse({ type: [TaskDto], description: 'Newest first (created_at, then id).' })
   @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Query fails validation (task_state, limit 1..1000, offset >= 0).' })
-  async list(@Query() query: TaskQueryDto): Promise<TaskDto[]> {
-    return (await this.tasks.list(query)).map(toTaskDto);
+  async list(@Query() query: TaskQueryDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const answer = await this.reads.read(`list:${JSON.stringify(query)}`, async () => jsonAnswer((await this.tasks.list(query)).map(toTaskDto)));
+    return sendJson(request, reply, answer);
   }
 
   @Get(':task_id')
@@ -67,8 +73,9 @@ export class TasksController {
   @ApiParam(TASK_ID)
   @ApiOkResponse({ type: TaskDto, description: 'The task.' })
   @ApiErrors(ErrorCode.TaskNotFound)
-  async get(@Param('task_id') taskId: string): Promise<TaskDto> {
-    return toTaskDto(await this.tasks.get(taskId));
+  async get(@Param('task_id') taskId: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const answer = await this.reads.read(`task:${taskId}`, async () => jsonAnswer(toTaskDto(await this.tasks.get(taskId))));
+    return sendJson(request, reply, answer);
   }
 
   @Get(':task_id/onboard.md')

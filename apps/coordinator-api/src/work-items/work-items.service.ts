@@ -10,6 +10,7 @@ import { isUuid } from '../common/ids';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { assertTaskLive, findTaskOrThrow } from '../tasks/task-lookup';
 import { WorkItemEntity } from './entities/work-item.entity';
+import { WorkItemsRepository } from './work-items.repository';
 
 /**
  * Work items (DECISIONS.md §4): `open` → `claimed` (a work-item claim opens a claim on its task) →
@@ -21,21 +22,14 @@ export class WorkItemsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly claims: ClaimsService,
     private readonly rateLimit: RateLimitService,
+    private readonly items: WorkItemsRepository,
   ) {}
 
   /** Newest first; items held by claims past their TTL are reopened first, so the list shows them `open`. */
   async list(query: WorkItemQueryDto): Promise<WorkItemEntity[]> {
     if (query.task_id !== undefined && !isUuid(query.task_id)) return [];
     await expireStaleClaims(this.dataSource.manager, query.task_id === undefined ? {} : { taskId: query.task_id });
-    return this.dataSource.manager.find(WorkItemEntity, {
-      where: {
-        ...(query.task_id !== undefined && { taskId: query.task_id }),
-        ...(query.status !== undefined && { status: query.status as WorkItemStatus }),
-      },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: query.limit,
-      skip: query.offset,
-    });
+    return this.items.list(this.dataSource.manager, query);
   }
 
   /**
@@ -47,7 +41,7 @@ export class WorkItemsService {
     await this.rateLimit.consume('claim', hotkey);
     if (!isUuid(workItemId)) throw workItemNotFound(workItemId);
     return inTransaction(this.dataSource, async (manager) => {
-      const item = await findWorkItemOrThrow(manager, workItemId);
+      const item = await this.findOrThrow(manager, workItemId);
       // On use: a claim past its TTL no longer holds the item.
       if (item.status === WorkItemStatus.Claimed && item.claimId !== null) {
         const { reopened } = await expireStaleClaims(manager, { claimId: item.claimId });
@@ -62,23 +56,16 @@ export class WorkItemsService {
         baseSubmissionId: null,
         workItemId: item.id,
       });
-      const taken = await manager
-        .createQueryBuilder()
-        .update(WorkItemEntity)
-        .set({ status: WorkItemStatus.Claimed, claimId: claim.id })
-        .where('id = :id AND status = :open', { id: item.id, open: WorkItemStatus.Open })
-        .returning('id')
-        .execute();
-      if ((taken.raw as unknown[]).length === 0) throw workItemNotOpen(item.id, WorkItemStatus.Claimed);
+      if ((await this.items.claimOpen(manager, item.id, claim.id)) === null) throw workItemNotOpen(item.id, WorkItemStatus.Claimed);
       return claim;
     });
   }
-}
 
-async function findWorkItemOrThrow(manager: EntityManager, workItemId: string): Promise<WorkItemEntity> {
-  const item = await manager.findOne(WorkItemEntity, { where: { id: workItemId } });
-  if (!item) throw workItemNotFound(workItemId);
-  return item;
+  private async findOrThrow(manager: EntityManager, workItemId: string): Promise<WorkItemEntity> {
+    const item = await this.items.find(manager, workItemId);
+    if (!item) throw workItemNotFound(workItemId);
+    return item;
+  }
 }
 
 function workItemNotFound(workItemId: string): ApiError {

@@ -16,6 +16,7 @@ import {
 import { buildClaimEpoch, verifyClaimPackage, type ClaimEpochTree } from '@rcs/merkle';
 import { DataSource } from 'typeorm';
 import { PoolServiceConfig } from '../config/config';
+import { PoolMetrics } from '../metrics/pool-metrics';
 import { POOL_CONFIG } from '../config/config.module';
 import { EpochsRepository } from '../epochs/epochs.repository';
 import { EpochsService } from '../epochs/epochs.service';
@@ -41,6 +42,7 @@ export class ClaimsService {
     private readonly epochService: EpochsService,
     @Inject(CLAIM_CONTRACT_PORT) private readonly contract: ClaimContractPort,
     @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
+    private readonly metrics: PoolMetrics,
   ) {}
 
   get simulation(): boolean {
@@ -183,6 +185,7 @@ export class ClaimsService {
       );
       const paid = receipt.paidRao ?? 0n;
       await this.epochs.recordClaim(this.dataSource.manager, { epoch: row.epoch, hotkey, recipientColdkey: recipient, amount: BigInt(amount), paid, block: receipt.block });
+      this.metrics.claimsSimulated.inc();
       const claimed = await this.contract.claimedCumulativeRao(hotkey);
       return { status: 'claimed', epoch: row.epoch, hotkey, recipient_coldkey: recipient, paid: paid.toString(), claimed_cumulative: claimed.toString(), block: receipt.block };
     } catch (error) {

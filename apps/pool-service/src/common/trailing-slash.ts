@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
+import { AuthClass } from '@rcs/auth';
 
 /** Paths BitSota's clients call with a trailing slash (FastAPI style); Nest strips it from route paths. */
 export const TRAILING_SLASH_PATHS = ['/api/v1/results/'];
@@ -18,7 +19,8 @@ export class TrailingSlashAliases implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     for (const path of TRAILING_SLASH_PATHS) {
-      fastify.get(path, async (request, reply) => {
+      // Signed like the route it serves, so it gets no CORS header either.
+      fastify.get(path, { config: { authClass: AuthClass.PoolSigned } }, async (request, reply) => {
         const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
         const answer = await fastify.inject({ method: 'GET', url: `${path.slice(0, -1)}${query}`, headers: request.headers });
         const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase())));

@@ -1,9 +1,9 @@
 import { join, resolve } from 'node:path';
 import { canonicalSs58 } from '@rcs/auth';
-import { ChainConfig, ChainConfigError, chainConfigFromEnv } from '@rcs/chain';
+import { ChainConfig, readChainConfig } from '@rcs/chain';
 import { DEFAULT_POOL_TASK_TYPE, POOL_TASK_TYPE_PATTERN } from '@rcs/contracts';
 import { ConfigError, EnvReader } from '@rcs/config';
-import { readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
+import { EventStreamOptions, readAdminTokenConfig, readEventStreamSettings, readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
 
 /** Pool mining settings (DECISIONS.md §11). */
 export interface PoolMiningConfig {
@@ -61,6 +61,8 @@ export interface PoolServiceConfig extends ServiceBaseConfig {
   /** Canonical SS58 (prefix 42). */
   validatorHotkeys: string[];
   authMaxSkewSeconds: number;
+  /** The public event stream (`GET /api/v1/events`): its bound and heartbeat. */
+  events: Omit<EventStreamOptions, 'key'>;
   windowBlocks: number;
   chain: ChainConfig;
   mining: PoolMiningConfig;
@@ -69,13 +71,7 @@ export interface PoolServiceConfig extends ServiceBaseConfig {
 
 export function loadPoolServiceConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): PoolServiceConfig {
   const read = new EnvReader(env);
-  let chain: ChainConfig | null = null;
-  try {
-    chain = chainConfigFromEnv(env);
-  } catch (err) {
-    if (!(err instanceof ChainConfigError)) throw err;
-    read.problems.push(...err.problems);
-  }
+  const chain = readChainConfig(read, env);
   const validatorHotkeys = read.list('VALIDATOR_HOTKEYS').map((hotkey) => {
     const canonical = canonicalSs58(hotkey);
     if (canonical === null) read.problems.push(`VALIDATOR_HOTKEYS entries must be SS58 addresses (got "${hotkey}")`);
@@ -127,17 +123,14 @@ export function loadPoolServiceConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
     embeddedDataDir: join(resolve(cwd, read.string('DATA_DIR', '.data')), 'pool'),
     redisUrl: read.string('REDIS_URL', 'redis://127.0.0.1:6379'),
     redisKeyPrefix: `${read.string('REDIS_KEY_PREFIX', 'rcs')}:pool`,
-    adminTokens: read.list('ADMIN_TOKENS'),
-    adminTokenSha256: read.list('ADMIN_TOKEN_SHA256').map((digest) => digest.toLowerCase()),
+    ...readAdminTokenConfig(read),
     validatorHotkeys,
     authMaxSkewSeconds: read.int('AUTH_MAX_SKEW_SECONDS', 300, 1, 3600),
+    events: readEventStreamSettings(read),
     windowBlocks: read.int('POOL_WINDOW_BLOCKS', 360, 1, 1_000_000),
     mining,
     payout,
   };
-  for (const digest of config.adminTokenSha256) {
-    if (!/^[0-9a-f]{64}$/.test(digest)) read.problems.push('ADMIN_TOKEN_SHA256 entries must be 64 hex characters');
-  }
   if (read.problems.length > 0 || chain === null) throw new ConfigError(read.problems);
   return { ...config, chain };
 }

@@ -9,6 +9,7 @@ import type { Redis } from 'ioredis';
 import { DataSource, EntityManager } from 'typeorm';
 import { PoolServiceConfig } from '../config/config';
 import { POOL_CONFIG } from '../config/config.module';
+import { PoolEvents } from '../events/pool-events';
 import type { RolloverJobResult } from '../jobs/pool-jobs';
 import { allocateEpoch, type SplitCompetition } from './epoch-math';
 import { EpochsRepository } from './epochs.repository';
@@ -45,6 +46,7 @@ export class EpochsService {
     @Inject(REWARD_SNAPSHOT_SOURCE) private readonly source: RewardSnapshotSource,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
+    private readonly events: PoolEvents,
   ) {}
 
   get publicationEnabled(): boolean {
@@ -89,8 +91,11 @@ export class EpochsService {
       if (snapshot === null) return { epoch, rollover: 'no_snapshot', publication: null };
       const stored = await this.dataSource.transaction((m) => this.store(m, epoch, snapshot));
       if (stored === 'superseded') return { epoch, rollover: 'superseded', publication: null };
-      if (stored === 'stored') this.logger.log(`Epoch ${epoch} stored`);
-      return { epoch, rollover: stored, publication: await this.publish(epoch) };
+      if (stored === 'stored') await this.announce(epoch);
+      const publication = await this.publish(epoch);
+      // A published epoch says so in one line (publish); otherwise its storing is the news.
+      if (stored === 'stored' && publication !== 'published') this.logger.log(`Epoch ${epoch} stored (publication: ${publication})`);
+      return { epoch, rollover: stored, publication };
     }
     return { epoch, rollover: 'existed', publication: await this.publish(epoch) };
   }
@@ -184,6 +189,20 @@ export class EpochsService {
     return 'stored';
   }
 
+  /** `epoch_published` with the epoch as committed (stored, or published on chain). */
+  private async announce(epoch: number): Promise<void> {
+    const row = await this.epochs.find(this.dataSource.manager, epoch);
+    if (row === null) return;
+    this.events.epochPublished({
+      epoch: row.epoch,
+      root: row.root,
+      leafCount: row.leafCount,
+      totalAmount: row.totalAmount,
+      publication: row.publication === 'published' ? 'published' : 'pending',
+      publishedBlock: row.publishedBlock ?? null,
+    });
+  }
+
   allocationUri(epoch: number): string {
     return `${this.config.payout.publicUrl}${this.config.payout.claimsMountPrefix}/epoch/${epoch}/allocation`;
   }
@@ -207,14 +226,19 @@ export class EpochsService {
         await this.publisherPair(),
       );
       const info = await this.contract.epochInfo(epoch);
-      await this.epochs.markPublished(manager, epoch, { block: receipt.block, claimsOpenAt: info?.claimsOpenAt ?? null, txHash: receipt.txHash });
-      this.logger.log(`Epoch ${epoch} published (root ${row.root}, ${row.leafCount} leaves)`);
+      if (await this.epochs.markPublished(manager, epoch, { block: receipt.block, claimsOpenAt: info?.claimsOpenAt ?? null, txHash: receipt.txHash })) {
+        await this.announce(epoch);
+      }
+      // An epoch that pays nobody is bookkeeping (an idle stack makes one per window).
+      const published = `Epoch ${epoch} published (root ${row.root}, ${row.leafCount} leaves)`;
+      if (row.leafCount > 0) this.logger.log(published);
+      else this.logger.debug(published);
       return 'published';
     } catch (error) {
       if (error instanceof ClaimContractError && error.code === 'epoch_exists') {
         const info = await this.contract.epochInfo(epoch).catch(() => null);
         if (info !== null && info.root.toLowerCase() === row.root.toLowerCase()) {
-          await this.epochs.markPublished(manager, epoch, { block: null, claimsOpenAt: info.claimsOpenAt, txHash: null });
+          if (await this.epochs.markPublished(manager, epoch, { block: null, claimsOpenAt: info.claimsOpenAt, txHash: null })) await this.announce(epoch);
           return 'already_published';
         }
         await this.epochs.recordPublishFailure(manager, epoch, `epoch_exists: the contract holds another root for epoch ${epoch} (${info?.root ?? 'unreadable'})`);

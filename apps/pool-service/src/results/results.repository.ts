@@ -44,14 +44,17 @@ export class ResultsRepository {
   }
 
   /** Raises the task type's threshold to `score` when higher (from `initial` when it has no row yet). */
-  async raiseSota(manager: EntityManager, taskType: string, score: number, resultId: number, initial: number): Promise<void> {
-    if (!(score > initial)) return;
-    await manager.query(
+  /** True when the threshold rose. */
+  async raiseSota(manager: EntityManager, taskType: string, score: number, resultId: number, initial: number): Promise<boolean> {
+    if (!(score > initial)) return false;
+    const rows = (await manager.query(
       `INSERT INTO sota_thresholds (task_type, threshold, result_id, updated_at) VALUES ($1, $2, $3, now())
        ON CONFLICT (task_type) DO UPDATE SET threshold = EXCLUDED.threshold, result_id = EXCLUDED.result_id, updated_at = now()
-       WHERE sota_thresholds.threshold < EXCLUDED.threshold`,
+       WHERE sota_thresholds.threshold < EXCLUDED.threshold
+       RETURNING task_type`,
       [taskType, score, resultId],
-    );
+    )) as unknown[];
+    return rows.length === 1;
   }
 
   async list(manager: EntityManager, filter: ResultFilter): Promise<ResultRow[]> {

@@ -6,6 +6,8 @@ import { DataSource } from 'typeorm';
 import { iso } from '../common/iso';
 import { PoolServiceConfig } from '../config/config';
 import { POOL_CONFIG } from '../config/config.module';
+import { PoolEvents } from '../events/pool-events';
+import { ResultEntity } from './entities/result.entity';
 import { ResultsRepository } from './results.repository';
 
 /** Results and the SOTA threshold (DECISIONS.md §11 Results and SOTA). */
@@ -15,6 +17,7 @@ export class ResultsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly results: ResultsRepository,
     @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
+    private readonly events: PoolEvents,
   ) {}
 
   /** Newest first; `pending` only for validators (403 for anyone else). */
@@ -44,18 +47,29 @@ export class ResultsService {
   }
 
   /** Verifies the result under a row lock and raises its task type's threshold when higher; idempotent. */
-  verify(validatorHotkey: string, resultId: string): Promise<ResultVerifiedDto> {
+  async verify(validatorHotkey: string, resultId: string): Promise<ResultVerifiedDto> {
     const id = /^[0-9]{1,9}$/.test(resultId) ? Number(resultId) : null;
-    return inTransaction(this.dataSource, async (manager) => {
+    let verified: ResultEntity | null = null;
+    let raised = false;
+    const answer = await inTransaction(this.dataSource, async (manager) => {
+      verified = null;
+      raised = false;
       const result = id === null ? null : await this.results.lock(manager, id);
       if (result === null) throw ApiError.notFound(ErrorCode.ResultNotFound, `No result with id ${resultId}.`, { result_id: resultId });
       if (result.status === 'pending') {
         await this.results.markVerified(manager, result.id, validatorHotkey);
-        await this.results.raiseSota(manager, result.taskType, result.score, result.id, this.config.mining.sotaInitial);
+        raised = await this.results.raiseSota(manager, result.taskType, result.score, result.id, this.config.mining.sotaInitial);
+        verified = result;
       }
       const sota = await this.results.findSota(manager, result.taskType);
-      return { status: 'verified', result_id: result.id, sota_threshold: sota?.threshold ?? this.config.mining.sotaInitial };
+      return { status: 'verified' as const, result_id: result.id, sota_threshold: sota?.threshold ?? this.config.mining.sotaInitial };
     });
+    const result = verified as ResultEntity | null;
+    if (result !== null) {
+      this.events.resultVerified({ resultId: result.id, taskType: result.taskType, minerHotkey: result.minerHotkey, score: result.score, verifiedAt: new Date() });
+      if (raised) this.events.sotaChanged({ taskType: result.taskType, threshold: answer.sota_threshold, resultId: result.id });
+    }
+    return answer;
   }
 
   async sota(taskType: string | undefined): Promise<SotaDto> {

@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { addPoolAuthSecuritySchemes, BtAuthSigner, cryptoReady, keypairFromUri } from '@rcs/auth';
-import { createHttpApp, createLogger, listen } from '@rcs/http';
+import { serveTestApp } from '@rcs/http';
 import { sharedDataSourceOptions } from '@rcs/persistence';
 import { createTestDatabase, createTestRedis, TestDatabase, TestRedis } from '@rcs/testing';
 import { AppModule } from '../../src/app.module';
@@ -37,23 +37,16 @@ export async function startPool(env: NodeJS.ProcessEnv = {}): Promise<PoolHarnes
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const app = await createHttpApp(AppModule.forRoot(config), {
-    logger: createLogger({ level: config.logLevel, name: 'pool-service' }),
+  const served = await serveTestApp(AppModule.forRoot(config), {
+    name: 'pool-service',
+    logLevel: config.logLevel,
     openApi: { title: 'Payout (Pool) Service', description: 'test', version: '0.1.0', configure: addPoolAuthSecuritySchemes },
-  });
-  const url = await listen(app, 0, '127.0.0.1');
-  return {
-    app,
-    url,
-    config,
-    db,
-    redis,
-    close: async () => {
-      await app.close();
+    release: async () => {
       await redis.cleanup();
       await db.drop();
     },
-  };
+  });
+  return { ...served, config, db, redis };
 }
 
 export async function signer(uri: string): Promise<BtAuthSigner> {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { ReplayJob } from '../replay/replay-pipeline';
+import type { ValidatorJobToReplay } from '../replay/replay-pipeline';
 
 /** The job file cannot be read or is not a saved job. */
 export class JobFileError extends Error {
@@ -10,7 +10,7 @@ export class JobFileError extends Error {
 }
 
 /** Reads and checks a saved job file. */
-export async function readJobFile(path: string): Promise<ReplayJob> {
+export async function readJobFile(path: string): Promise<ValidatorJobToReplay> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -24,7 +24,7 @@ const REQUIRED_STRINGS = ['repository', 'base_ref', 'benchmark_command', 'metric
 const NULLABLE_STRINGS = ['base_commit_sha', 'setup_command', 'result_path', 'secondary_metric_name', 'artifact_uri', 'artifact_sha256'] as const;
 
 /** A ValidatorJobDto as the scan answers it; the replay_spec fields a replay reads are checked. */
-export function parseJobFile(text: string, path: string): ReplayJob {
+export function parseJobFile(text: string, path: string): ValidatorJobToReplay {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -47,7 +47,7 @@ export function parseJobFile(text: string, path: string): ReplayJob {
   return {
     job_id: job.job_id as string,
     submission_id: job.submission_id as string,
-    replay_spec: { ...spec, ...nulls, validator_benchmark_env: env } as unknown as ReplayJob['replay_spec'],
+    replay_spec: { ...spec, ...nulls, validator_benchmark_env: env } as unknown as ValidatorJobToReplay['replay_spec'],
   };
 }
 

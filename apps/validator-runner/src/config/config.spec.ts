@@ -20,6 +20,8 @@ describe('validator runner configuration', () => {
       fetch: { allowInsecureHttp: false, allowPrivateAddresses: false, allowLocalSources: false },
       logCapBytes: 64 * 1024,
       resultMaxBytes: 1024 * 1024,
+      logFormat: 'json',
+      webUrl: null,
     });
     // Every write the benchmark can make is bounded by default: file size, workspace, /tmp, /dev/shm.
     expect(config.sandbox).toMatchObject({
@@ -29,6 +31,11 @@ describe('validator runner configuration', () => {
     });
     // git gets what a clone needs from the host, nothing else.
     expect(config.gitEnv).toEqual({ PATH: '/usr/bin', HOME: '/root' });
+  });
+
+  it('takes LOG_FORMAT pretty or json (and nothing else) and WEB_URL for the / index', () => {
+    expect(loadValidatorRunnerConfig({ LOG_FORMAT: 'pretty', WEB_URL: 'http://127.0.0.1:8300/' })).toMatchObject({ logFormat: 'pretty', webUrl: 'http://127.0.0.1:8300' });
+    expect(() => loadValidatorRunnerConfig({ LOG_FORMAT: 'yaml' })).toThrow(/LOG_FORMAT must be one of/);
   });
 
   it('reads the identity from exactly one source, expanding ~ in the wallet path', () => {

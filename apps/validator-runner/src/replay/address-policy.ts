@@ -1,2 +1,2 @@
-// The classification moved to @rcs/http, shared with the coordinator's artifact-URI check (issue 9 §5).
+// The classification lives in @rcs/http, shared with the coordinator's artifact-URI check.
 export { addressAllowed, classifyAddress, type AddressClass } from '@rcs/http';

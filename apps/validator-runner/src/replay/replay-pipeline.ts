@@ -29,8 +29,8 @@ export interface ReplayResult {
   timings: Record<string, number>;
 }
 
-/** The job as the scan answers it, as much of it as a replay reads. */
-export interface ReplayJob {
+/** A validator job as the scan answers it, as much of it as a replay reads (the queue's job name is `ReplayJob`). */
+export interface ValidatorJobToReplay {
   job_id: string;
   submission_id: string;
   replay_spec: ReplaySpecDto;
@@ -69,7 +69,7 @@ class ReplayRun {
   volume: WorkspaceVolume | null = null;
 
   constructor(
-    readonly job: ReplayJob,
+    readonly job: ValidatorJobToReplay,
     readonly dirs: JobDirs,
     readonly deadline: Deadline,
     readonly log: ReplayLog,
@@ -106,7 +106,7 @@ export class ReplayPipeline {
     private readonly logger: Logger,
   ) {}
 
-  async replay(job: ReplayJob): Promise<ReplayResult> {
+  async replay(job: ValidatorJobToReplay): Promise<ReplayResult> {
     const spec = job.replay_spec;
     const started = Date.now();
     const redactor = new Redactor(spec.validator_benchmark_env);

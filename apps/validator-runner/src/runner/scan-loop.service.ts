@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { QueueName, ReplayJob, ValidatorJobDto } from '@rcs/contracts';
 import { JobQueue } from '@rcs/queue';
 import type { ValidatorRunnerConfig } from '../config/config';
-import { CoordinatorClient } from '../coordinator/coordinator.client';
+import { CoordinatorClient, CoordinatorUnreachableError } from '../coordinator/coordinator.client';
 import type { RunnerJobs } from './runner-jobs';
 import { RUNNER_CONFIG, RUNNER_LOGGER } from './tokens';
 
@@ -17,6 +17,8 @@ export class ScanLoop implements OnApplicationBootstrap, BeforeApplicationShutdo
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
+  /** While the coordinator does not answer (e.g. it is still starting): said once, not once per scan. */
+  private waiting = false;
 
   constructor(
     @Inject(RUNNER_CONFIG) private readonly config: ValidatorRunnerConfig,
@@ -39,11 +41,27 @@ export class ScanLoop implements OnApplicationBootstrap, BeforeApplicationShutdo
 
   private tick(): void {
     this.running = this.scanOnce()
-      .then(() => undefined)
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'scan failed; trying again next interval'))
+      .then(() => {
+        if (this.waiting) this.logger.info({ coordinator: this.config.coordinatorUrl }, 'coordinator answers; scanning');
+        this.waiting = false;
+      })
+      .catch((error: unknown) => this.scanFailed(error))
       .finally(() => {
         if (!this.stopped) this.timer = setTimeout(() => this.tick(), this.config.scanIntervalSeconds * 1000);
       });
+  }
+
+  private scanFailed(error: unknown): void {
+    if (!(error instanceof CoordinatorUnreachableError)) {
+      this.logger.warn({ err: error }, 'scan failed; trying again next interval');
+      return;
+    }
+    if (this.waiting) {
+      this.logger.debug({ reason: error.message }, 'scan: coordinator still unreachable');
+      return;
+    }
+    this.waiting = true;
+    this.logger.info({ coordinator: this.config.coordinatorUrl, reason: error.message }, `waiting for the coordinator at ${this.config.coordinatorUrl}`);
   }
 
   /** One scan for as many jobs as the queue has room for; answers how many were queued. */

@@ -1,5 +1,5 @@
 import { NO_VALIDATOR_IDENTITY, readValidatorIdentity, type IdentitySource } from '@rcs/auth';
-import { ChainConfig, ChainConfigError, chainConfigFromEnv } from '@rcs/chain';
+import { ChainConfig, readChainConfig } from '@rcs/chain';
 import { ConfigError, EnvReader } from '@rcs/config';
 import { readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
 
@@ -28,13 +28,7 @@ export interface WeightSetterConfig extends ServiceBaseConfig {
 
 export function loadWeightSetterConfig(env: NodeJS.ProcessEnv): WeightSetterConfig {
   const read = new EnvReader(env);
-  let chain: ChainConfig | null = null;
-  try {
-    chain = chainConfigFromEnv(env);
-  } catch (error) {
-    if (!(error instanceof ChainConfigError)) throw error;
-    read.problems.push(...error.problems);
-  }
+  const chain = readChainConfig(read, env);
   const identity = readValidatorIdentity(read);
   if (identity === null && read.problems.length === 0) read.problems.push(NO_VALIDATOR_IDENTITY);
   const config = {

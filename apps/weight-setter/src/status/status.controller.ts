@@ -1,5 +1,5 @@
-import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -66,18 +66,6 @@ export class StatusController {
       dry_run: this.config.dryRun,
       checks: { redis, chain: chain.check },
     };
-  }
-
-  @Get('metrics')
-  @Header('content-type', 'text/plain; version=0.0.4')
-  @ApiProduces('text/plain')
-  @ApiOkResponse({ description: 'Prometheus text: passes by outcome, ownership.' })
-  async metrics(): Promise<string> {
-    const counters = await this.status.counters();
-    const lines = ['# HELP weights_passes_total Weight-setting passes by outcome (all setters of this hotkey).', '# TYPE weights_passes_total counter'];
-    for (const [outcome, count] of Object.entries(counters)) lines.push(`weights_passes_total{outcome="${outcome}"} ${count}`);
-    lines.push('# HELP weights_owner 1 when this process owns the hotkey.', '# TYPE weights_owner gauge', `weights_owner ${this.ownership.owner ? 1 : 0}`);
-    return `${lines.join('\n')}\n`;
   }
 
   private async chainReady(): Promise<{ check: Check; commitReveal: WeightSetterReadiness['commit_reveal'] }> {

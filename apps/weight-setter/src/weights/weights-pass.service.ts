@@ -19,6 +19,8 @@ export class PassFailedError extends Error {
   constructor(
     readonly reason: string,
     readonly retry: boolean,
+    /** The coordinator did not answer at all (down, or still starting). */
+    readonly coordinatorUnreachable = false,
   ) {
     super(reason);
     this.name = 'PassFailedError';
@@ -40,6 +42,9 @@ export class NotOwnerError extends Error {
  */
 @Injectable()
 export class WeightsPassService {
+  /** While the coordinator does not answer (e.g. it is still starting): said once, not once per try. */
+  private waitingForCoordinator = false;
+
   constructor(
     @Inject(WEIGHTS_CONFIG) private readonly config: WeightSetterConfig,
     @Inject(WEIGHTS_LOGGER) private readonly logger: Logger,
@@ -57,6 +62,8 @@ export class WeightsPassService {
     let vector: WeightVector | null = null;
     try {
       snapshot = await this.fetchSnapshot();
+      if (this.waitingForCoordinator) this.logger.info({ interval }, 'coordinator answers');
+      this.waitingForCoordinator = false;
       const netuid = this.config.chain.netuid;
       const hotkeys = await this.chain.metagraphHotkeys(netuid);
       const ownUid = hotkeys.indexOf(this.keypair.address);
@@ -93,7 +100,13 @@ export class WeightsPassService {
       // Fenced out: the owner's retry of this job runs the pass; this process records nothing over the owner's status.
       if (error instanceof NotOwnerError) throw error;
       const failure = classify(error);
-      this.logger.warn({ interval, reason: failure.reason, retry: failure.retry }, 'weights pass failed');
+      if (failure.coordinatorUnreachable) {
+        if (!this.waitingForCoordinator) this.logger.info({ interval, reason: failure.reason }, `waiting for the coordinator at ${this.config.coordinatorUrl}`);
+        else this.logger.debug({ interval, reason: failure.reason }, 'weights pass failed: coordinator still unreachable');
+        this.waitingForCoordinator = true;
+      } else {
+        this.logger.warn({ interval, reason: failure.reason, retry: failure.retry }, 'weights pass failed');
+      }
       await this.finish(WeightsPassOutcome.Failed, failure.reason, snapshot, vector, null, null);
       // A failure no retry can mend (policy, commit-reveal, registration) is not retried.
       throw failure.retry ? failure : new UnrecoverableError(failure.reason);
@@ -105,7 +118,7 @@ export class WeightsPassService {
       return await this.coordinator.rewardSnapshot();
     } catch (error) {
       if (error instanceof ServiceUnreachableError || error instanceof ServiceAnswerError || error instanceof InvalidResponseError) {
-        throw new PassFailedError(`snapshot_unavailable: ${error.message}`, true);
+        throw new PassFailedError(`snapshot_unavailable: ${error.message}`, true, error instanceof ServiceUnreachableError);
       }
       throw error;
     }

@@ -1,4 +1,5 @@
-import { SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import { ErrorCode, SIGNATURE_ERRORS } from '@rcs/contracts';
 
 /** Who may call a route: every route declares exactly one (the route-declaration tests check it). */
@@ -17,8 +18,9 @@ export enum AuthClass {
 /** Metadata key of a handler's `AuthClass`. */
 export const AUTH_CLASS_METADATA = 'rcs:auth-class';
 
+/** Also in the Fastify route's config, so per-request hooks (CORS) read it without a lookup. */
 export function authClassMetadata(authClass: AuthClass): MethodDecorator & ClassDecorator {
-  return SetMetadata(AUTH_CLASS_METADATA, authClass);
+  return applyDecorators(SetMetadata(AUTH_CLASS_METADATA, authClass), RouteConfig({ authClass }));
 }
 
 /** The auth class declared on `handler`, or undefined. */

@@ -29,6 +29,9 @@ function fromOptions<T>(provide: Type<T>, make: (options: AuthOptions) => T): Fa
   return { provide, useFactory: make, inject: [AUTH_OPTIONS] };
 }
 
+/** What checks a request: the authenticator, the stake gate and the guards of each auth class. */
+const REQUEST_AUTH = [RequestAuthenticator, StakeGate, SignedGuard, AdminGuard, ValidatorGuard, StakeGatedGuard];
+
 /** Auth guards and their services plus `AuthStatus`, available to every module of the app. */
 @Global()
 @Module({})
@@ -39,29 +42,13 @@ export class AuthModule {
       fromOptions(ReplayGuardStore, (o) => new ReplayGuardStore(o.redis, o.replayKeyPrefix)),
       fromOptions(AdminTokenChecker, (o) => new AdminTokenChecker(o)),
       fromOptions(AuthStatus, (o) => new AuthStatus(o.stake === null ? 'off' : 'on')),
-      RequestAuthenticator,
-      StakeGate,
-      SignedGuard,
-      AdminGuard,
-      ValidatorGuard,
-      StakeGatedGuard,
+      ...REQUEST_AUTH,
     ];
     return {
       module: AuthModule,
       imports: options.imports ?? [],
       providers,
-      exports: [
-        AUTH_OPTIONS,
-        ReplayGuardStore,
-        AdminTokenChecker,
-        AuthStatus,
-        RequestAuthenticator,
-        StakeGate,
-        SignedGuard,
-        AdminGuard,
-        ValidatorGuard,
-        StakeGatedGuard,
-      ],
+      exports: [AUTH_OPTIONS, ReplayGuardStore, AdminTokenChecker, AuthStatus, ...REQUEST_AUTH],
     };
   }
 }

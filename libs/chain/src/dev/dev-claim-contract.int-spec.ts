@@ -4,28 +4,15 @@ import { cryptoWaitReady, encodeAddress } from '@polkadot/util-crypto';
 import { buildClaimEpoch, type ClaimEntry, type ClaimPackage } from '@rcs/merkle';
 import { createTestRedis, type TestRedis } from '@rcs/testing';
 import { Redis } from 'ioredis';
-import { ClaimContractError, type ClaimContractErrorCode, type ClaimData, type ClaimReceipt, type HexHash } from '../ports/claim-contract.port';
+import { ClaimContractError, type ClaimReceipt, type HexHash } from '../ports/claim-contract.port';
 import { closeChainAdapters, createChainAdapters } from '../chain-adapters';
 import { chainConfigFromEnv } from '../config';
+import { claimOf, refusal } from '../testing/claim-contract-calls';
 import { DevChain } from './dev-chain';
 import { DevClaimContract } from './dev-claim-contract';
 
 const account = (n: number): string => encodeAddress(new Uint8Array(32).fill(n), 42);
 const EVIDENCE = `0x${'ee'.repeat(32)}` as HexHash;
-
-function claimOf(pkg: ClaimPackage): ClaimData {
-  return { epoch: pkg.epoch, index: pkg.index, hotkey: pkg.hotkey, recipientColdkey: pkg.recipient_coldkey, amount: BigInt(pkg.amount), proof: pkg.proof };
-}
-
-async function refusal(work: Promise<unknown>): Promise<ClaimContractErrorCode> {
-  try {
-    await work;
-  } catch (error) {
-    if (error instanceof ClaimContractError) return error.code;
-    throw error;
-  }
-  throw new TypeError('the contract accepted the message');
-}
 
 describe('DevClaimContract (Redis-backed, shared by every process of one stack)', () => {
   let testRedis: TestRedis;

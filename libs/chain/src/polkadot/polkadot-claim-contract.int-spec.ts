@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { Keyring } from '@polkadot/keyring';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { cryptoWaitReady, encodeAddress } from '@polkadot/util-crypto';
-import { buildClaimEpoch, type ClaimPackage } from '@rcs/merkle';
+import { buildClaimEpoch } from '@rcs/merkle';
 import { createTestRedis, type TestRedis } from '@rcs/testing';
 import { ChainUnavailableError } from '../errors';
-import { ClaimContractError, type ClaimContractErrorCode, type ClaimData, type HexHash } from '../ports/claim-contract.port';
+import type { HexHash } from '../ports/claim-contract.port';
+import { claimOf, refusal } from '../testing/claim-contract-calls';
 import { claimContractMetadata } from '../testing/claim-contract-metadata';
 import { inkMetadata } from '../testing/ink-metadata';
 import { LocalClaimContract } from '../testing/local-claim-contract';
@@ -18,25 +19,6 @@ import { PolkadotConnection } from './polkadot-connection';
 const CONTRACT = encodeAddress(new Uint8Array(32).fill(0xc0), 42);
 const account = (n: number): string => encodeAddress(new Uint8Array(32).fill(n), 42);
 const EVIDENCE = `0x${'ab'.repeat(32)}` as HexHash;
-
-const claimOf = (pkg: ClaimPackage): ClaimData => ({
-  epoch: pkg.epoch,
-  index: pkg.index,
-  hotkey: pkg.hotkey,
-  recipientColdkey: pkg.recipient_coldkey,
-  amount: BigInt(pkg.amount),
-  proof: pkg.proof,
-});
-
-async function refusal(work: Promise<unknown>): Promise<ClaimContractErrorCode> {
-  try {
-    await work;
-  } catch (error) {
-    if (error instanceof ClaimContractError) return error.code;
-    throw error;
-  }
-  throw new TypeError('the contract accepted the message');
-}
 
 describe('PolkadotClaimContract messages through @polkadot/api-contract against a local node (real Subtensor metadata)', () => {
   let testRedis: TestRedis;

@@ -6,3 +6,4 @@ export * from './ink-metadata';
 export * from './claim-contract-metadata';
 export * from './local-claim-contract';
 export * from './unused-port';
+export * from './claim-contract-calls';

@@ -1,4 +1,4 @@
-import type { ValidatorJobDto } from '../validation/validator-job.dto';
+import type { ValidatorJobDto } from '../validator-jobs/validator-job.dto';
 
 /**
  * BullMQ queue names, job names and payloads: a wire contract between producers and consumers (ARCHITECTURE
@@ -46,12 +46,13 @@ export interface PlannerJobResult {
   created: number;
 }
 
+/** The runner's queue job that replays one leased validator job (a coordinator resource, `ValidatorJobDto`). */
 export enum ReplayJob {
   Replay = 'replay',
 }
 
 export interface ReplayJobData {
-  /** The leased coordinator job, as the scan answered it. */
+  /** The leased validator job, as the scan answered it. */
   job: ValidatorJobDto;
 }
 

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IdeaRewardDto } from '../idea-rewards/idea-reward.dto';
 import { PeerConsensusDto } from '../peer-evaluation/peer-consensus.dto';
 import { PeerEvaluationDto } from '../peer-evaluation/peer-evaluation.dto';
-import { VerificationSummaryDto } from '../validation/verification-summary.dto';
+import { VerificationSummaryDto } from '../validator-jobs/verification-summary.dto';
 import { SubmissionDto } from './submission.dto';
 
 /** `GET /api/v1/submissions/{id}/detail` (owner only): a submission with everything decided about it. */

@@ -90,6 +90,11 @@ export class JobQueue<C extends JobCatalog = JobCatalog> implements OnApplicatio
     return this.queue(queue).removeJobScheduler(schedulerId);
   }
 
+  /** Every queue this app declares (metrics read their depth). */
+  get queueNames(): string[] {
+    return Object.keys(this.options.queues);
+  }
+
   /** The underlying BullMQ queue, for inspection (counts, jobs) in operator tools and tests. */
   queue(queue: string, jobName?: string): Queue {
     const settings = this.options.queues[queue];

@@ -49,9 +49,12 @@ export class JobWorkers implements OnModuleInit, OnApplicationBootstrap, BeforeA
           autorun: !this.options.queues[queue].startPaused,
         },
       );
-      worker.on('failed', (job, error) =>
-        this.logger.warn(`Job ${queue}/${job?.name ?? '?'} (${job?.id ?? 'no id'}) failed: ${error.message}`),
-      );
+      worker.on('failed', (job, error) => {
+        const message = `Job ${queue}/${job?.name ?? '?'} (${job?.id ?? 'no id'}) failed: ${error.message}`;
+        // A try that will be retried is the handler's to report; the last one is worth a warning here.
+        if (job && job.attemptsMade < (job.opts.attempts ?? 1)) this.logger.debug(message);
+        else this.logger.warn(message);
+      });
       worker.on('error', (error) => this.logger.error(`Worker ${queue}: ${error.message}`));
       this.workers.push(worker);
       this.byQueue.set(queue, worker);

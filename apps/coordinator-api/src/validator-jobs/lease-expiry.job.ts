@@ -1,0 +1,42 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { EmptyJobData, MaintenanceJob, QueueName } from '@rcs/contracts';
+import { CoordinatorConfig } from '../config/config';
+import { COORDINATOR_CONFIG } from '../config/config.module';
+import { ScheduleKeeper } from '../jobs/schedule-keeper';
+import type { LeaseExpiryOutcome } from '../jobs/job-results';
+import { CoordinatorMetrics } from '../metrics/coordinator-metrics';
+import { ValidatorJobsService } from './validator-jobs.service';
+import { OnCoordinatorJob } from '../jobs/coordinator-jobs';
+
+/** Scheduler id of the repeatable sweep: one schedule however many replicas upsert it. */
+export const LEASE_SWEEP_SCHEDULER_ID = 'expire-leases';
+
+/** The BullMQ sweeper that ends validator-job leases past their expiry (DECISIONS.md §6). */
+@Injectable()
+export class LeaseExpiryJob implements OnApplicationBootstrap {
+  private readonly logger = new Logger(LeaseExpiryJob.name);
+  /** Settles once the repeatable sweep is scheduled (or scheduling failed and was logged). */
+  scheduled: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly validatorJobs: ValidatorJobsService,
+    private readonly schedules: ScheduleKeeper,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+    private readonly metrics: CoordinatorMetrics,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.scheduled = this.schedules.keep({ queue: QueueName.Maintenance, schedulerId: LEASE_SWEEP_SCHEDULER_ID, name: MaintenanceJob.ExpireLeases, data: {}, everySeconds: this.config.leaseSweepIntervalSeconds });
+  }
+
+  @OnCoordinatorJob(QueueName.Maintenance, MaintenanceJob.ExpireLeases)
+  async expireLeases(_data: EmptyJobData): Promise<LeaseExpiryOutcome> {
+    const outcome = await this.validatorJobs.expireLeases();
+    this.metrics.leasesExpired.inc({ result: 'returned' }, outcome.returned);
+    this.metrics.leasesExpired.inc({ result: 'exhausted' }, outcome.errored);
+    if (outcome.returned > 0 || outcome.errored > 0) {
+      this.logger.log(`Returned ${outcome.returned} expired lease(s) to the pool, ended ${outcome.errored} submission(s) out of attempts`);
+    }
+    return outcome;
+  }
+}

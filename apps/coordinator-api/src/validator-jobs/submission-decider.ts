@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { SubmissionStatus, VerificationStatus } from '@rcs/contracts';
+import { DecisionTransaction, Verdict } from '../decisions/decisions.module';
+import { TaskEntity } from '../tasks/entities/task.entity';
+import { VerificationEntity } from './entities/verification.entity';
+import { ObservedResult, observedNumber } from './observed-result';
+import { VerificationsRepository } from './verifications.repository';
+
+/** One validator decision on one submission, about to be recorded. */
+export interface ValidatorDecision {
+  /** Read by `lockTask` in the caller's decision transaction. */
+  task: TaskEntity;
+  submissionId: string;
+  jobId: string;
+  /** The allowlisted validator, or `coordinator` when the coordinator gave up on the job. */
+  validatorHotkey: string;
+  result: ObservedResult;
+  /** Completes the job in this transaction; false when the job was no longer the caller's to complete. */
+  completeJob: (manager: EntityManager) => Promise<boolean>;
+}
+
+/** The job could not be completed after its submission was decided: the transaction must not commit. */
+export class JobCompletionLostError extends Error {
+  constructor(readonly jobId: string) {
+    super(`Validator job ${jobId} could not be completed with its submission's decision`);
+    this.name = 'JobCompletionLostError';
+  }
+}
+
+/** An accepted result reached the decision without a finite task metric: the 422 check was skipped. */
+export class AcceptedWithoutMetricError extends Error {
+  constructor(readonly submissionId: string) {
+    super(`Accepted result for submission ${submissionId} carries no finite task metric`);
+    this.name = 'AcceptedWithoutMetricError';
+  }
+}
+
+/**
+ * A validator decision (job result, manual verify, lease exhaustion) through the decision protocol:
+ * the submission is decided by the observed metric, its verification stored and its job completed
+ * alongside, in the caller's decision transaction, which already holds the task row FOR UPDATE.
+ */
+@Injectable()
+export class SubmissionDecider {
+  constructor(private readonly verifications: VerificationsRepository) {}
+
+  /** The verification recorded, or null when the submission was already decided (nothing written). */
+  async decide(tx: DecisionTransaction, decision: ValidatorDecision): Promise<VerificationEntity | null> {
+    const { task, result } = decision;
+    const metric = observedNumber(result.observedMetrics, task.metricName);
+    const secondary = observedNumber(result.observedMetrics, task.secondaryMetricName);
+    let verification: VerificationEntity | null = null;
+    const recorded = await tx.decide({
+      task,
+      submissionId: decision.submissionId,
+      verdict: verdictOf(decision.submissionId, result.status, metric, secondary),
+      alongside: async (manager, submission) => {
+        verification = await this.verifications.insert(manager, {
+          submissionId: submission.id,
+          jobId: decision.jobId,
+          taskId: task.id,
+          validatorHotkey: decision.validatorHotkey,
+          status: result.status,
+          metricName: task.metricName,
+          metricValue: metric,
+          observedMetrics: result.observedMetrics,
+          notes: result.notes,
+          replayLog: result.replayLog,
+        });
+        if (!(await decision.completeJob(manager))) throw new JobCompletionLostError(decision.jobId);
+      },
+    });
+    return recorded === null ? null : verification;
+  }
+}
+
+function verdictOf(submissionId: string, status: VerificationStatus, metric: number | null, secondary: number | null): Verdict {
+  const decided = submissionStatus(status);
+  if (decided !== SubmissionStatus.Accepted) return { status: decided };
+  if (metric === null) throw new AcceptedWithoutMetricError(submissionId);
+  return { status: decided, metric, secondary };
+}
+
+function submissionStatus(status: VerificationStatus): Verdict['status'] {
+  switch (status) {
+    case VerificationStatus.Accepted:
+      return SubmissionStatus.Accepted;
+    case VerificationStatus.Rejected:
+      return SubmissionStatus.Rejected;
+    case VerificationStatus.Error:
+      return SubmissionStatus.Error;
+    case VerificationStatus.Pending:
+      // VerifyDto admits only verdicts; a pending "result" decides nothing.
+      throw new VerdictRequiredError(status);
+  }
+}
+
+/** A decision needs a verdict (accepted, rejected or error). */
+export class VerdictRequiredError extends Error {
+  constructor(readonly status: VerificationStatus) {
+    super(`A validator decision needs a verdict, not "${status}"`);
+    this.name = 'VerdictRequiredError';
+  }
+}

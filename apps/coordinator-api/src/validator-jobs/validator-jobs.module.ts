@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { DecisionsModule } from '../decisions/decisions.module';
+import { IdeaRewardsModule } from '../idea-rewards/idea-rewards.module';
+import { PeerEvaluationModule } from '../peer-evaluation/peer-evaluation.module';
+import { LeaseExpiryJob } from './lease-expiry.job';
+import { SubmissionDecider } from './submission-decider';
+import { ValidatorController } from './validator.controller';
+import { ValidatorJobsRepository } from './validator-jobs.repository';
+import { ValidatorJobsService } from './validator-jobs.service';
+import { VerificationsController } from './verifications.controller';
+import { VerificationsRepository } from './verifications.repository';
+import { VerificationsService } from './verifications.service';
+
+/**
+ * Validator worklists and results, manual verify, verifications and lease expiry (DECISIONS.md §6).
+ * Peer evaluations and idea rewards are read for the submission detail each leased job carries.
+ */
+@Module({
+  imports: [DecisionsModule, PeerEvaluationModule, IdeaRewardsModule],
+  controllers: [ValidatorController, VerificationsController],
+  providers: [ValidatorJobsRepository, VerificationsRepository, SubmissionDecider, ValidatorJobsService, VerificationsService, LeaseExpiryJob],
+  exports: [ValidatorJobsRepository, VerificationsRepository],
+})
+export class ValidatorJobsModule {}
+
+export { ValidatorJobsRepository } from './validator-jobs.repository';
+export { VerificationsRepository } from './verifications.repository';

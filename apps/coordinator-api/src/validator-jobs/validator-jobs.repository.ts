@@ -1,0 +1,174 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, In } from 'typeorm';
+import { CompetitionMode, SubmissionStatus, ValidatorJobStatus } from '@rcs/contracts';
+import { intColumn, queryOneRow, queryRows, SqlRow, textColumn } from '@rcs/persistence';
+import { ValidatorJobEntity } from './entities/validator-job.entity';
+
+/** Which pending jobs a lease may take. */
+export interface LeaseRequest {
+  validatorHotkey: string;
+  /** Only jobs of this task (a uuid), or of the task with this slug. */
+  taskId: string | null;
+  taskSlug: string | null;
+  limit: number;
+  /** Added to the task's time budget: how long past the budget the lease holds. */
+  graceSeconds: number;
+}
+
+/** A job whose lease ran out for the last allowed time: its submission must be decided as `error`. */
+export interface ExhaustedJob {
+  id: string;
+  taskId: string;
+  submissionId: string;
+  /** Expiries including this one. */
+  expiries: number;
+}
+
+export const LEASE_EXPIRED_ERROR = 'lease expired';
+
+/** Validator jobs (DECISIONS.md §6): every method is one statement in the caller's transaction (or its own). */
+@Injectable()
+export class ValidatorJobsRepository {
+  /**
+   * Leases up to `limit` pending jobs, oldest first, to one validator. `SKIP LOCKED` lets concurrent
+   * scans pass each other's rows, so no job is ever handed to two validators. Only jobs of pending
+   * submissions of standard or centerless tasks qualify.
+   */
+  async lease(manager: EntityManager, request: LeaseRequest): Promise<ValidatorJobEntity[]> {
+    const ids = await queryRows(
+      manager,
+      `WITH picked AS (
+         SELECT j.id, t.time_budget_seconds
+         FROM validator_jobs j
+         JOIN tasks t ON t.id = j.task_id
+         JOIN submissions s ON s.id = j.submission_id
+         WHERE j.status = $6
+           AND s.status = $8
+           AND t.competition_mode <> $9
+           AND ($1::uuid IS NULL OR t.id = $1::uuid)
+           AND ($2::text IS NULL OR t.slug = $2::text)
+         ORDER BY j.created_at, j.id
+         LIMIT $3
+         FOR UPDATE OF j SKIP LOCKED
+       ), leased AS (
+         UPDATE validator_jobs j
+         SET status = $7,
+             validator_hotkey = $4,
+             lease_expires_at = now() + (picked.time_budget_seconds + $5) * interval '1 second',
+             updated_at = now()
+         FROM picked
+         WHERE j.id = picked.id AND j.status = $6
+         RETURNING j.id
+       )
+       SELECT id FROM leased`,
+      [
+        request.taskId,
+        request.taskSlug,
+        request.limit,
+        request.validatorHotkey,
+        request.graceSeconds,
+        ValidatorJobStatus.Pending,
+        ValidatorJobStatus.Leased,
+        SubmissionStatus.PendingVerification,
+        CompetitionMode.PeerEvaluation,
+      ],
+      idOf,
+    );
+    if (ids.length === 0) return [];
+    return manager.find(ValidatorJobEntity, { where: { id: In(ids) }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /**
+   * Returns every lease that ran out to the pool (`attempts + 1`), except those out of attempts,
+   * which stay leased until their submission is decided as `error`. Rows another transaction holds
+   * are skipped, so concurrent sweeps and scans never wait on each other or count an expiry twice.
+   */
+  returnExpiredLeases(manager: EntityManager, maxAttempts: number): Promise<number> {
+    return queryOneRow(
+      manager,
+      `WITH expired AS (
+         SELECT id FROM validator_jobs
+         WHERE status = $3 AND lease_expires_at <= now() AND attempts + 1 < $1
+         FOR UPDATE SKIP LOCKED
+       ), returned AS (
+         UPDATE validator_jobs j
+         SET status = $4, attempts = j.attempts + 1, validator_hotkey = NULL, lease_expires_at = NULL,
+             last_error = $2, updated_at = now()
+         FROM expired
+         WHERE j.id = expired.id AND j.status = $3
+         RETURNING j.id
+       )
+       SELECT count(*)::int AS returned FROM returned`,
+      [maxAttempts, LEASE_EXPIRED_ERROR, ValidatorJobStatus.Leased, ValidatorJobStatus.Pending],
+      (row) => intColumn(row, 'returned'),
+    );
+  }
+
+  /** Expired leases that used up the last attempt. */
+  findExhausted(manager: EntityManager, maxAttempts: number): Promise<ExhaustedJob[]> {
+    return queryRows(
+      manager,
+      `SELECT id, task_id, submission_id, attempts + 1 AS expiries FROM validator_jobs
+       WHERE status = $2 AND lease_expires_at <= now() AND attempts + 1 >= $1
+       ORDER BY lease_expires_at, id`,
+      [maxAttempts, ValidatorJobStatus.Leased],
+      (row) => ({
+        id: textColumn(row, 'id'),
+        taskId: textColumn(row, 'task_id'),
+        submissionId: textColumn(row, 'submission_id'),
+        expiries: intColumn(row, 'expiries'),
+      }),
+    );
+  }
+
+  /** The job by id (a uuid), optionally row-locked for the rest of the transaction. */
+  find(manager: EntityManager, jobId: string, options: { lock?: boolean } = {}): Promise<ValidatorJobEntity | null> {
+    return manager.findOne(ValidatorJobEntity, { where: { id: jobId }, ...(options.lock ? { lock: { mode: 'pessimistic_write' } } : {}) });
+  }
+
+  findForSubmission(manager: EntityManager, submissionId: string): Promise<ValidatorJobEntity | null> {
+    return manager.findOne(ValidatorJobEntity, { where: { submissionId } });
+  }
+
+  /** `leased` → `completed` for the lessee of a live lease; false when the lease is no longer theirs. */
+  completeLease(manager: EntityManager, jobId: string, validatorHotkey: string): Promise<boolean> {
+    return updatesOne(
+      manager,
+      `UPDATE validator_jobs SET status = $3, completed_at = now(), updated_at = now()
+       WHERE id = $1 AND status = $4 AND validator_hotkey = $2 AND lease_expires_at > now()`,
+      [jobId, validatorHotkey, ValidatorJobStatus.Completed, ValidatorJobStatus.Leased],
+    );
+  }
+
+  /** A manual verify completes the job whatever its lease state, and records who verified. */
+  completeForVerify(manager: EntityManager, jobId: string, validatorHotkey: string): Promise<boolean> {
+    return updatesOne(
+      manager,
+      `UPDATE validator_jobs SET status = $3, completed_at = now(), validator_hotkey = $2, updated_at = now()
+       WHERE id = $1 AND status <> $3`,
+      [jobId, validatorHotkey, ValidatorJobStatus.Completed],
+    );
+  }
+
+  /** Completes a job whose lease ran out for the last time; no validator holds it any more. */
+  completeExhausted(manager: EntityManager, jobId: string, note: string): Promise<boolean> {
+    return updatesOne(
+      manager,
+      `UPDATE validator_jobs
+       SET status = $3, completed_at = now(), attempts = attempts + 1, validator_hotkey = NULL,
+           lease_expires_at = NULL, last_error = $2, updated_at = now()
+       WHERE id = $1 AND status = $4 AND lease_expires_at <= now()`,
+      [jobId, note, ValidatorJobStatus.Completed, ValidatorJobStatus.Leased],
+    );
+  }
+}
+
+function idOf(row: SqlRow): string {
+  return textColumn(row, 'id');
+}
+
+/** Runs a single-row conditional UPDATE; whether it changed the row. */
+async function updatesOne(manager: EntityManager, update: string, parameters: unknown[]): Promise<boolean> {
+  const changed = await queryRows(manager, `WITH changed AS (${update} RETURNING id) SELECT id FROM changed`, parameters, idOf);
+  return changed.length === 1;
+}

@@ -1,0 +1,236 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import {
+  ApiError,
+  ApiValidationError,
+  ErrorCode,
+  ScanRequestDto,
+  ValidationErrorItem,
+  ValidatorJobClaimDto,
+  ValidatorJobDto,
+  ValidatorJobResultDto,
+  ValidatorJobStatus,
+  VerificationStatus,
+} from '@rcs/contracts';
+import { validationItem } from '@rcs/http';
+import { isUuid } from '../common/ids';
+import { CoordinatorConfig } from '../config/config';
+import { COORDINATOR_CONFIG } from '../config/config.module';
+import { DecisionService, DecisionTransaction } from '../decisions/decisions.module';
+import type { LeaseExpiryOutcome } from '../jobs/job-results';
+import { SubmissionEntity } from '../submissions/entities/submission.entity';
+import { submissionDetail, SubmissionDetailReaders } from '../submissions/submission-detail';
+import { TaskEntity } from '../tasks/entities/task.entity';
+import { findTaskOrThrow } from '../tasks/task-lookup';
+import { IdeaRewardsRepository } from '../idea-rewards/idea-rewards.module';
+import { PeerEvaluationRepository } from '../peer-evaluation/peer-evaluation.module';
+import { ValidatorJobEntity } from './entities/validator-job.entity';
+import { VerificationEntity } from './entities/verification.entity';
+import { ObservedResult, ResultRule, resultViolations, sameResult, toObservedResult } from './observed-result';
+import { SubmissionDecider } from './submission-decider';
+import { toValidatorJobDto } from './validator-job.mapper';
+import { ExhaustedJob, ValidatorJobsRepository } from './validator-jobs.repository';
+import { VerificationsRepository } from './verifications.repository';
+
+/** The hotkey recorded on verifications the coordinator itself writes (a job out of lease attempts). */
+export const COORDINATOR_HOTKEY = 'coordinator';
+
+
+type LeasedJob = ValidatorJobEntity & { leaseExpiresAt: Date };
+
+/** A result post that found its job completed: answered from the recorded verification, after the transaction. */
+type ResultOutcome = { verification: VerificationEntity } | { completed: true };
+
+/**
+ * Validator worklists and results (DECISIONS.md §6). A job is leased to one validator for the task's
+ * time budget plus LEASE_GRACE_SECONDS; only that validator may post its result, which decides the
+ * submission by the observed metric. Expired leases return the job to the pool; after
+ * MAX_JOB_ATTEMPTS expiries the submission is decided as `error`.
+ */
+@Injectable()
+export class ValidatorJobsService {
+  private readonly logger = new Logger(ValidatorJobsService.name);
+  private readonly readers: SubmissionDetailReaders;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+    private readonly jobs: ValidatorJobsRepository,
+    private readonly decider: SubmissionDecider,
+    private readonly decisions: DecisionService,
+    private readonly verifications: VerificationsRepository,
+    peerEvaluations: PeerEvaluationRepository,
+    ideaRewards: IdeaRewardsRepository,
+  ) {
+    this.readers = { verifications, peerEvaluations, ideaRewards };
+  }
+
+  /**
+   * Leases up to `limit` pending jobs to the validator. Expired leases go back to the pool first, so
+   * a scan never waits for the sweeper to see them; exhausted jobs are left to the sweeper, which
+   * decides their submissions (they stay leased, so nobody receives them meanwhile).
+   */
+  async scan(validatorHotkey: string, body: ScanRequestDto): Promise<ValidatorJobDto[]> {
+    // A task id that is not a uuid names no task, so it filters every job out.
+    if (body.task_id !== null && !isUuid(body.task_id)) return [];
+    const manager = this.dataSource.manager;
+    await this.jobs.returnExpiredLeases(manager, this.config.maxJobAttempts);
+    const leased = await this.jobs.lease(manager, {
+      validatorHotkey,
+      taskId: body.task_id,
+      taskSlug: body.task_slug,
+      limit: body.limit,
+      graceSeconds: this.config.leaseGraceSeconds,
+    });
+    return this.describe(manager, leased.filter((job): job is LeasedJob => job.leaseExpiresAt !== null));
+  }
+
+  /** The single-job form of scan; 404 `no_pending_validator_jobs` when there is nothing to lease. */
+  async claim(validatorHotkey: string, body: ValidatorJobClaimDto): Promise<ValidatorJobDto> {
+    const [job] = await this.scan(validatorHotkey, Object.assign(new ScanRequestDto(), body, { limit: 1 }));
+    if (job === undefined) {
+      // compat: clients match "no pending validator jobs" in the message.
+      throw ApiError.notFound(ErrorCode.NoPendingValidatorJobs, 'There are no pending validator jobs right now.', {
+        task_id: body.task_id,
+        task_slug: body.task_slug,
+      });
+    }
+    return job;
+  }
+
+  /**
+   * The lessee's result. An identical re-post for a completed job answers the recorded verification;
+   * a different one is 409 `job_already_completed`.
+   */
+  async postResult(validatorHotkey: string, jobId: string, body: ValidatorJobResultDto): Promise<VerificationEntity> {
+    const job = isUuid(jobId) ? await this.jobs.find(this.dataSource.manager, jobId) : null;
+    if (!job) throw ApiError.notFound(ErrorCode.JobNotFound, `No validator job with id ${jobId}.`, { job_id: jobId });
+    const task = await findTaskOrThrow(this.dataSource.manager, job.taskId);
+    const items: ValidationErrorItem[] = [...resultViolations(body, task)];
+    if (body.submission_id !== null && body.submission_id !== job.submissionId) {
+      items.push(
+        validationItem(ResultRule.SubmissionMismatch, ['body', 'submission_id'], `Job ${job.id} replays submission ${job.submissionId}, not this one.`, body.submission_id),
+      );
+    }
+    if (items.length > 0) throw new ApiValidationError(items);
+
+    const result = toObservedResult(body);
+    const outcome =
+      job.status === ValidatorJobStatus.Completed
+        ? ({ completed: true } as const)
+        : await this.decisions.transaction((tx) => this.decideLeased(tx, job, validatorHotkey, result));
+    if (!('verification' in outcome)) return this.repost(job.id, validatorHotkey, result);
+    return outcome.verification;
+  }
+
+  /** The sweeper's pass: expired leases return to the pool, exhausted jobs end their submission in `error`. */
+  async expireLeases(): Promise<LeaseExpiryOutcome> {
+    const returned = await this.jobs.returnExpiredLeases(this.dataSource.manager, this.config.maxJobAttempts);
+    let errored = 0;
+    for (const job of await this.jobs.findExhausted(this.dataSource.manager, this.config.maxJobAttempts)) {
+      // One job per transaction: a failure is logged and retried by the next sweep without holding back the others.
+      try {
+        if (await this.decisions.transaction((tx) => this.decideExhausted(tx, job))) errored += 1;
+      } catch (error) {
+        this.logger.error(`Could not end exhausted validator job ${job.id}: ${(error as Error).message}`);
+      }
+    }
+    return { returned, errored };
+  }
+
+  /** Decision protocol for a result: task row lock, then the job row, then the decision itself. */
+  private async decideLeased(
+    tx: DecisionTransaction,
+    job: ValidatorJobEntity,
+    validatorHotkey: string,
+    result: ObservedResult,
+  ): Promise<ResultOutcome> {
+    const task = await tx.lockTask(job.taskId);
+    const current = await this.jobs.find(tx.manager, job.id, { lock: true });
+    if (!current || current.status === ValidatorJobStatus.Completed) return { completed: true };
+    if (current.status !== ValidatorJobStatus.Leased || current.validatorHotkey !== validatorHotkey) {
+      throw jobNotLeased(current, validatorHotkey);
+    }
+    const verification = await this.decider.decide(tx, {
+      task,
+      submissionId: current.submissionId,
+      jobId: current.id,
+      validatorHotkey,
+      result,
+      completeJob: async (m) => {
+        // The row is locked and leased to this validator: only the clock can have ended the lease.
+        if (await this.jobs.completeLease(m, current.id, validatorHotkey)) return true;
+        throw jobNotLeased(current, validatorHotkey);
+      },
+    });
+    if (verification === null) {
+      throw ApiError.conflict(ErrorCode.SubmissionAlreadyDecided, `Submission ${current.submissionId} was already decided.`, {
+        submission_id: current.submissionId,
+        job_id: current.id,
+      });
+    }
+    return { verification };
+  }
+
+  /** A re-post to a completed job: the same result by the same validator is answered again, anything else is 409. */
+  private async repost(jobId: string, validatorHotkey: string, result: ObservedResult): Promise<VerificationEntity> {
+    const recorded = await this.verifications.findForJob(this.dataSource.manager, jobId);
+    if (recorded && recorded.validatorHotkey === validatorHotkey && sameResult(recorded, result)) return recorded;
+    throw ApiError.conflict(ErrorCode.JobAlreadyCompleted, `Job ${jobId} is already completed with a different result.`, {
+      job_id: jobId,
+      verification_id: recorded?.id ?? null,
+    });
+  }
+
+  /** The submission of a job that ran out of lease attempts is decided as `error`; false when another sweep did it. */
+  private async decideExhausted(tx: DecisionTransaction, job: ExhaustedJob): Promise<boolean> {
+    const task = await tx.lockTask(job.taskId);
+    const note = `The validator lease expired ${job.expiries} times without a result; the coordinator stopped replaying this submission.`;
+    const verification = await this.decider.decide(tx, {
+      task,
+      submissionId: job.submissionId,
+      jobId: job.id,
+      validatorHotkey: COORDINATOR_HOTKEY,
+      result: { status: VerificationStatus.Error, observedMetrics: {}, notes: note, replayLog: null },
+      completeJob: (m) => this.jobs.completeExhausted(m, job.id, note),
+    });
+    // Its submission was decided another way (or by another replica's sweep): the job only needs closing.
+    if (verification === null) await this.jobs.completeExhausted(tx.manager, job.id, note);
+    return verification !== null;
+  }
+
+  /** Leased jobs as validators receive them, oldest first. */
+  private async describe(manager: EntityManager, jobs: LeasedJob[]): Promise<ValidatorJobDto[]> {
+    if (jobs.length === 0) return [];
+    const [tasks, submissions] = await Promise.all([
+      manager.find(TaskEntity, { where: { id: In(jobs.map((job) => job.taskId)) } }),
+      manager.find(SubmissionEntity, { where: { id: In(jobs.map((job) => job.submissionId)) } }),
+    ]);
+    const taskById = new Map(tasks.map((task) => [task.id, task]));
+    const submissionById = new Map(submissions.map((submission) => [submission.id, submission]));
+    return Promise.all(
+      jobs.map(async (job) => {
+        const task = taskById.get(job.taskId) as TaskEntity;
+        const submission = submissionById.get(job.submissionId) as SubmissionEntity;
+        return toValidatorJobDto(job, task, submission, await submissionDetail(manager, this.readers, task, submission));
+      }),
+    );
+  }
+}
+
+/** 409 `job_not_leased`, saying whether the job is back in the pool, leased to someone else, or the caller's lease ran out. */
+function jobNotLeased(job: ValidatorJobEntity, validatorHotkey: string): ApiError {
+  const context = { job_id: job.id, job_status: job.status };
+  if (job.status === ValidatorJobStatus.Pending) {
+    return ApiError.conflict(ErrorCode.JobNotLeased, `Job ${job.id} is pending: no validator holds its lease (an expired lease returns the job to the pool); scan to lease it.`, context);
+  }
+  if (job.validatorHotkey !== validatorHotkey) {
+    return ApiError.conflict(ErrorCode.JobNotLeased, `Job ${job.id} is leased to another validator; only the lessee may post its result.`, context);
+  }
+  return ApiError.conflict(
+    ErrorCode.JobNotLeased,
+    `Your lease on job ${job.id} expired at ${job.leaseExpiresAt?.toISOString() ?? 'an earlier time'}; the result can no longer be posted.`,
+    context,
+  );
+}

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, FindOptionsWhere } from 'typeorm';
+import { VerificationQueryDto } from '@rcs/contracts';
+import { queryOneRow, textColumn } from '@rcs/persistence';
+import { isUuid } from '../common/ids';
+import { VerificationEntity } from './entities/verification.entity';
+
+export type NewVerification = Omit<VerificationEntity, 'id' | 'createdAt'>;
+
+/** The verifications table, always through the caller's manager; a verification is written only with its decision. */
+@Injectable()
+export class VerificationsRepository {
+  /** Records a decision's verification; `verifications_one_per_job_unique` keeps one per job. */
+  async insert(manager: EntityManager, verification: NewVerification): Promise<VerificationEntity> {
+    const id = await queryOneRow(
+      manager,
+      // clock_timestamp(), not now(): decisions of a task commit in lock order, not in transaction-start order.
+      `INSERT INTO verifications
+         (submission_id, job_id, task_id, validator_hotkey, status, metric_name, metric_value, observed_metrics, notes, replay_log, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, clock_timestamp())
+       RETURNING id`,
+      [
+        verification.submissionId,
+        verification.jobId,
+        verification.taskId,
+        verification.validatorHotkey,
+        verification.status,
+        verification.metricName,
+        verification.metricValue,
+        JSON.stringify(verification.observedMetrics),
+        verification.notes,
+        verification.replayLog,
+      ],
+      (row) => textColumn(row, 'id'),
+    );
+    return manager.findOneByOrFail(VerificationEntity, { id });
+  }
+
+  findForJob(manager: EntityManager, jobId: string): Promise<VerificationEntity | null> {
+    return manager.findOne(VerificationEntity, { where: { jobId } });
+  }
+
+  /** Newest first (`created_at DESC, id DESC`), paged; a submission id that is not a uuid matches nothing. */
+  async list(manager: EntityManager, query: VerificationQueryDto): Promise<VerificationEntity[]> {
+    if (query.submission_id !== undefined && !isUuid(query.submission_id)) return [];
+    const where: FindOptionsWhere<VerificationEntity> = {};
+    if (query.submission_id !== undefined) where.submissionId = query.submission_id;
+    if (query.status !== undefined) where.status = query.status;
+    return manager.find(VerificationEntity, { where, order: { createdAt: 'DESC', id: 'DESC' }, take: query.limit, skip: query.offset });
+  }
+
+  /** A submission's verifications, newest first; none for an id that is not a uuid. */
+  async listForSubmission(manager: EntityManager, submissionId: string): Promise<VerificationEntity[]> {
+    if (!isUuid(submissionId)) return [];
+    return manager.find(VerificationEntity, { where: { submissionId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  /** The newest verification of a submission, if any. */
+  latest(manager: EntityManager, submissionId: string): Promise<VerificationEntity | null> {
+    return manager.findOne(VerificationEntity, { where: { submissionId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+}

@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { childProcessBaseEnv, createScratchDatabase, freePort } from '@rcs/testing';
+import { e2eConfig } from './config';
+
+const ROOT = join(__dirname, '..', '..', '..');
+
+export interface DemoStack {
+  coordinator: string;
+  pool: string;
+  web: string;
+  adminToken: string;
+  /** The demo's accepted miner: the best result, the reward snapshot and the claim package name it. */
+  bestMiner: string;
+  demoOutput: string;
+  stop(): Promise<void>;
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => resolve({ code, output }));
+  });
+}
+
+/** `npm start` (coordinator, runner, pool and the web UI) on free ports, then `npm run demo` against it. */
+export async function startDemoStack(): Promise<DemoStack> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'web-e2e-'));
+  // The test Postgres, not the embedded one: it starts in a second where PGlite takes a minute on a busy machine.
+  const [coordinatorDb, poolDb] = [await createScratchDatabase('web_e2e_coordinator'), await createScratchDatabase('web_e2e_pool')];
+  const [coordinatorPort, runnerPort, poolPort, webPort, weightPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const env = {
+    ...childProcessBaseEnv(),
+    DATA_DIR: dataDir,
+    COORDINATOR_DATABASE_URL: coordinatorDb.url,
+    POOL_DATABASE_URL: poolDb.url,
+    LOG_LEVEL: 'warn',
+    COORDINATOR_PORT: String(coordinatorPort),
+    VALIDATOR_RUNNER_PORT: String(runnerPort),
+    POOL_PORT: String(poolPort),
+    WEB_PORT: String(webPort),
+    WEIGHT_SETTER_PORT: String(weightPort),
+    REDIS_URL: e2eConfig.redisUrl,
+    REDIS_KEY_PREFIX: `web-e2e-${coordinatorPort}`,
+  };
+  const stack: ChildProcess = spawn(process.execPath, ['-r', '@swc-node/register', 'tools/stack/main.ts', 'coordinator-api', 'validator-runner', 'pool-service'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  stack.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => stack.once('exit', (code) => resolve(code)));
+  const stop = async () => {
+    if (stack.exitCode === null) stack.kill('SIGINT');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+    await Promise.all([coordinatorDb.drop(), poolDb.drop()]);
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      stack.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        // The banner is written at once and ends with "stack: ready".
+        if (/stack: ready/.test(output)) resolve();
+      });
+      void exited.then((code) => reject(new TypeError(`the stack exited (${code}) before it was ready:\n${output.slice(-4000)}`)));
+    });
+    const web = /web UI\s+(http:\/\/\S+)/.exec(output)?.[1];
+    if (!web) throw new TypeError(`the banner names no web UI URL:\n${output.slice(-2000)}`);
+    const demo = await run(['tools/demo/main.ts', '--timeout', '180'], env);
+    if (demo.code !== 0) throw new TypeError(`npm run demo failed (${demo.code}):\n${demo.output.slice(-4000)}`);
+    const bestMiner = /accepted: \S+ by (\S+), observed/.exec(demo.output)?.[1];
+    if (!bestMiner) throw new TypeError(`the demo names no accepted miner:\n${demo.output}`);
+    const state = JSON.parse(readFileSync(join(dataDir, 'stack.json'), 'utf8')) as { coordinator_url: string; pool_url: string; admin_token: string };
+    return { coordinator: state.coordinator_url, pool: state.pool_url, web, adminToken: state.admin_token, bestMiner, demoOutput: demo.output, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

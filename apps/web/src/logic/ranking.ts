@@ -1,0 +1,49 @@
+import type { DashboardDecisionDto, VerificationSummaryDto } from '@rcs/contracts';
+
+/** One accepted result of a competition as the page ranks it. */
+export interface AcceptedResult {
+  submission_id: string;
+  miner_hotkey: string | null;
+  metric_value: number;
+  decided_at: string;
+}
+
+/**
+ * A competition's accepted results, best first by the verified metric in the task's direction (ties: the
+ * earlier decision first, as the original among duplicates). Validator verifications give standard and
+ * centerless results; decisions also cover peer_evaluation ones and name the miner. One row per submission.
+ */
+export function rankAccepted(
+  taskId: string,
+  direction: string,
+  verifications: readonly VerificationSummaryDto[],
+  decisions: readonly DashboardDecisionDto[],
+): AcceptedResult[] {
+  const rows = new Map<string, AcceptedResult>();
+  for (const v of verifications) {
+    if (v.task_id !== taskId || String(v.status) !== 'accepted' || v.metric_value === null) continue;
+    const known = rows.get(v.submission_id);
+    if (!known || known.decided_at < v.created_at) {
+      rows.set(v.submission_id, { submission_id: v.submission_id, miner_hotkey: null, metric_value: v.metric_value, decided_at: v.created_at });
+    }
+  }
+  for (const d of decisions) {
+    if (d.task_id !== taskId || String(d.status) !== 'accepted' || d.verified_metric_value === null) continue;
+    const known = rows.get(d.submission_id);
+    rows.set(d.submission_id, {
+      submission_id: d.submission_id,
+      miner_hotkey: d.miner_hotkey,
+      metric_value: d.verified_metric_value,
+      decided_at: known?.decided_at ?? d.decided_at,
+    });
+  }
+  const sign = direction === 'minimize' ? 1 : -1;
+  return [...rows.values()].sort(
+    (a, b) => sign * (a.metric_value - b.metric_value) || (a.decided_at < b.decided_at ? -1 : a.decided_at > b.decided_at ? 1 : 0),
+  );
+}
+
+/** Fills in miners the verifications do not name from another source (best-result history, decisions). */
+export function withMiners(rows: AcceptedResult[], minerOf: ReadonlyMap<string, string>): AcceptedResult[] {
+  return rows.map((row) => (row.miner_hotkey === null && minerOf.has(row.submission_id) ? { ...row, miner_hotkey: minerOf.get(row.submission_id) ?? null } : row));
+}

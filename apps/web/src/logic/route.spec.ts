@@ -1,0 +1,18 @@
+import { href, parseRoute } from './route';
+
+describe('routes', () => {
+  it('reads every page from the hash and writes it back', () => {
+    expect(parseRoute('')).toEqual({ page: 'competitions' });
+    expect(parseRoute('#/')).toEqual({ page: 'competitions' });
+    expect(parseRoute('#/competitions/abc-1')).toEqual({ page: 'competition', id: 'abc-1' });
+    for (const page of ['validators', 'rewards', 'pool', 'status'] as const) {
+      expect(parseRoute(href({ page }))).toEqual({ page });
+    }
+    expect(parseRoute(href({ page: 'competition', id: 'a/b' }))).toEqual({ page: 'competition', id: 'a/b' });
+  });
+
+  it('names an unknown path instead of guessing a page', () => {
+    expect(parseRoute('#/nope')).toEqual({ page: 'not_found', path: '/nope' });
+    expect(parseRoute('#/competitions/a/b')).toEqual({ page: 'not_found', path: '/competitions/a/b' });
+  });
+});

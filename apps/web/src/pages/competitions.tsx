@@ -1,0 +1,97 @@
+import type { DashboardDto } from '@rcs/contracts';
+import type { Coordinator } from '../api/services';
+import { Empty, Hotkey, LiveBadge, Loaded, Time, useEvents, useLoad } from '../components/common';
+import { formatMetric } from '../logic/format';
+import { COORDINATOR_EVENTS } from '../logic/live';
+import { href } from '../logic/route';
+
+export function NoCompetitions({ coordinator }: { coordinator: Coordinator }) {
+  return (
+    <Empty>
+      <p>
+        <strong>No competitions yet.</strong> An operator creates one with <code>POST /api/v1/tasks</code> and an admin token (header{' '}
+        <code>X-Admin-Token</code>): see the coordinator's API docs at <a href={`${coordinator.baseUrl}/docs`}>{coordinator.baseUrl}/docs</a>. On a local
+        stack, <code>npm run demo</code> creates one and runs a whole round.
+      </p>
+    </Empty>
+  );
+}
+
+/** Every competition with its state, mode, metric, best result, submissions per status and active claims; live. */
+export function CompetitionsPage({ coordinator }: { coordinator: Coordinator }) {
+  const [load, reload] = useLoad(() => coordinator.dashboard(), [coordinator]);
+  const live = useEvents(coordinator.eventsUrl(), COORDINATOR_EVENTS, () => reload());
+  return (
+    <>
+      <h1>Competitions</h1>
+      <LiveBadge state={live} />
+      <Loaded load={load} label="the competitions">
+        {(dashboard) => <CompetitionsTable dashboard={dashboard} coordinator={coordinator} />}
+      </Loaded>
+    </>
+  );
+}
+
+function CompetitionsTable({ dashboard, coordinator }: { dashboard: DashboardDto; coordinator: Coordinator }) {
+  if (dashboard.tasks.length === 0) return <NoCompetitions coordinator={coordinator} />;
+  const counts = dashboard.task_counts;
+  return (
+    <>
+      <p>
+        {counts.total} competitions: {counts.live} live, {counts.paused} paused, {counts.closed} closed
+        {dashboard.tasks_truncated ? ` (the newest ${dashboard.tasks.length} are listed)` : ''}. As of <Time value={dashboard.generated_at} />.
+      </p>
+      <div class="scroll">
+        <table>
+          <caption class="sr-only">Competitions, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Competition</th>
+              <th scope="col">State</th>
+              <th scope="col">Mode</th>
+              <th scope="col">Metric</th>
+              <th scope="col">Best result</th>
+              <th scope="col">Pending</th>
+              <th scope="col">Accepted</th>
+              <th scope="col">Rejected</th>
+              <th scope="col">Error</th>
+              <th scope="col">Active claims</th>
+            </tr>
+          </thead>
+          <tbody>
+            {dashboard.tasks.map((task) => (
+              <tr key={task.id} data-task-id={task.id}>
+                <th scope="row">
+                  <a href={href({ page: 'competition', id: task.id })}>{task.title}</a>
+                  <div class="muted">{task.slug}</div>
+                </th>
+                <td>
+                  <span class={`state state-${task.task_state}`}>{task.task_state}</span>
+                </td>
+                <td>{task.competition_mode}</td>
+                <td>
+                  {task.metric_name} <span class="muted">({task.metric_direction})</span>
+                </td>
+                <td>
+                  {task.best ? (
+                    <>
+                      <strong class="best-value">{formatMetric(task.best.metric_value)}</strong> <Hotkey value={task.best.miner_hotkey} />{' '}
+                      <Time value={task.best.updated_at} />
+                    </>
+                  ) : (
+                    <span class="muted">none yet</span>
+                  )}
+                </td>
+                <td>{task.submissions.pending_verification}</td>
+                <td>{task.submissions.accepted}</td>
+                <td>{task.submissions.rejected}</td>
+                <td>{task.submissions.error}</td>
+                <td>{task.active_claims}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,193 @@
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { REDIS } from '@rcs/queue';
+
+/** One event of a service's public stream: the Redis stream id, the event name and its JSON payload text. */
+export interface StreamEvent {
+  id: string;
+  type: string;
+  data: string;
+}
+
+export interface EventStreamOptions {
+  /** The Redis stream key (one per service). */
+  key: string;
+  /** Approximate bound of the stream (XADD MAXLEN ~): how far back a client can resume. */
+  maxLength: number;
+  /** How often an idle connection gets a comment line, so proxies keep it open. */
+  heartbeatMs: number;
+}
+
+export const EVENT_STREAM_OPTIONS = Symbol('EVENT_STREAM_OPTIONS');
+
+/** A client connection: receives events through `deliver`, closed by the stream on shutdown. */
+export interface EventSubscriber {
+  deliver(event: StreamEvent): void;
+  heartbeat(): void;
+  close(): void;
+}
+
+/** Stream ids are `<ms>-<seq>`; what a client may send back as `Last-Event-ID`. */
+export const STREAM_ID = /^[0-9]{1,20}-[0-9]{1,20}$/;
+
+/** -1, 0 or 1 as stream id `a` is before, equal to or after `b`. */
+export function compareStreamIds(a: string, b: string): number {
+  const [am, as] = a.split('-');
+  const [bm, bs] = b.split('-');
+  const ms = BigInt(am) - BigInt(bm);
+  if (ms !== 0n) return ms < 0n ? -1 : 1;
+  const seq = BigInt(as) - BigInt(bs);
+  return seq === 0n ? 0 : seq < 0n ? -1 : 1;
+}
+
+const READ_BLOCK_MS = 5000;
+const RANGE_BATCH = 500;
+
+type RawEntry = [id: string, fields: string[]];
+
+function toEvent([id, fields]: RawEntry): StreamEvent {
+  let type = '';
+  let data = '{}';
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    if (fields[i] === 'type') type = fields[i + 1];
+    else if (fields[i] === 'data') data = fields[i + 1];
+  }
+  return { id, type, data };
+}
+
+/**
+ * A service's public events (DECISIONS §14) in a bounded Redis stream: publishers XADD after their
+ * change has committed; each replica tails the stream with one blocking reader and fans it out to
+ * its open connections, so every replica serves every event and a client resumes on any of them.
+ */
+@Injectable()
+export class EventStream implements OnModuleDestroy {
+  private readonly logger = new Logger('EventStream');
+  private readonly subscribers = new Set<EventSubscriber>();
+  private reader: Redis | null = null;
+  private started: Promise<void> | null = null;
+  private loop: Promise<void> | null = null;
+  private cursor = '0-0';
+  private heartbeat: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(EVENT_STREAM_OPTIONS) private readonly options: EventStreamOptions,
+  ) {}
+
+  /** Appends an event; never throws (the change it reports has committed): a failure is logged. */
+  async publish(type: string, payload: object): Promise<string | null> {
+    try {
+      return await this.redis.xadd(this.options.key, 'MAXLEN', '~', String(this.options.maxLength), '*', 'type', type, 'data', JSON.stringify(payload));
+    } catch (error) {
+      this.logger.warn(`Event ${type} not published: ${(error as Error).message}`);
+      return null;
+    }
+  }
+
+  /** The events after `afterId` (exclusive), oldest first, at most `count`. */
+  async after(afterId: string, count = RANGE_BATCH): Promise<StreamEvent[]> {
+    const entries = (await this.redis.xrange(this.options.key, `(${afterId}`, '+', 'COUNT', count)) as RawEntry[];
+    return entries.map(toEvent);
+  }
+
+  get open(): number {
+    return this.subscribers.size;
+  }
+
+  /**
+   * Subscribes `subscriber` to every event after `lastEventId` (exclusive), or after now when null:
+   * first the stored ones in order, then the live ones, each exactly once.
+   */
+  async subscribe(subscriber: EventSubscriber, lastEventId: string | null): Promise<() => void> {
+    let last = lastEventId;
+    let backlog: StreamEvent[] | null = [];
+    const send = (event: StreamEvent) => {
+      if (last !== null && compareStreamIds(event.id, last) <= 0) return;
+      last = event.id;
+      subscriber.deliver(event);
+    };
+    // Joined before the catch-up read, so nothing published meanwhile is missed; duplicates are dropped by id.
+    const member: EventSubscriber = {
+      deliver: (event) => (backlog ? backlog.push(event) : send(event)),
+      heartbeat: () => subscriber.heartbeat(),
+      close: () => subscriber.close(),
+    };
+    this.subscribers.add(member);
+    const unsubscribe = () => void this.subscribers.delete(member);
+    try {
+      await this.start();
+      if (last === null) last = this.cursor;
+      for (;;) {
+        const batch = await this.after(last);
+        for (const event of batch) send(event);
+        if (batch.length < RANGE_BATCH) break;
+      }
+    } catch (error) {
+      unsubscribe();
+      throw error;
+    }
+    const pending = backlog;
+    backlog = null;
+    for (const event of pending) send(event);
+    return unsubscribe;
+  }
+
+  /** Resolves once this replica tails the stream (Redis answered). */
+  ready(): Promise<void> {
+    return this.start();
+  }
+
+  private start(): Promise<void> {
+    this.started ??= (async () => {
+      const newest = (await this.redis.xrevrange(this.options.key, '+', '-', 'COUNT', 1)) as RawEntry[];
+      this.cursor = newest.length > 0 ? newest[0][0] : '0-0';
+      // A blocking read needs its own connection; it waits for Redis rather than failing fast.
+      this.reader = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, connectionName: `${this.redis.options.connectionName ?? 'events'}:events` });
+      this.reader.on('error', () => undefined);
+      this.loop = this.tail(this.reader);
+      this.heartbeat = setInterval(() => {
+        for (const subscriber of this.subscribers) subscriber.heartbeat();
+      }, this.options.heartbeatMs);
+      this.heartbeat.unref();
+    })().catch((error: unknown) => {
+      this.started = null;
+      throw error;
+    });
+    return this.started;
+  }
+
+  private async tail(reader: Redis): Promise<void> {
+    while (!this.stopped) {
+      try {
+        const result = (await reader.xread('COUNT', RANGE_BATCH, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.options.key, this.cursor)) as
+          | [string, RawEntry[]][]
+          | null;
+        for (const [, entries] of result ?? []) {
+          for (const entry of entries) {
+            this.cursor = entry[0];
+            const event = toEvent(entry);
+            for (const subscriber of this.subscribers) subscriber.deliver(event);
+          }
+        }
+      } catch (error) {
+        if (this.stopped) return;
+        this.logger.warn(`Reading the event stream failed: ${(error as Error).message}`);
+        await new Promise((resolve) => setTimeout(resolve, 1000).unref());
+      }
+    }
+  }
+
+  /** Ends every open connection (an app close must not wait on them) and the reader. */
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    for (const subscriber of this.subscribers) subscriber.close();
+    this.subscribers.clear();
+    if (this.reader) {
+      this.reader.disconnect();
+      await this.loop;
+    }
+  }
+}

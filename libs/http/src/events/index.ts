@@ -1,0 +1,4 @@
+export * from './event-stream';
+export * from './event-stream.module';
+export * from './sse';
+export * from './event-stream-route';

@@ -1,0 +1,19 @@
+import { FastifyReply, FastifyRequest, LogController } from 'fastify';
+
+/**
+ * Fastify's request logging cut to one line per request: nothing when a request comes in, and when
+ * its response has gone out one `info` line (`request`) with its id (the request logger's `reqId`
+ * binding), method, URL, status and milliseconds — scalars only, so no request or reply object is
+ * walked by a serializer on the hot path. A failed response still logs `request errored` with the error.
+ */
+export class OneLineRequestLog extends LogController {
+  override incomingRequest(): void {
+    // Logged once, on completion.
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const line = { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else request.log.info(line, 'request');
+  }
+}

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+
+/** What `/` of a service points at. */
+export interface ServiceIndexOptions {
+  service: string;
+  /** Where people read the stack (`WEB_URL`); null when unset. */
+  webUrl: string | null;
+  /** Further routes worth a pointer, by name (e.g. `dashboard: '/api/v1/dashboard'`). */
+  links?: Record<string, string>;
+}
+
+/** `GET /`: a small JSON index (the docs, the web UI) instead of a 404 for whoever opens the service's URL. */
+export function installServiceIndex(fastify: FastifyInstance, options: ServiceIndexOptions): void {
+  const body = JSON.stringify({
+    service: options.service,
+    web_ui: options.webUrl,
+    docs: '/docs',
+    redoc: '/redoc',
+    openapi: '/openapi.json',
+    metrics: '/metrics',
+    ...options.links,
+  });
+  fastify.get('/', { config: { authClass: 'public' } }, (_request, reply) => {
+    void reply.type('application/json; charset=utf-8').send(body);
+  });
+}

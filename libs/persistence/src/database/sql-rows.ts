@@ -1,0 +1,84 @@
+import type { EntityManager } from 'typeorm';
+
+/** One row of a raw query, before it is read: TypeORM types raw results as `any`, so nothing about it is trusted. */
+export type SqlRow = Readonly<Record<string, unknown>>;
+
+/** A raw query answered something other than the rows its reader expects (a changed query, a wrong cast in SQL). */
+export class UnexpectedRowError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnexpectedRowError';
+  }
+}
+
+/**
+ * Runs a raw statement that answers rows (a SELECT, or a CTE around `UPDATE … RETURNING`, which TypeORM
+ * otherwise answers as `[rows, count]`) and reads each row through `read`, which checks what it takes.
+ */
+export async function queryRows<T>(manager: EntityManager, sql: string, parameters: readonly unknown[], read: (row: SqlRow) => T): Promise<T[]> {
+  const result: unknown = await manager.query(sql, [...parameters]);
+  if (!Array.isArray(result)) throw new UnexpectedRowError(`Expected rows, got ${typeof result}`);
+  return result.map((row: unknown) => {
+    if (typeof row !== 'object' || row === null) throw new UnexpectedRowError(`Expected a row, got ${String(row)}`);
+    return read(row as SqlRow);
+  });
+}
+
+/** The one row a statement always answers (an aggregate without GROUP BY, `SELECT now()`). */
+export async function queryOneRow<T>(manager: EntityManager, sql: string, parameters: readonly unknown[], read: (row: SqlRow) => T): Promise<T> {
+  const [row, ...more] = await queryRows(manager, sql, parameters, read);
+  if (row === undefined || more.length > 0) throw new UnexpectedRowError(`Expected one row, got ${more.length + (row === undefined ? 0 : 1)}`);
+  return row;
+}
+
+export function textColumn(row: SqlRow, column: string): string {
+  const value = row[column];
+  if (typeof value !== 'string') throw unexpected(column, 'text', value);
+  return value;
+}
+
+export function nullableTextColumn(row: SqlRow, column: string): string | null {
+  return row[column] === null ? null : textColumn(row, column);
+}
+
+/** An `int` column (pg answers int4 as a number; cast counts with `::int`). */
+export function intColumn(row: SqlRow, column: string): number {
+  const value = row[column];
+  if (typeof value !== 'number' || !Number.isInteger(value)) throw unexpected(column, 'int', value);
+  return value;
+}
+
+export function nullableIntColumn(row: SqlRow, column: string): number | null {
+  return row[column] === null ? null : intColumn(row, column);
+}
+
+/** A `double precision` column (pg answers float8 as a number). */
+export function nullableFloatColumn(row: SqlRow, column: string): number | null {
+  const value = row[column];
+  if (value === null) return null;
+  if (typeof value !== 'number') throw unexpected(column, 'double precision', value);
+  return value;
+}
+
+export function timestampColumn(row: SqlRow, column: string): Date {
+  const value = row[column];
+  if (!(value instanceof Date)) throw unexpected(column, 'timestamptz', value);
+  return value;
+}
+
+export function nullableTimestampColumn(row: SqlRow, column: string): Date | null {
+  return row[column] === null ? null : timestampColumn(row, column);
+}
+
+/** A text column holding one of an enum's values. */
+export function enumColumn<E extends string>(row: SqlRow, column: string, values: Readonly<Record<string, E>>): E {
+  const value = textColumn(row, column);
+  const known: readonly string[] = Object.values(values);
+  const isMember = (text: string): text is E => known.includes(text);
+  if (!isMember(value)) throw unexpected(column, `one of ${known.join(', ')}`, value);
+  return value;
+}
+
+function unexpected(column: string, expected: string, value: unknown): UnexpectedRowError {
+  return new UnexpectedRowError(`Column ${column}: expected ${expected}, got ${value === null ? 'null' : typeof value}`);
+}
