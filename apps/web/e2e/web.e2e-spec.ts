@@ -38,8 +38,8 @@ async function open(hash: string): Promise<Opened> {
   // A context of its own: axe needs one, and no page shares another's cache.
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  page.once('close', () => void context.close());
   const errors: string[] = [];
+  page.on('crash', () => errors.push('page: the renderer crashed'));
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
@@ -86,7 +86,8 @@ describe('the web UI against a stack populated by the demo round', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'competitions.png'), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
-    await page.close();
+    // Closing the context closes the page; awaited, so nothing is left closing while the next test runs.
+    await page.context().close();
   });
 
   it('shows one competition: onboarding link, best result, a history point in chart and table, ranked results', async () => {
@@ -105,7 +106,7 @@ describe('the web UI against a stack populated by the demo round', () => {
     if (e2eConfig.docsScreenshot) await page.screenshot({ path: join(ROOT, 'docs', 'web-competition.png') });
     expect(await seriousViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
-    await page.close();
+    await page.context().close();
   });
 
   it('shows the validator backlog and the demo verifications', async () => {
@@ -115,7 +116,7 @@ describe('the web UI against a stack populated by the demo round', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'validators.png'), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
-    await page.close();
+    await page.context().close();
   });
 
   it('shows the demo miner in the reward snapshot, with generated_at and the policy', async () => {
@@ -127,14 +128,19 @@ describe('the web UI against a stack populated by the demo round', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'rewards.png'), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
-    await page.close();
+    await page.context().close();
   });
 
   it('shows the pool leaderboard, SOTA and epochs, and verifies a real claim package in the browser', async () => {
     const leaderboard = (await (await fetch(`${stack.pool}/api/v1/miners/leaderboard`)).json()) as { hotkey: string }[];
     expect(leaderboard.length).toBeGreaterThan(0);
     const { page, errors } = await open('#/pool');
-    for (const entry of leaderboard) await expect(page.locator(`tr.pool-miner code[title="${entry.hotkey}"]`).count()).resolves.toBe(1);
+    // The leaderboard only grows: wait for each miner the API listed before the page loaded (count() does not wait).
+    for (const entry of leaderboard) {
+      const row = page.locator(`tr.pool-miner code[title="${entry.hotkey}"]`);
+      await row.waitFor();
+      await expect(row.count()).resolves.toBe(1);
+    }
     expect(await page.locator('section[aria-labelledby=sota] tbody tr').count()).toBe(1);
     expect(await page.locator('tr.epoch').count()).toBeGreaterThanOrEqual(1);
 
@@ -142,8 +148,9 @@ describe('the web UI against a stack populated by the demo round', () => {
     await page.getByRole('button', { name: 'Look up and verify' }).click();
     const verdict = page.getByTestId('claim-verdict');
     await verdict.waitFor();
-    const epochs = (await (await fetch(`${stack.pool}/claims/epochs`)).json()) as { default_epoch: number };
-    const epoch = (await (await fetch(`${stack.pool}/claims/epoch/${epochs.default_epoch}`)).json()) as { root: string };
+    // The pool may close another epoch while the test runs: compare with the root of the epoch the page looked up.
+    const lookedUp = await verdict.getAttribute('data-epoch');
+    const epoch = (await (await fetch(`${stack.pool}/claims/epoch/${lookedUp}`)).json()) as { root: string };
     await expect(verdict.textContent()).resolves.toBe(`✓ verified against root ${epoch.root.toLowerCase()}`);
 
     await page.getByLabel('Hotkey (SS58)').fill('5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty');
@@ -152,7 +159,7 @@ describe('the web UI against a stack populated by the demo round', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'pool.png'), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
     expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
-    await page.close();
+    await page.context().close();
   });
 
   it('shows each service ready, the chain and the full participation disclaimer', async () => {
@@ -167,7 +174,7 @@ describe('the web UI against a stack populated by the demo round', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'status.png'), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
-    await page.close();
+    await page.context().close();
   });
 
   it('shows a decision made while the competition page is open, without a reload', async () => {
@@ -218,6 +225,6 @@ describe('the web UI against a stack populated by the demo round', () => {
     await expect(page.locator('section[aria-labelledby=consensus] tbody').textContent()).resolves.toContain('2 / 0 / 0 (2)');
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     expect(errors).toEqual([]);
-    await page.close();
+    await page.context().close();
   });
 });

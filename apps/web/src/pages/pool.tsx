@@ -195,7 +195,7 @@ function ClaimLookup({ pool, epoch }: { pool: Pool; epoch: number | null }) {
         {lookup.state === 'error' ? <p role="alert" class="error">{lookup.message}</p> : null}
         {lookup.state === 'done' ? (
           <>
-            <p class={lookup.check.ok ? 'verified' : 'error'} data-testid="claim-verdict">
+            <p class={lookup.check.ok ? 'verified' : 'error'} data-testid="claim-verdict" data-epoch={lookup.pkg.epoch}>
               {lookup.check.ok ? '✓ ' : '✗ '}
               {lookup.check.message}
             </p>
