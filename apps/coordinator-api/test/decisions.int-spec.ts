@@ -2,7 +2,7 @@ import { BtAuthSigner } from '@rcs/auth';
 import { CompetitionMode, PeerEvaluationDto, SubmissionStatus } from '@rcs/contracts';
 import { DecisionService, TaskNotLockedError } from '../src/decisions/decision.service';
 import { DomainEvents, SubmissionDecided } from '../src/events/domain-events';
-import { findTaskOrThrow } from '../src/tasks/task-lookup';
+import { TasksRepository } from '../src/tasks/tasks.repository';
 import { CoordinatorHarness, startCoordinator } from './harness';
 import { expectStatus, signerFor, TestClient } from './submissions-fixtures';
 import { insertPendingSubmission, insertRankedTask } from './support/best-results-rows';
@@ -112,7 +112,7 @@ describe('decisions', () => {
     const before = announced.length;
     await expect(
       h.app.get(DecisionService).transaction(async (tx) => {
-        const task = await findTaskOrThrow(tx.manager, taskId);
+        const task = await h.app.get(TasksRepository).findOrThrow(tx.manager, taskId);
         return tx.decide({ task, submissionId, verdict: { status: SubmissionStatus.Error } });
       }),
     ).rejects.toBeInstanceOf(TaskNotLockedError);

@@ -1,13 +1,16 @@
 import { Module } from '@nestjs/common';
 import { IdeaRewardsModule } from '../idea-rewards/idea-rewards.module';
+import { SubmissionsRepositoryModule } from '../submissions/submissions-repository.module';
+import { TasksModule } from '../tasks/tasks.module';
 import { BestResultsController } from './best-results.controller';
+import { BestResultsRepository } from './best-results.repository';
 import { BestResultsService } from './best-results.service';
 
 @Module({
   // Idea rewards are written through that domain's repository, in the decision's transaction.
-  imports: [IdeaRewardsModule],
+  imports: [IdeaRewardsModule, SubmissionsRepositoryModule, TasksModule],
   controllers: [BestResultsController],
-  providers: [BestResultsService],
+  providers: [BestResultsService, BestResultsRepository],
   exports: [BestResultsService],
 })
 export class BestResultsModule {}

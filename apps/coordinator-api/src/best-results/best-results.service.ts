@@ -4,12 +4,13 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ApiError, BestResultHistoryQueryDto, CompetitionMode, ErrorCode, TaskState } from '@rcs/contracts';
 import { isUuid } from '../common/ids';
 import { IdeaRewardEntity } from '../idea-rewards/entities/idea-reward.entity';
-import { insertIdeaReward } from '../idea-rewards/idea-rewards.module';
+import { IdeaRewardsRepository } from '../idea-rewards/idea-rewards.module';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
+import { SubmissionsRepository } from '../submissions/submissions-repository.module';
 import { TaskEntity } from '../tasks/entities/task.entity';
-import { findTaskOrThrow } from '../tasks/task-lookup';
+import { TasksRepository } from '../tasks/tasks.module';
 import { RankedValue, RankingOutcome, RankingRule, rankAgainst, replacesIncumbent } from './best-result.rules';
-import { findBest, findTaskBest, listBestChanges, recordBestChange, writeBest } from './best-results.repository';
+import { BestResultsRepository } from './best-results.repository';
 import { BestResultChangeEntity } from './entities/best-result-change.entity';
 import { BestResultEntity } from './entities/best-result.entity';
 
@@ -27,7 +28,13 @@ export interface BestResultConsideration {
 /** Best results, their history and idea rewards (DECISIONS.md §3, §6). */
 @Injectable()
 export class BestResultsService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly bests: BestResultsRepository,
+    private readonly ideaRewards: IdeaRewardsRepository,
+    private readonly submissions: SubmissionsRepository,
+    private readonly tasks: TasksRepository,
+  ) {}
 
   /**
    * Ranks an accepted result against the task's best and, when it wins, makes it the best, records the
@@ -41,12 +48,12 @@ export class BestResultsService {
     submission: SubmissionEntity,
     result: { metric: number; secondary: number | null },
   ): Promise<BestResultConsideration> {
-    const previous = await findBest(manager, task.id);
+    const previous = await this.bests.find(manager, task.id);
     const incumbent: RankedValue | null = previous && { metric: previous.metricValue, secondary: previous.secondaryMetricValue };
     const outcome = rankAgainst(result, incumbent, rankingRule(task));
-    if (!replacesIncumbent(outcome) || (await isFrozenFor(manager, task, submission))) return { outcome, replaced: false, previous, ideaReward: null };
+    if (!replacesIncumbent(outcome) || (await this.isFrozenFor(manager, task, submission))) return { outcome, replaced: false, previous, ideaReward: null };
 
-    await writeBest(
+    await this.bests.write(
       manager,
       {
         taskId: task.id,
@@ -59,14 +66,14 @@ export class BestResultsService {
       },
       previous?.submissionId ?? null,
     );
-    await recordBestChange(manager, task.id, previous);
+    await this.bests.recordChange(manager, task.id, previous);
     const ideaReward = await this.rewardIdea(manager, task, submission, result.metric, previous);
     return { outcome, replaced: true, previous, ideaReward };
   }
 
   /** The task's best; 404 `task_not_found`, or 404 `best_result_not_found` before the first accepted result. */
   async best(taskId: string): Promise<BestResultEntity> {
-    const found = isUuid(taskId) ? await findTaskBest(this.dataSource.manager, taskId) : null;
+    const found = isUuid(taskId) ? await this.bests.findTaskBest(this.dataSource.manager, taskId) : null;
     if (found === null) throw ApiError.notFound(ErrorCode.TaskNotFound, `No task with id ${taskId}.`, { task_id: taskId });
     if (found.best === null) {
       throw ApiError.notFound(ErrorCode.BestResultNotFound, `Task ${found.slug} has no accepted result yet.`, { task_id: found.taskId });
@@ -76,8 +83,8 @@ export class BestResultsService {
 
   /** Every change of the task's best, oldest first; 404 `task_not_found`. */
   async history(taskId: string, page: BestResultHistoryQueryDto): Promise<BestResultChangeEntity[]> {
-    const task = await findTaskOrThrow(this.dataSource.manager, taskId);
-    return listBestChanges(this.dataSource.manager, task.id, page);
+    const task = await this.tasks.findOrThrow(this.dataSource.manager, taskId);
+    return this.bests.listChanges(this.dataSource.manager, task.id, page);
   }
 
   private async rewardIdea(
@@ -88,11 +95,8 @@ export class BestResultsService {
     previous: BestResultEntity | null,
   ): Promise<IdeaRewardEntity | null> {
     if (task.competitionMode !== CompetitionMode.Centerless || submission.implementedSubmissionId === null) return null;
-    const idea = await manager.findOneOrFail(SubmissionEntity, {
-      where: { id: submission.implementedSubmissionId },
-      select: { id: true, minerHotkey: true },
-    });
-    return insertIdeaReward(manager, {
+    const idea = await this.submissions.getAuthor(manager, submission.implementedSubmissionId);
+    return this.ideaRewards.insert(manager, {
       taskId: task.id,
       improvedSubmissionId: submission.id,
       ideaSubmissionId: idea.id,
@@ -104,6 +108,12 @@ export class BestResultsService {
       improvementAmount: previous ? Math.abs(previous.metricValue - improved) : null,
     });
   }
+
+  /** A closed task's best is frozen, except for results of submissions made before the close (DECISIONS.md §3). */
+  private async isFrozenFor(manager: EntityManager, task: TaskEntity, submission: SubmissionEntity): Promise<boolean> {
+    if (task.taskState !== TaskState.Closed) return false;
+    return this.bests.isFrozenFor(manager, task.id, submission.id);
+  }
 }
 
 function rankingRule(task: TaskEntity): RankingRule {
@@ -114,17 +124,4 @@ function rankingRule(task: TaskEntity): RankingRule {
     rankingMode: task.rankingMode,
     secondaryDirection: task.secondaryMetricName === null ? null : task.secondaryMetricDirection,
   };
-}
-
-/**
- * A closed task's best is frozen, except for results of submissions made before the close (DECISIONS.md §3).
- * Compared in SQL: the timestamps have microseconds, a JS Date only milliseconds.
- */
-async function isFrozenFor(manager: EntityManager, task: TaskEntity, submission: SubmissionEntity): Promise<boolean> {
-  if (task.taskState !== TaskState.Closed) return false;
-  const [row] = (await manager.query(
-    `SELECT coalesce(s.created_at >= t.closed_at, true) AS frozen FROM tasks t, submissions s WHERE t.id = $1 AND s.id = $2`,
-    [task.id, submission.id],
-  )) as { frozen: boolean }[];
-  return row.frozen;
 }

@@ -1,16 +1,18 @@
 import { Module } from '@nestjs/common';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { TasksModule } from '../tasks/tasks.module';
 import { ClaimExpiryJob } from './claim-expiry.job';
 import { ClaimsController } from './claims.controller';
+import { ClaimsRepository } from './claims.repository';
 import { ClaimsService } from './claims.service';
 
 @Module({
-  imports: [RateLimitModule],
+  imports: [RateLimitModule, TasksModule],
   controllers: [ClaimsController],
-  providers: [ClaimsService, ClaimExpiryJob],
-  exports: [ClaimsService],
+  providers: [ClaimsService, ClaimsRepository, ClaimExpiryJob],
+  // Work items open claims through the service; submissions expire and submit claims inside their own transaction.
+  exports: [ClaimsService, ClaimsRepository],
 })
 export class ClaimsModule {}
 
-/** What other domains use of claims: always inside their own transaction, through its manager. */
-export { expireStaleClaims, submitActiveClaim, type SubmittedClaimTask } from './claims.repository';
+export { ClaimsRepository, type SubmittedClaimTask } from './claims.repository';

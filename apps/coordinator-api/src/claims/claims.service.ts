@@ -15,11 +15,11 @@ import { isUuid } from '../common/ids';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
-import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { TaskEntity } from '../tasks/entities/task.entity';
-import { assertTaskLive, findTaskOrThrow } from '../tasks/task-lookup';
+import { assertTaskLive } from '../tasks/task-lookup';
+import { TasksRepository } from '../tasks/tasks.repository';
 import type { ExpiryOutcome } from '../jobs/job-results';
-import { claimLiveTask, expireStaleClaims, findActiveClaim, insertActiveClaim, releaseWorkItem } from './claims.repository';
+import { ClaimsRepository } from './claims.repository';
 import { ClaimEntity } from './entities/claim.entity';
 
 /** What a new claim holds besides its task and miner. */
@@ -44,18 +44,15 @@ export class ClaimsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly rateLimit: RateLimitService,
+    private readonly claims: ClaimsRepository,
+    private readonly tasks: TasksRepository,
   ) {}
 
   /** Newest first; stale active claims are expired first so the list never shows them active. */
   async list(query: ClaimQueryDto): Promise<ClaimEntity[]> {
     if (query.task_id !== undefined && !isUuid(query.task_id)) return [];
-    await expireStaleClaims(this.dataSource.manager, query.task_id === undefined ? {} : { taskId: query.task_id });
-    return this.dataSource.manager.find(ClaimEntity, {
-      where: { ...(query.task_id !== undefined && { taskId: query.task_id }), ...(query.status !== undefined && { status: query.status }) },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: query.limit,
-      skip: query.offset,
-    });
+    await this.claims.expireStale(this.dataSource.manager, query.task_id === undefined ? {} : { taskId: query.task_id });
+    return this.claims.list(this.dataSource.manager, query);
   }
 
   /**
@@ -67,7 +64,7 @@ export class ClaimsService {
     if (body.base_submission_id === null) {
       // The common case in one statement; a conflict (perhaps with a claim past its TTL) takes the transaction below.
       if (!isUuid(taskId)) throw taskNotFound(taskId);
-      const attempt = await claimLiveTask(this.dataSource.manager, {
+      const attempt = await this.claims.claimLiveTask(this.dataSource.manager, {
         taskId,
         minerHotkey: hotkey,
         claimDescription: body.claim_description,
@@ -87,9 +84,9 @@ export class ClaimsService {
     }
     return inTransaction(this.dataSource, async (manager) => {
       // A share lock: a concurrent pause or close waits for this claim instead of racing it.
-      const task = await findTaskOrThrow(manager, taskId, { lock: 'share' });
+      const task = await this.tasks.findOrThrow(manager, taskId, { lock: 'share' });
       assertTaskLive(task);
-      if (body.base_submission_id !== null) await assertBaseSubmission(manager, task, body.base_submission_id);
+      if (body.base_submission_id !== null) await this.assertBaseSubmission(manager, task, body.base_submission_id);
       return this.open(manager, task, {
         minerHotkey: hotkey,
         claimDescription: body.claim_description,
@@ -108,13 +105,13 @@ export class ClaimsService {
    */
   async open(manager: EntityManager, task: TaskEntity, request: ClaimRequest): Promise<ClaimEntity> {
     const claim = { taskId: task.id, ttlSeconds: this.config.claimTtlSeconds, ...request };
-    const inserted = await insertActiveClaim(manager, claim);
+    const inserted = await this.claims.insertActive(manager, claim);
     if (inserted) return inserted;
-    let existing = await findActiveClaim(manager, task.id, request.minerHotkey);
-    if (existing && (await expireStaleClaims(manager, { claimId: existing.id })).expired === 1) {
-      const retried = await insertActiveClaim(manager, claim);
+    let existing = await this.claims.findActive(manager, task.id, request.minerHotkey);
+    if (existing && (await this.claims.expireStale(manager, { claimId: existing.id })).expired === 1) {
+      const retried = await this.claims.insertActive(manager, claim);
       if (retried) return retried;
-      existing = await findActiveClaim(manager, task.id, request.minerHotkey);
+      existing = await this.claims.findActive(manager, task.id, request.minerHotkey);
     }
     throw ApiError.conflict(
       ErrorCode.DuplicateActiveClaim,
@@ -127,23 +124,16 @@ export class ClaimsService {
   async cancel(claimId: string, hotkey: string): Promise<ClaimEntity> {
     if (!isUuid(claimId)) throw claimNotFound(claimId);
     const outcome = await inTransaction(this.dataSource, async (manager): Promise<CancelOutcome> => {
-      const claim = await manager.findOne(ClaimEntity, { where: { id: claimId }, lock: { mode: 'pessimistic_write' } });
+      const claim = await this.claims.find(manager, claimId, { lock: 'update' });
       if (!claim) throw claimNotFound(claimId);
       if (claim.minerHotkey !== hotkey) {
         throw ApiError.forbidden(ErrorCode.NotClaimOwner, 'Only the hotkey that owns this claim may cancel it.', { claim_id: claimId });
       }
-      const cancelled = await manager
-        .createQueryBuilder()
-        .update(ClaimEntity)
-        .set({ status: ClaimStatus.Cancelled })
-        .where('id = :claimId AND status = :active AND expires_at > now()', { claimId, active: ClaimStatus.Active })
-        .returning('id')
-        .execute();
-      if ((cancelled.raw as unknown[]).length === 1) {
-        await releaseWorkItem(manager, claimId);
-        return { claim: await manager.findOneByOrFail(ClaimEntity, { id: claimId }) };
+      if (await this.claims.cancelActive(manager, claimId)) {
+        await this.claims.releaseWorkItem(manager, claimId);
+        return { claim: await this.claims.get(manager, claimId) };
       }
-      return { refusal: await cancelRefusal(manager, claim) };
+      return { refusal: await this.cancelRefusal(manager, claim) };
     });
     if ('refusal' in outcome) throw outcome.refusal;
     return outcome.claim;
@@ -151,40 +141,40 @@ export class ClaimsService {
 
   /** The sweeper's pass: every active claim past its TTL expires and its work item reopens. */
   expireAll(): Promise<ExpiryOutcome> {
-    return expireStaleClaims(this.dataSource.manager);
+    return this.claims.expireStale(this.dataSource.manager);
   }
-}
 
-/** 422 unless `base_submission_id` names a submission of the claimed task. */
-async function assertBaseSubmission(manager: EntityManager, task: TaskEntity, submissionId: string): Promise<void> {
-  const submission = isUuid(submissionId) ? await manager.findOne(SubmissionEntity, { where: { id: submissionId } }) : null;
-  if (submission?.taskId === task.id) return;
-  const reason = submission === null ? 'not_found' : 'other_task';
-  throw new ApiValidationError([
-    {
-      type: 'base_submission_invalid',
-      loc: ['body', 'base_submission_id'],
-      msg: reason === 'not_found' ? 'base_submission_id names no submission.' : 'base_submission_id names a submission of another task.',
-      input: submissionId,
-      ctx: { reason },
-    },
-  ]);
-}
+  /** 422 unless `base_submission_id` names a submission of the claimed task. */
+  private async assertBaseSubmission(manager: EntityManager, task: TaskEntity, submissionId: string): Promise<void> {
+    const baseTaskId = isUuid(submissionId) ? await this.claims.findBaseSubmissionTaskId(manager, submissionId) : null;
+    if (baseTaskId === task.id) return;
+    const reason = baseTaskId === null ? 'not_found' : 'other_task';
+    throw new ApiValidationError([
+      {
+        type: 'base_submission_invalid',
+        loc: ['body', 'base_submission_id'],
+        msg: reason === 'not_found' ? 'base_submission_id names no submission.' : 'base_submission_id names a submission of another task.',
+        input: submissionId,
+        ctx: { reason },
+      },
+    ]);
+  }
 
-/** Why a locked, owned claim cannot be cancelled; one found past its TTL is expired on the spot. */
-async function cancelRefusal(manager: EntityManager, claim: ClaimEntity): Promise<ApiError> {
-  const context = { claim_id: claim.id, claim_status: claim.status };
-  switch (claim.status) {
-    case ClaimStatus.Active:
-      // Locked, owned and active: only its TTL can have stopped the cancel.
-      await expireStaleClaims(manager, { claimId: claim.id });
-      return claimExpired(claim);
-    case ClaimStatus.Expired:
-      return claimExpired(claim);
-    case ClaimStatus.Submitted:
-      return ApiError.conflict(ErrorCode.ClaimNotActive, `Claim ${claim.id} already has its submission; it cannot be cancelled.`, context);
-    case ClaimStatus.Cancelled:
-      return ApiError.conflict(ErrorCode.ClaimNotActive, `Claim ${claim.id} is already cancelled.`, context);
+  /** Why a locked, owned claim cannot be cancelled; one found past its TTL is expired on the spot. */
+  private async cancelRefusal(manager: EntityManager, claim: ClaimEntity): Promise<ApiError> {
+    const context = { claim_id: claim.id, claim_status: claim.status };
+    switch (claim.status) {
+      case ClaimStatus.Active:
+        // Locked, owned and active: only its TTL can have stopped the cancel.
+        await this.claims.expireStale(manager, { claimId: claim.id });
+        return claimExpired(claim);
+      case ClaimStatus.Expired:
+        return claimExpired(claim);
+      case ClaimStatus.Submitted:
+        return ApiError.conflict(ErrorCode.ClaimNotActive, `Claim ${claim.id} already has its submission; it cannot be cancelled.`, context);
+      case ClaimStatus.Cancelled:
+        return ApiError.conflict(ErrorCode.ClaimNotActive, `Claim ${claim.id} is already cancelled.`, context);
+    }
   }
 }
 

@@ -6,8 +6,9 @@ import { inTransaction, queryRows, textColumn } from '@rcs/persistence';
 import { BestResultConsideration, BestResultsService } from '../best-results/best-results.service';
 import { BestChanged, DomainEvents, SubmissionDecided } from '../events/domain-events';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
+import { SubmissionsRepository } from '../submissions/submissions-repository.module';
 import { TaskEntity } from '../tasks/entities/task.entity';
-import { findTaskOrThrow } from '../tasks/task-lookup';
+import { TasksRepository } from '../tasks/tasks.module';
 
 /** A verdict on a pending submission: accepted ones carry the verified metric values. */
 export type Verdict =
@@ -50,6 +51,7 @@ export class DecisionTransaction {
 
   constructor(
     readonly manager: EntityManager,
+    private readonly repositories: { tasks: TasksRepository; submissions: SubmissionsRepository },
     private readonly bestResults: BestResultsService,
     private readonly decided: SubmissionDecided[],
     private readonly bestChanges: BestChanged[],
@@ -57,7 +59,7 @@ export class DecisionTransaction {
 
   /** Step 1: the task row FOR UPDATE (404 `task_not_found` when there is none). */
   async lockTask(taskId: string): Promise<TaskEntity> {
-    const task = await findTaskOrThrow(this.manager, taskId, { lock: 'update' });
+    const task = await this.repositories.tasks.findOrThrow(this.manager, taskId, { lock: 'update' });
     this.locked.add(task.id);
     return task;
   }
@@ -93,7 +95,7 @@ export class DecisionTransaction {
       (row) => textColumn(row, 'id'),
     );
     if (changed.length === 0) return null;
-    const submission = await this.manager.findOneByOrFail(SubmissionEntity, { id: decision.submissionId });
+    const submission = await this.repositories.submissions.get(this.manager, decision.submissionId);
     if (decision.alongside) await decision.alongside(this.manager, submission);
     const bestResult = accepted
       ? await this.bestResults.consider(this.manager, task, submission, { metric: verdict.metric, secondary: verdict.secondary })
@@ -137,6 +139,8 @@ export class DecisionService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly bestResults: BestResultsService,
     private readonly events: DomainEvents,
+    private readonly tasks: TasksRepository,
+    private readonly submissions: SubmissionsRepository,
   ) {}
 
   async transaction<T>(work: (tx: DecisionTransaction) => Promise<T>): Promise<T> {
@@ -145,7 +149,7 @@ export class DecisionService {
     const result = await inTransaction(this.dataSource, (manager) => {
       decided = [];
       bestChanges = [];
-      return work(new DecisionTransaction(manager, this.bestResults, decided, bestChanges));
+      return work(new DecisionTransaction(manager, { tasks: this.tasks, submissions: this.submissions }, this.bestResults, decided, bestChanges));
     });
     for (const event of decided) this.events.emit('submission.decided', event);
     for (const event of bestChanges) this.events.emit('best.changed', event);

@@ -11,5 +11,5 @@ import { IdeaRewardsService } from './idea-rewards.service';
 })
 export class IdeaRewardsModule {}
 
-export { IdeaRewardsRepository, insertIdeaReward } from './idea-rewards.repository';
+export { IdeaRewardsRepository } from './idea-rewards.repository';
 export { toIdeaRewardDto } from './idea-reward.mapper';

@@ -12,8 +12,12 @@ export type NewIdeaReward = Omit<IdeaRewardEntity, 'id' | 'createdAt'>;
 @Injectable()
 export class IdeaRewardsRepository {
   /** Records the reward; `idea_rewards_one_per_improvement_unique` keeps one per improved submission. */
-  insert(manager: EntityManager, reward: NewIdeaReward): Promise<IdeaRewardEntity> {
-    return insertIdeaReward(manager, reward);
+  async insert(manager: EntityManager, reward: NewIdeaReward): Promise<IdeaRewardEntity> {
+    // clock_timestamp(), not now(): decisions of a task commit in lock order, not in transaction-start order.
+    const inserted = await manager.insert(IdeaRewardEntity, { ...reward, createdAt: () => 'clock_timestamp()' });
+    const id: unknown = inserted.identifiers[0]?.id;
+    if (typeof id !== 'string') throw new UnexpectedRowError('The idea reward insert answered no id');
+    return manager.findOneByOrFail(IdeaRewardEntity, { id });
   }
 
   /**
@@ -44,15 +48,6 @@ export class IdeaRewardsRepository {
       .addOrderBy('r.id', 'DESC')
       .getMany();
   }
-}
-
-/** IdeaRewardsRepository.insert; a plain function for best results, which call it until they inject the repository. */
-export async function insertIdeaReward(manager: EntityManager, reward: NewIdeaReward): Promise<IdeaRewardEntity> {
-  // clock_timestamp(), not now(): decisions of a task commit in lock order, not in transaction-start order.
-  const inserted = await manager.insert(IdeaRewardEntity, { ...reward, createdAt: () => 'clock_timestamp()' });
-  const id: unknown = inserted.identifiers[0]?.id;
-  if (typeof id !== 'string') throw new UnexpectedRowError('The idea reward insert answered no id');
-  return manager.findOneByOrFail(IdeaRewardEntity, { id });
 }
 
 function submissionClause(submissionId: string): Brackets {

@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
 import { DecisionsModule } from '../decisions/decisions.module';
+import { SubmissionsRepositoryModule } from '../submissions/submissions-repository.module';
+import { TasksModule } from '../tasks/tasks.module';
 import { PeerEvaluationController } from './peer-evaluation.controller';
 import { PeerEvaluationRepository } from './peer-evaluation.repository';
 import { PeerEvaluationService } from './peer-evaluation.service';
 
 @Module({
-  imports: [DecisionsModule],
+  imports: [DecisionsModule, SubmissionsRepositoryModule, TasksModule],
   controllers: [PeerEvaluationController],
   providers: [PeerEvaluationService, PeerEvaluationRepository],
   // The submission detail reads a submission's evaluations and counts through it.

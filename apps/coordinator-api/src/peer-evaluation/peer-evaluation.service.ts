@@ -15,9 +15,9 @@ import {
 import { isUniqueViolation } from '@rcs/persistence';
 import { DecisionService, DecisionTransaction } from '../decisions/decisions.module';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
-import { findSubmissionOrThrow } from '../submissions/submission-lookup';
+import { SubmissionsRepository } from '../submissions/submissions-repository.module';
 import { TaskEntity } from '../tasks/entities/task.entity';
-import { findTaskOrThrow } from '../tasks/task-lookup';
+import { TasksRepository } from '../tasks/tasks.module';
 import { PeerEvaluationEntity } from './entities/peer-evaluation.entity';
 import { toPeerConsensusDto } from './peer-evaluation.mapper';
 import { ONE_EVALUATION_PER_EVALUATOR, PeerEvaluationRepository } from './peer-evaluation.repository';
@@ -33,6 +33,8 @@ export class PeerEvaluationService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly decisions: DecisionService,
     private readonly evaluations: PeerEvaluationRepository,
+    private readonly submissions: SubmissionsRepository,
+    private readonly tasks: TasksRepository,
   ) {}
 
   /**
@@ -40,8 +42,8 @@ export class PeerEvaluationService {
    * count to the task's `min_peer_evaluations` decides the submission in its own transaction.
    */
   async evaluate(evaluator: string, submissionId: string, body: PeerEvaluateDto): Promise<PeerEvaluationEntity> {
-    const submission = await findSubmissionOrThrow(this.dataSource.manager, submissionId);
-    const task = await findTaskOrThrow(this.dataSource.manager, submission.taskId);
+    const submission = await this.submissions.findOrThrow(this.dataSource.manager, submissionId);
+    const task = await this.tasks.findOrThrow(this.dataSource.manager, submission.taskId);
     assertPeerEvaluationTask(task, submission);
     if (submission.minerHotkey === evaluator) {
       throw ApiError.forbidden(ErrorCode.CannotEvaluateOwnSubmission, 'A miner cannot evaluate its own submission.', { submission_id: submission.id });
@@ -64,8 +66,8 @@ export class PeerEvaluationService {
   /** The consensus so far; 404 for an unknown submission, 409 `peer_evaluation_not_allowed` outside peer_evaluation tasks. */
   async consensus(submissionId: string): Promise<PeerConsensusDto> {
     const manager = this.dataSource.manager;
-    const submission = await findSubmissionOrThrow(manager, submissionId);
-    const task = await findTaskOrThrow(manager, submission.taskId);
+    const submission = await this.submissions.findOrThrow(manager, submissionId);
+    const task = await this.tasks.findOrThrow(manager, submission.taskId);
     assertPeerEvaluationTask(task, submission);
     return toPeerConsensusDto(submission, task, await this.evaluations.countsOf(manager, submission.id));
   }
@@ -84,7 +86,7 @@ export class PeerEvaluationService {
     // The per-task lock: evaluations (and every other decision) of one task take turns, so each counts all earlier ones.
     const task = await tx.lockTask(checked.taskId);
     const manager = tx.manager;
-    const submission = await findSubmissionOrThrow(manager, checked.id);
+    const submission = await this.submissions.findOrThrow(manager, checked.id);
     if (submission.status !== SubmissionStatus.PendingVerification) throw alreadyDecided(submission);
     const evaluation = await this.evaluations.insert(manager, {
       submissionId: submission.id,

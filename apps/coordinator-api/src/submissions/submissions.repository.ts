@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, FindOptionsWhere } from 'typeorm';
-import { SubmissionQueryDto, SubmissionStatus, ValidatorJobStatus, WorkItemStatus } from '@rcs/contracts';
+import { EntityManager, FindOptionsWhere, In } from 'typeorm';
+import { ApiError, ErrorCode, SubmissionQueryDto, SubmissionStatus, ValidatorJobStatus, WorkItemStatus } from '@rcs/contracts';
 import {
   enumColumn,
   nullableFloatColumn,
@@ -12,6 +12,7 @@ import {
   timestampColumn,
   UnexpectedRowError,
 } from '@rcs/persistence';
+import { isUuid } from '../common/ids';
 import { SubmissionEntity } from './entities/submission.entity';
 
 /** A submission about to be stored; it is stored `pending_verification`. */
@@ -87,6 +88,35 @@ export class SubmissionsRepository {
 
   find(manager: EntityManager, submissionId: string): Promise<SubmissionEntity | null> {
     return manager.findOne(SubmissionEntity, { where: { id: submissionId } });
+  }
+
+  /** The submission, or 404 `submission_not_found`. `lock` takes a row lock for the rest of the transaction. */
+  async findOrThrow(manager: EntityManager, submissionId: string, options: { lock?: 'update' | 'share' } = {}): Promise<SubmissionEntity> {
+    const submission = isUuid(submissionId)
+      ? await manager.findOne(SubmissionEntity, {
+          where: { id: submissionId },
+          ...(options.lock ? { lock: { mode: options.lock === 'update' ? 'pessimistic_write' : 'pessimistic_read' } } : {}),
+        })
+      : null;
+    if (!submission) {
+      throw ApiError.notFound(ErrorCode.SubmissionNotFound, `No submission with id ${submissionId}.`, { submission_id: submissionId });
+    }
+    return submission;
+  }
+
+  /** The submission, which the caller knows exists. */
+  get(manager: EntityManager, submissionId: string): Promise<SubmissionEntity> {
+    return manager.findOneByOrFail(SubmissionEntity, { id: submissionId });
+  }
+
+  /** Who wrote a submission the caller knows exists (an idea being rewarded). */
+  getAuthor(manager: EntityManager, submissionId: string): Promise<Pick<SubmissionEntity, 'id' | 'minerHotkey'>> {
+    return manager.findOneOrFail(SubmissionEntity, { where: { id: submissionId }, select: { id: true, minerHotkey: true } });
+  }
+
+  /** The submissions with these ids, in no particular order. */
+  findMany(manager: EntityManager, submissionIds: string[]): Promise<SubmissionEntity[]> {
+    return manager.find(SubmissionEntity, { where: { id: In(submissionIds) } });
   }
 
   /** The id of the claim's submission, if it has one. */

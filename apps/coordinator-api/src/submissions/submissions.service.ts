@@ -16,21 +16,20 @@ import {
 import { checkPatch, patchViolationItems } from '@rcs/patch';
 import { inTransaction } from '@rcs/persistence';
 import { AuthPrincipal, assertOwner } from '@rcs/auth';
-import { expireStaleClaims, submitActiveClaim, type SubmittedClaimTask } from '../claims/claims.module';
-import { ClaimEntity } from '../claims/entities/claim.entity';
+import { ClaimsRepository, type SubmittedClaimTask } from '../claims/claims.module';
 import { CoordinatorMetrics } from '../metrics/coordinator-metrics';
 import { isUuid } from '../common/ids';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { CoordinatorConfig } from '../config/config';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
-import { assertTaskLive, findTaskOrThrow } from '../tasks/task-lookup';
+import { assertTaskLive } from '../tasks/task-lookup';
+import { TasksRepository } from '../tasks/tasks.module';
 import { IdeaRewardsRepository } from '../idea-rewards/idea-rewards.module';
 import { PeerEvaluationRepository } from '../peer-evaluation/peer-evaluation.module';
 import { VerificationsRepository } from '../validator-jobs/validator-jobs.module';
 import { SubmissionEntity } from './entities/submission.entity';
 import { submissionDetail, SubmissionDetailReaders } from './submission-detail';
 import { SubmissionsRepository } from './submissions.repository';
-import { findSubmissionOrThrow } from './submission-lookup';
 import { toArtifactDescriptorDto } from './submission.mapper';
 import { ideaViolations, submissionBodyViolations } from './submission-rules';
 
@@ -47,6 +46,8 @@ export class SubmissionsService {
     private readonly rateLimit: RateLimitService,
     private readonly submissions: SubmissionsRepository,
     private readonly metrics: CoordinatorMetrics,
+    private readonly claims: ClaimsRepository,
+    private readonly tasks: TasksRepository,
     verifications: VerificationsRepository,
     peerEvaluations: PeerEvaluationRepository,
     ideaRewards: IdeaRewardsRepository,
@@ -72,8 +73,8 @@ export class SubmissionsService {
 
   private async createInTransaction(manager: EntityManager, hotkey: string, body: CreateSubmissionDto): Promise<CreateOutcome> {
     // The claim taken and its task share-locked in one statement: a concurrent pause or close waits for this submission.
-    const task = await submitActiveClaim(manager, body.claim_id, hotkey);
-    if (task === null) return { refusal: await claimRefusal(this.submissions, manager, body.claim_id, hotkey) };
+    const task = await this.claims.submitActive(manager, body.claim_id, hotkey);
+    if (task === null) return { refusal: await claimRefusal(this.claims, this.submissions, manager, body.claim_id, hotkey) };
     assertTaskLive(task);
     if (task.competitionMode === CompetitionMode.Centerless) {
       // Idea rules read earlier submissions of the task: centerless submissions of one task take turns.
@@ -113,14 +114,14 @@ export class SubmissionsService {
   }
 
   get(submissionId: string): Promise<SubmissionEntity> {
-    return findSubmissionOrThrow(this.dataSource.manager, submissionId);
+    return this.submissions.findOrThrow(this.dataSource.manager, submissionId);
   }
 
   /** Owner (or admin) only: the submission with its verifications, peer evaluations, consensus and idea rewards. */
   async detail(principal: AuthPrincipal, submissionId: string): Promise<SubmissionDetailDto> {
     const submission = await this.get(submissionId);
     assertOwner(principal, submission.minerHotkey, ErrorCode.NotSubmissionOwner);
-    const task = await findTaskOrThrow(this.dataSource.manager, submission.taskId);
+    const task = await this.tasks.findOrThrow(this.dataSource.manager, submission.taskId);
     return submissionDetail(this.dataSource.manager, this.readers, task, submission);
   }
 
@@ -141,8 +142,14 @@ export class SubmissionsService {
 }
 
 /** Why the claim could not be taken: 404, 403 or 409. A claim found past its TTL is expired on the spot. */
-async function claimRefusal(submissions: SubmissionsRepository, manager: EntityManager, claimId: string, hotkey: string): Promise<ApiError> {
-  const claim = await manager.findOne(ClaimEntity, { where: { id: claimId } });
+async function claimRefusal(
+  claims: ClaimsRepository,
+  submissions: SubmissionsRepository,
+  manager: EntityManager,
+  claimId: string,
+  hotkey: string,
+): Promise<ApiError> {
+  const claim = await claims.find(manager, claimId);
   if (!claim) return claimNotFound(claimId);
   if (claim.minerHotkey !== hotkey) {
     return ApiError.forbidden(ErrorCode.NotClaimOwner, 'Only the hotkey that owns this claim may submit on it.', { claim_id: claimId });
@@ -151,7 +158,7 @@ async function claimRefusal(submissions: SubmissionsRepository, manager: EntityM
   switch (claim.status) {
     case ClaimStatus.Active:
       // Owned and active, so only its TTL stopped it.
-      if ((await expireStaleClaims(manager, { claimId })).expired === 1) {
+      if ((await claims.expireStale(manager, { claimId })).expired === 1) {
         return ApiError.conflict(ErrorCode.ClaimExpired, `Claim ${claimId} expired at ${claim.expiresAt.toISOString()}; claim the task again.`, {
           ...context,
           claim_status: ClaimStatus.Expired,

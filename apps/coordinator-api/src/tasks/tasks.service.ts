@@ -9,10 +9,9 @@ import { COORDINATOR_CONFIG } from '../config/config.module';
 import { DomainEvents } from '../events/domain-events';
 import { TaskEntity } from './entities/task.entity';
 import { renderOnboardDocument } from './onboard-document';
-import { findTaskOrThrow } from './task-lookup';
 import { toTaskDto } from './task.mapper';
 import { TASK_TRANSITIONS, TaskOperation } from './task-transitions';
-import { insertTask, listTasks, moveTaskState, NewTask } from './tasks.repository';
+import { NewTask, TasksRepository } from './tasks.repository';
 
 const FULL_SHA1 = /^[0-9a-f]{40}$/i;
 
@@ -57,13 +56,14 @@ export class TasksService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly events: DomainEvents,
+    private readonly tasks: TasksRepository,
   ) {}
 
   /** A new `live` task; 409 `duplicate_slug` when the slug is taken (decided by the unique constraint). */
   async create(body: CreateTaskDto): Promise<TaskEntity> {
     let task: TaskEntity;
     try {
-      task = await insertTask(this.dataSource.manager, newTask(body));
+      task = await this.tasks.insert(this.dataSource.manager, newTask(body));
     } catch (err) {
       if (isUniqueViolation(err, 'tasks_slug_unique')) {
         throw ApiError.conflict(ErrorCode.DuplicateSlug, `A task with slug ${body.slug} already exists.`, { slug: body.slug });
@@ -76,12 +76,12 @@ export class TasksService {
   }
 
   list(query: TaskQueryDto): Promise<TaskEntity[]> {
-    return listTasks(this.dataSource.manager, query);
+    return this.tasks.list(this.dataSource.manager, query);
   }
 
   /** The task, or 404 `task_not_found` (also for an id that is not a uuid). */
   get(taskId: string): Promise<TaskEntity> {
-    return findTaskOrThrow(this.dataSource.manager, taskId);
+    return this.tasks.findOrThrow(this.dataSource.manager, taskId);
   }
 
   /** The task's onboarding Markdown, with URLs under `baseUrl`. */
@@ -96,7 +96,7 @@ export class TasksService {
   /** pause, resume or close in one locked statement; 404 for an unknown task, 409 `invalid_task_transition` for a refused move. */
   async transition(taskId: string, operation: TaskOperation): Promise<TaskStateUpdateDto> {
     const rule = TASK_TRANSITIONS[operation];
-    const move = isUuid(taskId) ? await moveTaskState(this.dataSource.manager, taskId, rule.from, rule.to) : null;
+    const move = isUuid(taskId) ? await this.tasks.moveState(this.dataSource.manager, taskId, rule.from, rule.to) : null;
     if (move === null) throw ApiError.notFound(ErrorCode.TaskNotFound, `No task with id ${taskId}.`, { task_id: taskId });
     if (move.updatedAt === null) {
       throw ApiError.conflict(ErrorCode.InvalidTaskTransition, `Cannot ${operation} a task that is ${move.previousState}.`, {

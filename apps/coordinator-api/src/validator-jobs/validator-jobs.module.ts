@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { DecisionsModule } from '../decisions/decisions.module';
 import { IdeaRewardsModule } from '../idea-rewards/idea-rewards.module';
 import { PeerEvaluationModule } from '../peer-evaluation/peer-evaluation.module';
+import { SubmissionsRepositoryModule } from '../submissions/submissions-repository.module';
+import { TasksModule } from '../tasks/tasks.module';
 import { LeaseExpiryJob } from './lease-expiry.job';
 import { SubmissionDecider } from './submission-decider';
 import { ValidatorController } from './validator.controller';
@@ -16,7 +18,7 @@ import { VerificationsService } from './verifications.service';
  * Peer evaluations and idea rewards are read for the submission detail each leased job carries.
  */
 @Module({
-  imports: [DecisionsModule, PeerEvaluationModule, IdeaRewardsModule],
+  imports: [DecisionsModule, PeerEvaluationModule, IdeaRewardsModule, SubmissionsRepositoryModule, TasksModule],
   controllers: [ValidatorController, VerificationsController],
   providers: [ValidatorJobsRepository, VerificationsRepository, SubmissionDecider, ValidatorJobsService, VerificationsService, LeaseExpiryJob],
   exports: [ValidatorJobsRepository, VerificationsRepository],

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import {
   ApiError,
   ApiValidationError,
@@ -21,8 +21,9 @@ import { DecisionService, DecisionTransaction } from '../decisions/decisions.mod
 import type { LeaseExpiryOutcome } from '../jobs/job-results';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { submissionDetail, SubmissionDetailReaders } from '../submissions/submission-detail';
+import { SubmissionsRepository } from '../submissions/submissions-repository.module';
 import { TaskEntity } from '../tasks/entities/task.entity';
-import { findTaskOrThrow } from '../tasks/task-lookup';
+import { TasksRepository } from '../tasks/tasks.module';
 import { IdeaRewardsRepository } from '../idea-rewards/idea-rewards.module';
 import { PeerEvaluationRepository } from '../peer-evaluation/peer-evaluation.module';
 import { ValidatorJobEntity } from './entities/validator-job.entity';
@@ -60,6 +61,8 @@ export class ValidatorJobsService {
     private readonly decider: SubmissionDecider,
     private readonly decisions: DecisionService,
     private readonly verifications: VerificationsRepository,
+    private readonly submissions: SubmissionsRepository,
+    private readonly tasks: TasksRepository,
     peerEvaluations: PeerEvaluationRepository,
     ideaRewards: IdeaRewardsRepository,
   ) {
@@ -106,7 +109,7 @@ export class ValidatorJobsService {
   async postResult(validatorHotkey: string, jobId: string, body: ValidatorJobResultDto): Promise<VerificationEntity> {
     const job = isUuid(jobId) ? await this.jobs.find(this.dataSource.manager, jobId) : null;
     if (!job) throw ApiError.notFound(ErrorCode.JobNotFound, `No validator job with id ${jobId}.`, { job_id: jobId });
-    const task = await findTaskOrThrow(this.dataSource.manager, job.taskId);
+    const task = await this.tasks.findOrThrow(this.dataSource.manager, job.taskId);
     const items: ValidationErrorItem[] = [...resultViolations(body, task)];
     if (body.submission_id !== null && body.submission_id !== job.submissionId) {
       items.push(
@@ -204,8 +207,8 @@ export class ValidatorJobsService {
   private async describe(manager: EntityManager, jobs: LeasedJob[]): Promise<ValidatorJobDto[]> {
     if (jobs.length === 0) return [];
     const [tasks, submissions] = await Promise.all([
-      manager.find(TaskEntity, { where: { id: In(jobs.map((job) => job.taskId)) } }),
-      manager.find(SubmissionEntity, { where: { id: In(jobs.map((job) => job.submissionId)) } }),
+      this.tasks.findMany(manager, jobs.map((job) => job.taskId)),
+      this.submissions.findMany(manager, jobs.map((job) => job.submissionId)),
     ]);
     const taskById = new Map(tasks.map((task) => [task.id, task]));
     const submissionById = new Map(submissions.map((submission) => [submission.id, submission]));

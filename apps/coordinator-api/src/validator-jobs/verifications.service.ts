@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError, ApiValidationError, CompetitionMode, ErrorCode, VerificationQueryDto, VerifyDto } from '@rcs/contracts';
 import { DecisionService } from '../decisions/decisions.module';
-import { findSubmissionOrThrow } from '../submissions/submission-lookup';
-import { findTaskOrThrow } from '../tasks/task-lookup';
+import { SubmissionsRepository } from '../submissions/submissions-repository.module';
+import { TasksRepository } from '../tasks/tasks.module';
 import { VerificationEntity } from './entities/verification.entity';
 import { resultViolations, toObservedResult } from './observed-result';
 import { SubmissionDecider } from './submission-decider';
@@ -28,6 +28,8 @@ export class VerificationsService {
     private readonly decider: SubmissionDecider,
     private readonly decisions: DecisionService,
     private readonly verifications: VerificationsRepository,
+    private readonly submissions: SubmissionsRepository,
+    private readonly tasks: TasksRepository,
   ) {}
 
   /**
@@ -35,8 +37,8 @@ export class VerificationsService {
    * decides the submission and completes its job whatever the job's lease state, recording who verified.
    */
   async verify(validatorHotkey: string, submissionId: string, body: VerifyDto): Promise<VerificationEntity> {
-    const submission = await findSubmissionOrThrow(this.dataSource.manager, submissionId);
-    const task = await findTaskOrThrow(this.dataSource.manager, submission.taskId);
+    const submission = await this.submissions.findOrThrow(this.dataSource.manager, submissionId);
+    const task = await this.tasks.findOrThrow(this.dataSource.manager, submission.taskId);
     if (task.competitionMode === CompetitionMode.PeerEvaluation) {
       throw ApiError.conflict(
         ErrorCode.VerifyNotAllowedForPeerEvaluation,
@@ -75,7 +77,7 @@ export class VerificationsService {
 
   /** The replay log of the submission's latest verification; 404 when there is none. */
   async replayLog(submissionId: string): Promise<string> {
-    const submission = await findSubmissionOrThrow(this.dataSource.manager, submissionId);
+    const submission = await this.submissions.findOrThrow(this.dataSource.manager, submissionId);
     const verification = await this.verifications.latest(this.dataSource.manager, submission.id);
     if (!verification || verification.replayLog === null) {
       throw ApiError.notFound(ErrorCode.ReplayLogNotFound, `Submission ${submission.id} has no replay log yet.`, {

@@ -3,12 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError, CreateWorkItemClaimDto, ErrorCode, WorkItemQueryDto, WorkItemStatus } from '@rcs/contracts';
 import { inTransaction } from '@rcs/persistence';
-import { expireStaleClaims } from '../claims/claims.module';
+import { ClaimsRepository } from '../claims/claims.module';
 import { ClaimsService } from '../claims/claims.service';
 import { ClaimEntity } from '../claims/entities/claim.entity';
 import { isUuid } from '../common/ids';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
-import { assertTaskLive, findTaskOrThrow } from '../tasks/task-lookup';
+import { assertTaskLive } from '../tasks/task-lookup';
+import { TasksRepository } from '../tasks/tasks.module';
 import { WorkItemEntity } from './entities/work-item.entity';
 import { WorkItemsRepository } from './work-items.repository';
 
@@ -23,12 +24,14 @@ export class WorkItemsService {
     private readonly claims: ClaimsService,
     private readonly rateLimit: RateLimitService,
     private readonly items: WorkItemsRepository,
+    private readonly claimRows: ClaimsRepository,
+    private readonly tasks: TasksRepository,
   ) {}
 
   /** Newest first; items held by claims past their TTL are reopened first, so the list shows them `open`. */
   async list(query: WorkItemQueryDto): Promise<WorkItemEntity[]> {
     if (query.task_id !== undefined && !isUuid(query.task_id)) return [];
-    await expireStaleClaims(this.dataSource.manager, query.task_id === undefined ? {} : { taskId: query.task_id });
+    await this.claimRows.expireStale(this.dataSource.manager, query.task_id === undefined ? {} : { taskId: query.task_id });
     return this.items.list(this.dataSource.manager, query);
   }
 
@@ -44,10 +47,10 @@ export class WorkItemsService {
       const item = await this.findOrThrow(manager, workItemId);
       // On use: a claim past its TTL no longer holds the item.
       if (item.status === WorkItemStatus.Claimed && item.claimId !== null) {
-        const { reopened } = await expireStaleClaims(manager, { claimId: item.claimId });
+        const { reopened } = await this.claimRows.expireStale(manager, { claimId: item.claimId });
         if (reopened > 0) item.status = WorkItemStatus.Open;
       }
-      const task = await findTaskOrThrow(manager, item.taskId, { lock: 'share' });
+      const task = await this.tasks.findOrThrow(manager, item.taskId, { lock: 'share' });
       assertTaskLive(task);
       if (item.status !== WorkItemStatus.Open) throw workItemNotOpen(item.id, item.status);
       const claim = await this.claims.open(manager, task, {
