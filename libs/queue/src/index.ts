@@ -14,6 +14,7 @@ export { REDIS, RedisModule, type RedisModuleAsyncOptions } from './redis/redis.
 export * from './jobs/job-catalog';
 export { JobQueue, QUEUE_REACH_MS } from './jobs/job-queue.service';
 export { JobWorkers } from './jobs/job-workers';
+export { ScheduledJob } from './jobs/scheduled-job';
 export { OnJob, type JobRef } from './registry/on-job.decorator';
 export { onJobOf } from './registry/typed-on-job';
 export { buildJobRegistry, type DiscoveredHandler, type JobHandler, type JobRegistry } from './registry/job-registry';

@@ -1,5 +1,6 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { EmptyJobData, MaintenanceJob, QueueName } from '@rcs/contracts';
+import { ScheduledJob } from '@rcs/queue';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { ScheduleKeeper } from '../jobs/schedule-keeper';
@@ -12,19 +13,18 @@ export const CLAIM_SWEEP_SCHEDULER_ID = 'expire-claims';
 
 /** The BullMQ sweeper that expires claims past their TTL (DECISIONS.md §4). */
 @Injectable()
-export class ClaimExpiryJob implements OnApplicationBootstrap {
-  private readonly logger = new Logger(ClaimExpiryJob.name);
-  /** Settles once the repeatable sweep is scheduled (or scheduling failed and was logged). */
-  scheduled: Promise<void> = Promise.resolve();
-
+export class ClaimExpiryJob extends ScheduledJob {
   constructor(
     private readonly claims: ClaimsService,
     private readonly schedules: ScheduleKeeper,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
-  ) {}
+  ) {
+    super();
+  }
 
-  onApplicationBootstrap(): void {
-    this.scheduled = this.schedules.keep({ queue: QueueName.Maintenance, schedulerId: CLAIM_SWEEP_SCHEDULER_ID, name: MaintenanceJob.ExpireClaims, data: {}, everySeconds: this.config.claimSweepIntervalSeconds });
+  protected keepSchedule(): Promise<void> {
+    const everySeconds = this.config.claimSweepIntervalSeconds;
+    return this.schedules.keep({ queue: QueueName.Maintenance, schedulerId: CLAIM_SWEEP_SCHEDULER_ID, name: MaintenanceJob.ExpireClaims, data: {}, everySeconds });
   }
 
   @OnCoordinatorJob(QueueName.Maintenance, MaintenanceJob.ExpireClaims)

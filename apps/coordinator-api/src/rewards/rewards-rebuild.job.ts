@@ -1,5 +1,6 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { EmptyJobData, QueueName, RebuildSnapshotData, RewardsJob } from '@rcs/contracts';
+import { ScheduledJob } from '@rcs/queue';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { DomainEvents } from '../events/domain-events';
@@ -7,7 +8,6 @@ import { ScheduleKeeper } from '../jobs/schedule-keeper';
 import type { RebuildOutcome, SnapshotCheckOutcome } from '../jobs/job-results';
 import { RewardSnapshotService } from './reward-snapshot.service';
 import { OnCoordinatorJob } from '../jobs/coordinator-jobs';
-
 
 /** Scheduler id of the repeatable snapshot check: one schedule however many replicas keep it. */
 export const SNAPSHOT_CHECK_SCHEDULER_ID = 'check-reward-snapshot';
@@ -19,26 +19,19 @@ export const SNAPSHOT_CHECK_SCHEDULER_ID = 'check-reward-snapshot';
  * SNAPSHOT_MAX_AGE_SECONDS, so no change is missing from it longer than SNAPSHOT_CHECK_INTERVAL_SECONDS.
  */
 @Injectable()
-export class RewardsRebuildJob implements OnApplicationBootstrap {
-  private readonly logger = new Logger(RewardsRebuildJob.name);
-  /** Settles once the repeatable check is scheduled (or scheduling failed and was logged). */
-  scheduled: Promise<void> = Promise.resolve();
-
+export class RewardsRebuildJob extends ScheduledJob {
   constructor(
     private readonly snapshots: RewardSnapshotService,
     private readonly schedules: ScheduleKeeper,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly events: DomainEvents,
-  ) {}
+  ) {
+    super();
+  }
 
-  onApplicationBootstrap(): void {
-    this.scheduled = this.schedules.keep({
-      queue: QueueName.Rewards,
-      schedulerId: SNAPSHOT_CHECK_SCHEDULER_ID,
-      name: RewardsJob.CheckSnapshot,
-      data: {},
-      everySeconds: this.config.snapshotCheckIntervalSeconds,
-    });
+  protected keepSchedule(): Promise<void> {
+    const everySeconds = this.config.snapshotCheckIntervalSeconds;
+    return this.schedules.keep({ queue: QueueName.Rewards, schedulerId: SNAPSHOT_CHECK_SCHEDULER_ID, name: RewardsJob.CheckSnapshot, data: {}, everySeconds });
   }
 
   @OnCoordinatorJob(QueueName.Rewards, RewardsJob.RebuildSnapshot)

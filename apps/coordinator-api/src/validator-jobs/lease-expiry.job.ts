@@ -1,5 +1,6 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { EmptyJobData, MaintenanceJob, QueueName } from '@rcs/contracts';
+import { ScheduledJob } from '@rcs/queue';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { ScheduleKeeper } from '../jobs/schedule-keeper';
@@ -13,20 +14,19 @@ export const LEASE_SWEEP_SCHEDULER_ID = 'expire-leases';
 
 /** The BullMQ sweeper that ends validator-job leases past their expiry (DECISIONS.md §6). */
 @Injectable()
-export class LeaseExpiryJob implements OnApplicationBootstrap {
-  private readonly logger = new Logger(LeaseExpiryJob.name);
-  /** Settles once the repeatable sweep is scheduled (or scheduling failed and was logged). */
-  scheduled: Promise<void> = Promise.resolve();
-
+export class LeaseExpiryJob extends ScheduledJob {
   constructor(
     private readonly validatorJobs: ValidatorJobsService,
     private readonly schedules: ScheduleKeeper,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly metrics: CoordinatorMetrics,
-  ) {}
+  ) {
+    super();
+  }
 
-  onApplicationBootstrap(): void {
-    this.scheduled = this.schedules.keep({ queue: QueueName.Maintenance, schedulerId: LEASE_SWEEP_SCHEDULER_ID, name: MaintenanceJob.ExpireLeases, data: {}, everySeconds: this.config.leaseSweepIntervalSeconds });
+  protected keepSchedule(): Promise<void> {
+    const everySeconds = this.config.leaseSweepIntervalSeconds;
+    return this.schedules.keep({ queue: QueueName.Maintenance, schedulerId: LEASE_SWEEP_SCHEDULER_ID, name: MaintenanceJob.ExpireLeases, data: {}, everySeconds });
   }
 
   @OnCoordinatorJob(QueueName.Maintenance, MaintenanceJob.ExpireLeases)

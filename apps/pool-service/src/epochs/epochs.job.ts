@@ -1,6 +1,6 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { EmptyJobData, EpochJob, QueueName, RolloverData } from '@rcs/contracts';
-import { JobQueue } from '@rcs/queue';
+import { JobQueue, ScheduledJob } from '@rcs/queue';
 import { DataSource } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PoolClock } from '../common/pool-clock';
@@ -22,10 +22,7 @@ export function rolloverJobId(window: number): string {
  * per window whatever the number of replicas) and retries a pending publication.
  */
 @Injectable()
-export class EpochsJob implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(EpochsJob.name);
-  scheduled: Promise<void> = Promise.resolve();
-
+export class EpochsJob extends ScheduledJob {
   constructor(
     private readonly service: EpochsService,
     private readonly epochs: EpochsRepository,
@@ -33,17 +30,15 @@ export class EpochsJob implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly clock: PoolClock,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.scheduled = this.jobs
-      .upsertScheduler(QueueName.Epochs, EPOCH_CHECK_SCHEDULER_ID, { every: this.config.payout.epochCheckSeconds * 1000 }, { name: EpochJob.Check, data: {} })
-      .catch((error: Error) => this.logger.error(`Could not schedule the epoch check: ${error.message}`));
+  ) {
+    super();
   }
 
-  // A quick stop must not close the queue under a scheduling call still in flight.
-  beforeApplicationShutdown(): Promise<void> {
-    return this.scheduled;
+  protected keepSchedule(): Promise<void> {
+    const every = this.config.payout.epochCheckSeconds * 1000;
+    return this.jobs
+      .upsertScheduler(QueueName.Epochs, EPOCH_CHECK_SCHEDULER_ID, { every }, { name: EpochJob.Check, data: {} })
+      .catch((error: Error) => this.logger.error(`Could not schedule the epoch check: ${error.message}`));
   }
 
   @OnPoolJob(QueueName.Epochs, EpochJob.Check)
