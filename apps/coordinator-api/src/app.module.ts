@@ -1,10 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AuthModule } from '@rcs/auth';
 import { ChainModule, SUBTENSOR_PORT, SubtensorPort } from '@rcs/chain';
-import { EventStreamModule } from '@rcs/http';
-import { PersistenceModule } from '@rcs/persistence';
-import { QueueModule, REDIS, RedisModule } from '@rcs/queue';
-import type { Redis } from 'ioredis';
+import { createHealthController, serviceAuthModule, serviceStoreModules } from '@rcs/http';
+import { Public } from '@rcs/auth';
+import { ApiErrors } from '@rcs/contracts';
 import { CoordinatorConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { COORDINATOR_ENTITIES, COORDINATOR_MIGRATIONS } from './database';
@@ -36,42 +34,29 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        RedisModule.forRootAsync({ useFactory: () => ({ url: config.redisUrl, connectionName: 'coordinator-api' }) }),
-        PersistenceModule.forRootAsync({
-          useFactory: () => ({
-            url: config.databaseUrl,
-            embeddedDir: config.embeddedDataDir,
-            entities: COORDINATOR_ENTITIES,
-            migrations: COORDINATOR_MIGRATIONS,
-            applicationName: 'coordinator-api',
-          }),
+        ...serviceStoreModules(config, {
+          applicationName: 'coordinator-api',
+          entities: COORDINATOR_ENTITIES,
+          migrations: COORDINATOR_MIGRATIONS,
+          queues: COORDINATOR_QUEUES,
+          eventsKey: `${config.redisKeyPrefix}:coordinator:events`,
         }),
-        QueueModule.forRootAsync({
-          useFactory: () => ({ redisUrl: config.redisUrl, prefix: `${config.redisKeyPrefix}:bull`, queues: COORDINATOR_QUEUES }),
-        }),
-        EventStreamModule.forRoot({ key: `${config.redisKeyPrefix}:coordinator:events`, ...config.events }),
         SchedulesModule,
         ChainModule.forRoot(config.chain),
-        AuthModule.forRootAsync({
-          inject: [REDIS, SUBTENSOR_PORT],
-          useFactory: (redis: Redis, subtensor: SubtensorPort) => ({
-            redis,
-            maxSkewSeconds: config.authMaxSkewSeconds,
-            replayKeyPrefix: `${config.redisKeyPrefix}:auth:replay:`,
-            stakeCacheKeyPrefix: `${config.redisKeyPrefix}:auth:stake:`,
-            adminTokens: config.adminTokens,
-            adminTokenSha256: config.adminTokenSha256,
-            validatorHotkeys: () => config.validatorHotkeys,
-            stake: config.stakeCheck
-              ? {
+        serviceAuthModule(
+          config,
+          config.stakeCheck
+            ? {
+                inject: [SUBTENSOR_PORT],
+                useFactory: (subtensor: SubtensorPort) => ({
                   source: subtensor,
                   netuid: config.chain.netuid,
                   minStakeRao: config.minerMinStakeRao,
                   cacheSeconds: config.stakeCacheSeconds,
-                }
-              : null,
-          }),
-        }),
+                }),
+              }
+            : null,
+        ),
         // Every domain module, each importing the modules it really depends on.
         RateLimitModule,
         EventsModule,
@@ -89,7 +74,7 @@ export class AppModule {
         RewardsModule,
         DashboardModule,
       ],
-      controllers: [HealthController, DisclaimerController, OnchainController],
+      controllers: [createHealthController('coordinator-api', '0.1.0', ['healthz'], Public(), ApiErrors()), HealthController, DisclaimerController, OnchainController],
     };
   }
 }

@@ -1,10 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AuthModule } from '@rcs/auth';
 import { ChainModule } from '@rcs/chain';
-import { EventStreamModule } from '@rcs/http';
-import { PersistenceModule } from '@rcs/persistence';
-import { QueueModule, REDIS, RedisModule } from '@rcs/queue';
-import type { Redis } from 'ioredis';
+import { createHealthController, serviceAuthModule, serviceStoreModules } from '@rcs/http';
+import { Public } from '@rcs/auth';
+import { ApiErrors } from '@rcs/contracts';
 import { AlgorithmsModule } from './algorithms/algorithms.module';
 import { AssignmentsModule } from './assignments/assignments.module';
 import { ClaimsModule } from './claims/claims.module';
@@ -30,37 +28,18 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        RedisModule.forRootAsync({ useFactory: () => ({ url: config.redisUrl, connectionName: 'pool-service' }) }),
-        PersistenceModule.forRootAsync({
-          useFactory: () => ({
-            url: config.databaseUrl,
-            embeddedDir: config.embeddedDataDir,
-            entities: POOL_ENTITIES,
-            migrations: POOL_MIGRATIONS,
-            applicationName: 'pool-service',
-          }),
+        ...serviceStoreModules(config, {
+          applicationName: 'pool-service',
+          entities: POOL_ENTITIES,
+          migrations: POOL_MIGRATIONS,
+          queues: POOL_QUEUES,
+          eventsKey: `${config.redisKeyPrefix}:events`,
         }),
-        QueueModule.forRootAsync({
-          useFactory: () => ({ redisUrl: config.redisUrl, prefix: `${config.redisKeyPrefix}:bull`, queues: POOL_QUEUES }),
-        }),
-        EventStreamModule.forRoot({ key: `${config.redisKeyPrefix}:events`, ...config.events }),
         PoolMetricsModule,
         EventsModule,
         ChainModule.forRoot(config.chain),
-        AuthModule.forRootAsync({
-          inject: [REDIS],
-          useFactory: (redis: Redis) => ({
-            redis,
-            maxSkewSeconds: config.authMaxSkewSeconds,
-            replayKeyPrefix: `${config.redisKeyPrefix}:auth:replay:`,
-            stakeCacheKeyPrefix: `${config.redisKeyPrefix}:auth:stake:`,
-            adminTokens: config.adminTokens,
-            adminTokenSha256: config.adminTokenSha256,
-            validatorHotkeys: () => config.validatorHotkeys,
-            // Pool routes are pool-wallet signed; the miner stake gate is a coordinator concern.
-            stake: null,
-          }),
-        }),
+        // Pool routes are pool-wallet signed; the miner stake gate is a coordinator concern.
+        serviceAuthModule(config, null),
         ClockModule,
         ReputationModule,
         MinersModule,
@@ -70,7 +49,7 @@ export class AppModule {
         EpochsModule,
         ...ClaimsModule.forRoot(config),
       ],
-      controllers: [HealthController, DisclaimerController],
+      controllers: [createHealthController('pool-service', '0.1.0', ['healthz'], Public(), ApiErrors()), HealthController, DisclaimerController],
       providers: [TrailingSlashAliases],
     };
   }

@@ -1,8 +1,7 @@
-import { join, resolve } from 'node:path';
 import { canonicalSs58 } from '@rcs/auth';
 import { ChainConfig, readChainConfig } from '@rcs/chain';
 import { ConfigError, EnvReader } from '@rcs/config';
-import { EventStreamOptions, readAdminTokenConfig, readEventStreamSettings, readServiceBaseConfig, ServiceBaseConfig, TrustedProxies } from '@rcs/http';
+import { AdminTokenConfig, EventStreamOptions, readAdminTokenConfig, readEventStreamSettings, readServiceBaseConfig, readServiceStoresConfig, ServiceBaseConfig, ServiceStoresConfig, TrustedProxies } from '@rcs/http';
 
 /** Typed, validated once at boot (DECISIONS.md §10 names). */
 /** `max` requests per hotkey per `windowSeconds`; `max` 0 turns the limit off. */
@@ -11,15 +10,7 @@ export interface RateLimit {
   windowSeconds: number;
 }
 
-export interface CoordinatorConfig extends ServiceBaseConfig {
-  databaseUrl: string | null;
-  /** Where the embedded Postgres keeps its files when no database URL is set. */
-  embeddedDataDir: string;
-  redisUrl: string;
-  /** Prefix of every Redis key and BullMQ queue of this service, so several stacks can share one Redis. */
-  redisKeyPrefix: string;
-  adminTokens: string[];
-  adminTokenSha256: string[];
+export interface CoordinatorConfig extends ServiceBaseConfig, ServiceStoresConfig, AdminTokenConfig {
   validatorHotkeys: string[];
   stakeCheck: boolean;
   minerMinStakeRao: bigint;
@@ -83,10 +74,7 @@ export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
   const chain = readChainConfig(read, env);
   const config: Omit<CoordinatorConfig, 'chain'> = {
     ...readServiceBaseConfig(read, 'COORDINATOR_PORT', 8000),
-    databaseUrl: read.optional('COORDINATOR_DATABASE_URL'),
-    embeddedDataDir: join(resolve(cwd, read.string('DATA_DIR', '.data')), 'coordinator'),
-    redisUrl: read.string('REDIS_URL', 'redis://127.0.0.1:6379'),
-    redisKeyPrefix: read.string('REDIS_KEY_PREFIX', 'rcs'),
+    ...readServiceStoresConfig(read, cwd, { databaseUrlVariable: 'COORDINATOR_DATABASE_URL', dataDir: 'coordinator', keyPrefix: (base) => base }),
     ...readAdminTokenConfig(read),
     validatorHotkeys: canonicalHotkeys(read, 'VALIDATOR_HOTKEYS'),
     stakeCheck: read.bool('STAKE_CHECK', true),

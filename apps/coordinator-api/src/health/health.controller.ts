@@ -24,6 +24,7 @@ export interface Readiness {
   stake_check: 'on' | 'off';
 }
 
+/** `/readyz`: whether the database, Redis and the chain answer (`/healthz`, liveness, is the shared one). */
 @ApiTags('health')
 @Controller()
 export class HealthController {
@@ -33,14 +34,6 @@ export class HealthController {
     @Inject(SUBTENSOR_PORT) private readonly subtensor: SubtensorPort,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
-
-  @Get('healthz')
-  @Public()
-  @ApiErrors()
-  @ApiOkResponse({ description: 'The process is up.', schema: { type: 'object', additionalProperties: { type: 'string' } } })
-  healthz(): Record<string, string> {
-    return { status: 'ok', service: 'coordinator-api', version: '0.1.0' };
-  }
 
   @Get('readyz')
   @Public()

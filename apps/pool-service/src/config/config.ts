@@ -1,9 +1,8 @@
-import { join, resolve } from 'node:path';
 import { canonicalSs58 } from '@rcs/auth';
 import { ChainConfig, readChainConfig } from '@rcs/chain';
 import { DEFAULT_POOL_TASK_TYPE, POOL_TASK_TYPE_PATTERN } from '@rcs/contracts';
 import { ConfigError, EnvReader } from '@rcs/config';
-import { EventStreamOptions, readAdminTokenConfig, readEventStreamSettings, readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
+import { AdminTokenConfig, EventStreamOptions, readAdminTokenConfig, readEventStreamSettings, readServiceBaseConfig, readServiceStoresConfig, ServiceBaseConfig, ServiceStoresConfig } from '@rcs/http';
 
 /** Pool mining settings (DECISIONS.md §11). */
 export interface PoolMiningConfig {
@@ -48,16 +47,8 @@ export interface PoolPayoutConfig {
   publicUrl: string;
 }
 
-/** Typed, validated once at boot (DECISIONS.md §10 names). */
-export interface PoolServiceConfig extends ServiceBaseConfig {
-  databaseUrl: string | null;
-  /** Where the embedded Postgres keeps its files when POOL_DATABASE_URL is unset. */
-  embeddedDataDir: string;
-  redisUrl: string;
-  /** Prefix of every Redis key and BullMQ queue of the pool: `${REDIS_KEY_PREFIX}:pool`. */
-  redisKeyPrefix: string;
-  adminTokens: string[];
-  adminTokenSha256: string[];
+/** Typed, validated once at boot (DECISIONS.md §10 names); Redis keys and BullMQ queues are prefixed `${REDIS_KEY_PREFIX}:pool`. */
+export interface PoolServiceConfig extends ServiceBaseConfig, ServiceStoresConfig, AdminTokenConfig {
   /** Canonical SS58 (prefix 42). */
   validatorHotkeys: string[];
   authMaxSkewSeconds: number;
@@ -119,10 +110,7 @@ export function loadPoolServiceConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
   };
   const config: Omit<PoolServiceConfig, 'chain'> = {
     ...base,
-    databaseUrl: read.optional('POOL_DATABASE_URL'),
-    embeddedDataDir: join(resolve(cwd, read.string('DATA_DIR', '.data')), 'pool'),
-    redisUrl: read.string('REDIS_URL', 'redis://127.0.0.1:6379'),
-    redisKeyPrefix: `${read.string('REDIS_KEY_PREFIX', 'rcs')}:pool`,
+    ...readServiceStoresConfig(read, cwd, { databaseUrlVariable: 'POOL_DATABASE_URL', dataDir: 'pool', keyPrefix: (base) => `${base}:pool` }),
     ...readAdminTokenConfig(read),
     validatorHotkeys,
     authMaxSkewSeconds: read.int('AUTH_MAX_SKEW_SECONDS', 300, 1, 3600),

@@ -14,7 +14,7 @@ import { POOL_CONFIG } from '../config/config.module';
 import { EpochsRepository } from '../epochs/epochs.repository';
 import { EpochsService } from '../epochs/epochs.service';
 
-/** `/health` (DECISIONS.md §8 shape) and `/healthz` (liveness). */
+/** `/health` and `/status` (DECISIONS.md §8 shape); `/healthz`, liveness, is the shared one. */
 @ApiTags('health')
 @Controller()
 export class HealthController {
@@ -27,14 +27,6 @@ export class HealthController {
     private readonly epochs: EpochsService,
     private readonly epochRows: EpochsRepository,
   ) {}
-
-  @Get('healthz')
-  @Public()
-  @ApiErrors()
-  @ApiOkResponse({ description: 'The process is up.', schema: { type: 'object', additionalProperties: { type: 'string' } } })
-  healthz(): Record<string, string> {
-    return { status: 'ok', service: 'pool-service', version: '0.1.0' };
-  }
 
   @Get('health')
   @Public()

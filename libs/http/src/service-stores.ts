@@ -1,0 +1,87 @@
+import { join, resolve } from 'node:path';
+import { DynamicModule, FactoryProvider } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { AuthModule, StakeGateOptions } from '@rcs/auth';
+import { EnvReader } from '@rcs/config';
+import { OpenDatabaseOptions, PersistenceModule } from '@rcs/persistence';
+import { QueueModule, QueueSettings, REDIS, RedisModule } from '@rcs/queue';
+import { EventStreamOptions } from './events/event-stream';
+import { EventStreamModule } from './events/event-stream.module';
+import { AdminTokenConfig } from './service';
+
+/** Where a service keeps its state: Postgres (or an embedded one) and Redis. */
+export interface ServiceStoresConfig {
+  databaseUrl: string | null;
+  /** Where the embedded Postgres keeps its files when no database URL is set. */
+  embeddedDataDir: string;
+  redisUrl: string;
+  /** Prefix of every Redis key and BullMQ queue of this service, so several stacks can share one Redis. */
+  redisKeyPrefix: string;
+}
+
+/** `databaseUrlVariable` names the service's own database URL; its embedded Postgres keeps its files in `dataDir` under DATA_DIR. */
+export function readServiceStoresConfig(
+  read: EnvReader,
+  cwd: string,
+  service: { databaseUrlVariable: string; dataDir: string; keyPrefix: (base: string) => string },
+): ServiceStoresConfig {
+  return {
+    databaseUrl: read.optional(service.databaseUrlVariable),
+    embeddedDataDir: join(resolve(cwd, read.string('DATA_DIR', '.data')), service.dataDir),
+    redisUrl: read.string('REDIS_URL', 'redis://127.0.0.1:6379'),
+    redisKeyPrefix: service.keyPrefix(read.string('REDIS_KEY_PREFIX', 'rcs')),
+  };
+}
+
+/** What a service stores where: its tables, its queues, and the Redis key of its event stream. */
+export interface ServiceStores {
+  /** Names the service's Redis and Postgres connections. */
+  applicationName: string;
+  entities: OpenDatabaseOptions['entities'];
+  migrations: OpenDatabaseOptions['migrations'];
+  queues: Record<string, QueueSettings>;
+  eventsKey: string;
+}
+
+/** The Redis connection, the database (migrated at boot), the job queues and the event stream of a service. */
+export function serviceStoreModules(config: ServiceStoresConfig & { events: Omit<EventStreamOptions, 'key'> }, stores: ServiceStores): DynamicModule[] {
+  const { applicationName } = stores;
+  return [
+    RedisModule.forRootAsync({ useFactory: () => ({ url: config.redisUrl, connectionName: applicationName }) }),
+    PersistenceModule.forRootAsync({
+      useFactory: () => ({ url: config.databaseUrl, embeddedDir: config.embeddedDataDir, entities: stores.entities, migrations: stores.migrations, applicationName }),
+    }),
+    QueueModule.forRootAsync({ useFactory: () => ({ redisUrl: config.redisUrl, prefix: `${config.redisKeyPrefix}:bull`, queues: stores.queues }) }),
+    EventStreamModule.forRoot({ key: stores.eventsKey, ...config.events }),
+  ];
+}
+
+/** What a service's request auth reads of its config. */
+export interface ServiceAuthConfig extends ServiceStoresConfig, AdminTokenConfig {
+  authMaxSkewSeconds: number;
+  validatorHotkeys: string[];
+}
+
+/** The miner stake gate of a service, built from what it injects (the chain); null turns the gate off. */
+export interface ServiceStakeGate {
+  inject: FactoryProvider['inject'];
+  // never[] admits a factory of any parameter list, typed by the caller.
+  useFactory: (...deps: never[]) => StakeGateOptions;
+}
+
+/** Request auth with the replay nonces and stake decisions kept under the service's Redis prefix. */
+export function serviceAuthModule(config: ServiceAuthConfig, stake: ServiceStakeGate | null): DynamicModule {
+  return AuthModule.forRootAsync({
+    inject: [REDIS, ...(stake?.inject ?? [])],
+    useFactory: (redis: Redis, ...deps: never[]) => ({
+      redis,
+      maxSkewSeconds: config.authMaxSkewSeconds,
+      replayKeyPrefix: `${config.redisKeyPrefix}:auth:replay:`,
+      stakeCacheKeyPrefix: `${config.redisKeyPrefix}:auth:stake:`,
+      adminTokens: config.adminTokens,
+      adminTokenSha256: config.adminTokenSha256,
+      validatorHotkeys: () => config.validatorHotkeys,
+      stake: stake === null ? null : stake.useFactory(...deps),
+    }),
+  });
+}
