@@ -117,11 +117,6 @@ export class BestResultsService {
 }
 
 function rankingRule(task: TaskEntity): RankingRule {
-  return {
-    direction: task.metricDirection,
-    resolution: task.metricResolution,
-    resolutionMode: task.metricResolutionMode,
-    rankingMode: task.rankingMode,
-    secondaryDirection: task.secondaryMetricName === null ? null : task.secondaryMetricDirection,
-  };
+  const secondaryDirection = task.secondaryMetricName === null ? null : task.secondaryMetricDirection;
+  return { direction: task.metricDirection, resolution: task.metricResolution, resolutionMode: task.metricResolutionMode, rankingMode: task.rankingMode, secondaryDirection };
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ClaimQueryDto, ClaimStatus, CompetitionMode, TaskState, WorkItemStatus } from '@rcs/contracts';
-import { enumColumn, intColumn, queryRows, SqlRow, textColumn, UnexpectedRowError } from '@rcs/persistence';
+import { enumColumn, intColumn, queryRows, rowLock, SqlRow, textColumn, UnexpectedRowError } from '@rcs/persistence';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import type { TaskEntity } from '../tasks/entities/task.entity';
 import type { ExpiryOutcome } from '../jobs/job-results';
@@ -144,7 +144,7 @@ export class ClaimsRepository {
 
   /** The claim by id; `lock` holds its row FOR UPDATE for the rest of the transaction. */
   find(manager: EntityManager, claimId: string, options: { lock?: 'update' } = {}): Promise<ClaimEntity | null> {
-    return manager.findOne(ClaimEntity, { where: { id: claimId }, ...(options.lock && { lock: { mode: 'pessimistic_write' } }) });
+    return manager.findOne(ClaimEntity, { where: { id: claimId }, ...rowLock(options.lock) });
   }
 
   /** The claim by id, which the caller knows exists. */

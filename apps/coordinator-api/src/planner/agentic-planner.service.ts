@@ -5,7 +5,9 @@ import { WorkItemSource } from '@rcs/contracts';
 import { inTransaction } from '@rcs/persistence';
 import type { AgenticPlanOutcome } from '../jobs/job-results';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
+import { pick } from '../common/pick';
 import { TaskEntity } from '../tasks/entities/task.entity';
+import { toTaskDto } from '../tasks/tasks.module';
 import { WorkItemEntity } from '../work-items/entities/work-item.entity';
 import { NewWorkItem, WorkItemsRepository } from '../work-items/work-items.module';
 import { AGENTIC_ANSWER_LIMITS, agenticDedupeKey, normaliseTitle, parseWorkItemPlan, ProposedWorkItem } from './agentic-answer';
@@ -91,28 +93,17 @@ function promptOf(task: TaskEntity, accepted: SubmissionEntity[], ideas: Submiss
   ];
 }
 
+/** What the planner is told of a task, in this order (`brief` shortened). */
+const PLANNER_TASK_FIELDS = [
+  ...['id', 'slug', 'title', 'brief', 'repository', 'base_ref', 'benchmark_command', 'allowed_patch_paths', 'max_patch_bytes'] as const,
+  ...['metric_name', 'metric_direction', 'ranking_mode', 'secondary_metric_name', 'secondary_metric_direction'] as const,
+  ...['competition_mode', 'time_budget_seconds', 'model_family', 'reference_model_id'] as const,
+];
+
 /** The task as miners see it; validator-private fields (`validator_benchmark_env`) never leave the service. */
 function publicTaskFields(task: TaskEntity): Record<string, unknown> {
-  return {
-    id: task.id,
-    slug: task.slug,
-    title: task.title,
-    brief: task.brief === null ? null : excerpt(task.brief, 4 * EXCERPT_CHARACTERS),
-    repository: task.repository,
-    base_ref: task.baseRef,
-    benchmark_command: task.benchmarkCommand,
-    allowed_patch_paths: task.allowedPatchPaths,
-    max_patch_bytes: task.maxPatchBytes,
-    metric_name: task.metricName,
-    metric_direction: task.metricDirection,
-    ranking_mode: task.rankingMode,
-    secondary_metric_name: task.secondaryMetricName,
-    secondary_metric_direction: task.secondaryMetricDirection,
-    competition_mode: task.competitionMode,
-    time_budget_seconds: task.timeBudgetSeconds,
-    model_family: task.modelFamily,
-    reference_model_id: task.referenceModelId,
-  };
+  const brief = task.brief === null ? null : excerpt(task.brief, 4 * EXCERPT_CHARACTERS);
+  return { ...pick(toTaskDto(task), PLANNER_TASK_FIELDS), brief };
 }
 
 function excerpt(text: string, max = EXCERPT_CHARACTERS): string {

@@ -7,6 +7,7 @@ import {
   ValidatorWeightTargetDto,
 } from '@rcs/contracts';
 import { storedHotkey } from '../common/hotkeys';
+import { pick } from '../common/pick';
 
 /** A DTO's fields as a plain object type: documents are plain data, never DTO instances. */
 type Fields<T> = { [K in keyof T]: T[K] };
@@ -44,30 +45,19 @@ export type RewardPolicyDocument = RewardPolicyBody & { updatedAt: Date };
 /** The version the history starts at: the defaults, stored the first time the policy is read or replaced. */
 export const INITIAL_POLICY_VERSION = 1;
 
+const COMPETITION_POLICY_KEYS = [
+  ...['enabled', 'weight', 'target_pool_id', 'reward_scope', 'scoring_mode', 'accepted_reward_metric_tolerance'] as const,
+  ...['accepted_reward_floor_mode', 'accepted_reward_floor_value', 'accepted_reward_floor_stddevs', 'accepted_reward_floor_min_samples'] as const,
+];
+const POOL_POLICY_KEYS = ['pool_id', 'label', 'enabled', 'contract_hotkey_mode', 'contract_hotkey', 'contract_address'] as const;
+
 function competitionPolicy(source: CompetitionPolicy): CompetitionPolicy {
-  return {
-    enabled: source.enabled,
-    weight: source.weight,
-    target_pool_id: source.target_pool_id,
-    reward_scope: source.reward_scope,
-    scoring_mode: source.scoring_mode,
-    accepted_reward_metric_tolerance: source.accepted_reward_metric_tolerance,
-    accepted_reward_floor_mode: source.accepted_reward_floor_mode,
-    accepted_reward_floor_value: source.accepted_reward_floor_value,
-    accepted_reward_floor_stddevs: source.accepted_reward_floor_stddevs,
-    accepted_reward_floor_min_samples: source.accepted_reward_floor_min_samples,
-  };
+  return pick(source, COMPETITION_POLICY_KEYS);
 }
 
 function poolPolicy(source: PoolPolicy): PoolPolicy {
-  return {
-    pool_id: source.pool_id,
-    label: source.label,
-    enabled: source.enabled,
-    contract_hotkey_mode: source.contract_hotkey_mode,
-    contract_hotkey: source.contract_hotkey === null ? null : storedHotkey(source.contract_hotkey),
-    contract_address: source.contract_address,
-  };
+  // contract_hotkey keeps its place in the key order.
+  return { ...pick(source, POOL_POLICY_KEYS), contract_hotkey: source.contract_hotkey === null ? null : storedHotkey(source.contract_hotkey) };
 }
 
 function validatorWeightsPolicy(source: ValidatorWeightsPolicy): ValidatorWeightsPolicy {

@@ -7,6 +7,8 @@ import {
   nullableTextColumn,
   nullableTimestampColumn,
   queryOneRow,
+  rowLock,
+  RowLock,
   SqlRow,
   textColumn,
   timestampColumn,
@@ -91,13 +93,8 @@ export class SubmissionsRepository {
   }
 
   /** The submission, or 404 `submission_not_found`. `lock` takes a row lock for the rest of the transaction. */
-  async findOrThrow(manager: EntityManager, submissionId: string, options: { lock?: 'update' | 'share' } = {}): Promise<SubmissionEntity> {
-    const submission = isUuid(submissionId)
-      ? await manager.findOne(SubmissionEntity, {
-          where: { id: submissionId },
-          ...(options.lock ? { lock: { mode: options.lock === 'update' ? 'pessimistic_write' : 'pessimistic_read' } } : {}),
-        })
-      : null;
+  async findOrThrow(manager: EntityManager, submissionId: string, options: { lock?: RowLock } = {}): Promise<SubmissionEntity> {
+    const submission = isUuid(submissionId) ? await manager.findOne(SubmissionEntity, { where: { id: submissionId }, ...rowLock(options.lock) }) : null;
     if (!submission) {
       throw ApiError.notFound(ErrorCode.SubmissionNotFound, `No submission with id ${submissionId}.`, { submission_id: submissionId });
     }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { ApiError, ErrorCode, TaskQueryDto, TaskState } from '@rcs/contracts';
+import { rowLock, RowLock } from '@rcs/persistence';
 import { isUuid } from '../common/ids';
 import { TaskEntity } from './entities/task.entity';
 
@@ -36,13 +37,8 @@ export class TasksRepository {
   }
 
   /** The task, or 404 `task_not_found`. `lock` takes a row lock for the rest of the transaction. */
-  async findOrThrow(manager: EntityManager, taskId: string, options: { lock?: 'update' | 'share' } = {}): Promise<TaskEntity> {
-    const task = isUuid(taskId)
-      ? await manager.findOne(TaskEntity, {
-          where: { id: taskId },
-          ...(options.lock ? { lock: { mode: options.lock === 'update' ? 'pessimistic_write' : 'pessimistic_read' } } : {}),
-        })
-      : null;
+  async findOrThrow(manager: EntityManager, taskId: string, options: { lock?: RowLock } = {}): Promise<TaskEntity> {
+    const task = isUuid(taskId) ? await manager.findOne(TaskEntity, { where: { id: taskId }, ...rowLock(options.lock) }) : null;
     if (!task) throw ApiError.notFound(ErrorCode.TaskNotFound, `No task with id ${taskId}.`, { task_id: taskId });
     return task;
   }
