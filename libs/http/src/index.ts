@@ -2,6 +2,7 @@
 export { ConfigError, EnvReader, LOG_LEVELS } from '@rcs/config';
 export * from './error-response';
 export * from './error.filter';
+export * from './disclaimer.controller';
 export * from './health.controller';
 export * from './service-stores';
 export * from './http-app';

@@ -2,3 +2,4 @@ export * from './event-stream';
 export * from './event-stream.module';
 export * from './sse';
 export * from './event-stream-route';
+export * from './events.controller';
