@@ -1,10 +1,12 @@
 import { join, resolve } from 'node:path';
-import { DynamicModule, FactoryProvider } from '@nestjs/common';
+import { DynamicModule, FactoryProvider, Inject, Injectable, Module } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
 import { AuthModule, StakeGateOptions } from '@rcs/auth';
 import { EnvReader } from '@rcs/config';
-import { OpenDatabaseOptions, PersistenceModule } from '@rcs/persistence';
-import { QueueModule, QueueSettings, REDIS, RedisModule } from '@rcs/queue';
+import { databaseReady, OpenDatabaseOptions, PersistenceModule, ReadinessResult } from '@rcs/persistence';
+import { QueueModule, QueueSettings, REDIS, RedisModule, RedisReadiness, redisReady } from '@rcs/queue';
 import { EventStreamOptions } from './events/event-stream';
 import { EventStreamModule } from './events/event-stream.module';
 import { AdminTokenConfig } from './service';
@@ -43,7 +45,27 @@ export interface ServiceStores {
   eventsKey: string;
 }
 
-/** The Redis connection, the database (migrated at boot), the job queues and the event stream of a service. */
+/** Whether a service's database and Redis answer, for its readiness and health routes. */
+@Injectable()
+export class StoresReadiness {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  async check(): Promise<{ database: ReadinessResult; redis: RedisReadiness }> {
+    const [database, redis] = await Promise.all([databaseReady(this.dataSource), redisReady(this.redis)]);
+    return { database, redis };
+  }
+}
+
+@Module({ providers: [StoresReadiness], exports: [StoresReadiness] })
+class StoresReadinessModule {}
+
+/**
+ * The Redis connection, the database (migrated at boot), the job queues and the event stream of a
+ * service, and StoresReadiness over the first two.
+ */
 export function serviceStoreModules(config: ServiceStoresConfig & { events: Omit<EventStreamOptions, 'key'> }, stores: ServiceStores): DynamicModule[] {
   const { applicationName } = stores;
   return [
@@ -53,6 +75,7 @@ export function serviceStoreModules(config: ServiceStoresConfig & { events: Omit
     }),
     QueueModule.forRootAsync({ useFactory: () => ({ redisUrl: config.redisUrl, prefix: `${config.redisKeyPrefix}:bull`, queues: stores.queues }) }),
     EventStreamModule.forRoot({ key: stores.eventsKey, ...config.events }),
+    { module: StoresReadinessModule, global: true },
   ];
 }
 

@@ -2,13 +2,9 @@ import { Public } from '@rcs/auth';
 import { ApiErrors } from '@rcs/contracts';
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyReply } from 'fastify';
-import type { Redis } from 'ioredis';
-import { DataSource } from 'typeorm';
 import { SUBTENSOR_PORT, SubtensorPort } from '@rcs/chain';
-import { databaseReady } from '@rcs/persistence';
-import { REDIS, redisReady } from '@rcs/queue';
+import { StoresReadiness } from '@rcs/http';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { CoordinatorConfig } from '../config/config';
 
@@ -29,8 +25,7 @@ export interface Readiness {
 @Controller()
 export class HealthController {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(REDIS) private readonly redis: Redis,
+    private readonly stores: StoresReadiness,
     @Inject(SUBTENSOR_PORT) private readonly subtensor: SubtensorPort,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
@@ -41,11 +36,7 @@ export class HealthController {
   @ApiOkResponse({ description: 'Database, Redis and chain answer; says whether the miner stake check is on.' })
   @ApiServiceUnavailableResponse({ description: 'A dependency does not answer; the body says which.' })
   async readyz(@Res({ passthrough: true }) reply: FastifyReply): Promise<Readiness> {
-    const [database, redis, chain] = await Promise.all([
-      databaseReady(this.dataSource),
-      redisReady(this.redis),
-      this.chainReady(),
-    ]);
+    const [{ database, redis }, chain] = await Promise.all([this.stores.check(), this.chainReady()]);
     const ready = database.ok && redis.ok && chain.ok;
     void reply.status(ready ? 200 : 503);
     return {

@@ -4,9 +4,7 @@ import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CLAIM_CONTRACT_PORT, ClaimContractPort } from '@rcs/chain';
 import { ApiErrors, PoolStatusDto } from '@rcs/contracts';
-import { databaseReady } from '@rcs/persistence';
-import { REDIS, redisReady } from '@rcs/queue';
-import type { Redis } from 'ioredis';
+import { StoresReadiness } from '@rcs/http';
 import { DataSource } from 'typeorm';
 import { PoolClock } from '../common/pool-clock';
 import { PoolServiceConfig } from '../config/config';
@@ -19,8 +17,8 @@ import { EpochsService } from '../epochs/epochs.service';
 @Controller()
 export class HealthController {
   constructor(
+    private readonly stores: StoresReadiness,
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(REDIS) private readonly redis: Redis,
     @Inject(CLAIM_CONTRACT_PORT) private readonly contract: ClaimContractPort,
     @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
     private readonly clock: PoolClock,
@@ -47,9 +45,8 @@ export class HealthController {
   private async report(): Promise<PoolStatusDto> {
     const enabled = this.config.chain.claimContractAddress !== null;
     const manager = this.dataSource.manager;
-    const [database, redis, block, contract, claimState, latest, published, snapshot, publisher] = await Promise.all([
-      databaseReady(this.dataSource),
-      redisReady(this.redis),
+    const [{ database, redis }, block, contract, claimState, latest, published, snapshot, publisher] = await Promise.all([
+      this.stores.check(),
       this.clock.currentBlock().catch(() => null),
       enabled ? this.contract.status() : Promise.resolve(null),
       enabled ? this.contract.claimState().catch((error: Error) => error) : Promise.resolve(null),
