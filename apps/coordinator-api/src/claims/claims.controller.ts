@@ -1,9 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { AuthPrincipal, CurrentAuth, Public, StakeGated } from '@rcs/auth';
+import { AuthPrincipal, CurrentAuth, StakeGated } from '@rcs/auth';
 import { ApiErrors, ClaimDto, ClaimQueryDto, CreateTaskClaimDto, ErrorCode, SIGNATURE_ERRORS, ValidationErrorDto } from '@rcs/contracts';
 import { toClaimDto } from './claim.mapper';
 import { ClaimsService } from './claims.service';
+import { PublicListRoute } from '../common/list-route';
 
 /** What `@StakeGated()` admits: a signing hotkey, never an admin token. */
 type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
@@ -14,15 +15,11 @@ type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
 export class ClaimsController {
   constructor(private readonly claims: ClaimsService) {}
 
-  @Get('claims')
-  @Public()
-  @ApiErrors()
+  @PublicListRoute('claims', ClaimDto, 'Query fails validation (status, limit 1..1000, offset >= 0).')
   @ApiOperation({
     summary: 'List claims, newest first',
     description: 'Filtered by task and status, paged. An active claim past its expires_at is expired before it is listed.',
   })
-  @ApiOkResponse({ type: [ClaimDto], description: 'Newest first (created_at, then id).' })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Query fails validation (status, limit 1..1000, offset >= 0).' })
   async list(@Query() query: ClaimQueryDto): Promise<ClaimDto[]> {
     return (await this.claims.list(query)).map((claim) => toClaimDto(claim));
   }

@@ -13,6 +13,7 @@ import {
 } from '@rcs/contracts';
 import { toPeerEvaluationDto } from './peer-evaluation.mapper';
 import { PeerEvaluationService } from './peer-evaluation.service';
+import { PublicListRoute } from '../common/list-route';
 
 /** What `@StakeGated()` admits: a signing hotkey, never an admin token. */
 type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
@@ -65,12 +66,8 @@ export class PeerEvaluationController {
     return this.peerEvaluation.consensus(submissionId);
   }
 
-  @Get('peer-evaluations')
-  @Public()
-  @ApiErrors()
+  @PublicListRoute('peer-evaluations', PeerEvaluationDto, 'Query fails validation (status, limit 1..1000, offset >= 0, unknown parameters).')
   @ApiOperation({ summary: 'List peer evaluations, newest first', description: 'Public; filtered by submission, evaluator and verdict, paged.' })
-  @ApiOkResponse({ type: [PeerEvaluationDto], description: 'Newest first (created_at, then id).' })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Query fails validation (status, limit 1..1000, offset >= 0, unknown parameters).' })
   async list(@Query() query: PeerEvaluationQueryDto): Promise<PeerEvaluationDto[]> {
     return (await this.peerEvaluation.list(query)).map(toPeerEvaluationDto);
   }

@@ -11,6 +11,7 @@ import { BASE_URL_HEADERS, requestBaseUrl } from './request-base-url';
 import { toTaskDto } from './task.mapper';
 import { TaskOperation } from './task-transitions';
 import { TasksService } from './tasks.service';
+import { PublicListRoute } from '../common/list-route';
 
 const TASK_ID = { name: 'task_id', description: 'Task id (uuid); anything else is 404 `task_not_found`.' };
 
@@ -56,12 +57,8 @@ export class TasksController {
     return toTaskDto(await this.tasks.create(body));
   }
 
-  @Get()
-  @Public()
-  @ApiErrors()
+  @PublicListRoute(undefined, TaskDto, 'Query fails validation (task_state, limit 1..1000, offset >= 0).')
   @ApiOperation({ summary: 'List tasks, newest first', description: 'Public; optionally only one `task_state`, paged.' })
-  @ApiOkResponse({ type: [TaskDto], description: 'Newest first (created_at, then id).' })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Query fails validation (task_state, limit 1..1000, offset >= 0).' })
   async list(@Query() query: TaskQueryDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const answer = await this.reads.read(`list:${JSON.stringify(query)}`, async () => jsonAnswer((await this.tasks.list(query)).map(toTaskDto)));
     return sendJson(request, reply, answer);

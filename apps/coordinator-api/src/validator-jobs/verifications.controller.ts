@@ -1,10 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Admin, AuthPrincipal, CurrentAuth, Public, Validator } from '@rcs/auth';
+import { Admin, AuthPrincipal, CurrentAuth, Validator } from '@rcs/auth';
 import { ApiErrors, ErrorCode, SIGNATURE_ERRORS, ValidationErrorDto, VerificationQueryDto, VerificationSummaryDto, VerifyDto } from '@rcs/contracts';
 import { toVerificationSummaryDto } from './verification.mapper';
 import { VerificationsService } from './verifications.service';
+import { PublicListRoute } from '../common/list-route';
 
 /** What `@Validator()` admits: an allowlisted signing hotkey. */
 type ValidatorPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
@@ -36,12 +37,8 @@ export class VerificationsController {
     return toVerificationSummaryDto(await this.verifications.verify(validator.hotkey, submissionId, body));
   }
 
-  @Get('verifications')
-  @Public()
-  @ApiErrors()
+  @PublicListRoute('verifications', VerificationSummaryDto, 'Query fails validation (status, limit 1..1000, offset >= 0).')
   @ApiOperation({ summary: 'List verifications, newest first', description: 'Summaries without replay logs; filtered by submission and verdict, paged.' })
-  @ApiOkResponse({ type: [VerificationSummaryDto], description: 'Newest first (created_at, then id).' })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Query fails validation (status, limit 1..1000, offset >= 0).' })
   async list(@Query() query: VerificationQueryDto): Promise<VerificationSummaryDto[]> {
     return (await this.verifications.list(query)).map(toVerificationSummaryDto);
   }

@@ -1,6 +1,6 @@
-import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { AuthPrincipal, CurrentAuth, Public, StakeGated } from '@rcs/auth';
+import { Body, Controller, Param, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { AuthPrincipal, CurrentAuth, StakeGated } from '@rcs/auth';
 import {
   ApiErrors,
   ClaimDto,
@@ -14,6 +14,7 @@ import {
 import { toClaimDto } from '../claims/claim.mapper';
 import { toWorkItemDto } from './work-item.mapper';
 import { WorkItemsService } from './work-items.service';
+import { PublicListRoute } from '../common/list-route';
 
 /** What `@StakeGated()` admits: a signing hotkey, never an admin token. */
 type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
@@ -23,12 +24,8 @@ type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
 export class WorkItemsController {
   constructor(private readonly workItems: WorkItemsService) {}
 
-  @Get()
-  @Public()
-  @ApiErrors()
+  @PublicListRoute(undefined, WorkItemDto, 'Query fails validation (status <= 64 characters, limit 1..1000, offset >= 0).')
   @ApiOperation({ summary: 'List work items, newest first', description: 'Filtered by task and status (open, claimed, completed, cancelled), paged.' })
-  @ApiOkResponse({ type: [WorkItemDto], description: 'Newest first (created_at, then id).' })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Query fails validation (status <= 64 characters, limit 1..1000, offset >= 0).' })
   async list(@Query() query: WorkItemQueryDto): Promise<WorkItemDto[]> {
     return (await this.workItems.list(query)).map(toWorkItemDto);
   }
