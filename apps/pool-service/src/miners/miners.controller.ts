@@ -1,6 +1,7 @@
-import { applyDecorators, Controller, Get, Headers, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { applyDecorators, Controller, createParamDecorator, ExecutionContext, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { AuthPrincipal, CurrentAuth, PoolSigned, Public, RecipientColdkey, RecipientUpdateSigned } from '@rcs/auth';
+import type { FastifyRequest } from 'fastify';
+import { AuthPrincipal, AuthPrincipalMissingError, CurrentAuth, PoolSigned, Public, RecipientColdkeyMissingError, RecipientUpdateSigned } from '@rcs/auth';
 import {
   ApiErrors,
   ColdkeyDeclaredDto,
@@ -43,8 +44,27 @@ function RecipientUpdateRoute(summary: string): MethodDecorator {
   );
 }
 
+/** Who signed a recipient update and how: the hotkey, the coldkey it covers and the signature headers. */
+interface RecipientSigner {
+  hotkey: string;
+  coldkey: string;
+  timestamp: string;
+  signature: string;
+}
+
+/** The signer of a route behind @RecipientUpdateSigned(), which has checked the signature and set the principal and coldkey. */
+const RecipientSignature = createParamDecorator((_data: unknown, context: ExecutionContext): RecipientSigner => {
+  const request = context.switchToHttp().getRequest<FastifyRequest>();
+  const miner = request.authPrincipal as HotkeyPrincipal | undefined;
+  if (miner === undefined) throw new AuthPrincipalMissingError();
+  if (request.recipientColdkey === undefined) throw new RecipientColdkeyMissingError();
+  const header = (name: string): string => request.headers[name] as string;
+  return { hotkey: miner.hotkey, coldkey: request.recipientColdkey, timestamp: header('x-timestamp'), signature: header('x-signature') };
+});
+
 /** The signed coldkey change as the history keeps it. */
-function signedChange(route: string, hotkey: string, coldkey: string, body: RecipientUpdateDto, timestamp: string, signature: string): SignedColdkey {
+function signedChange(route: string, signer: RecipientSigner, body: RecipientUpdateDto): SignedColdkey {
+  const { hotkey, coldkey, timestamp, signature } = signer;
   return { hotkey, coldkey, signedColdkey: body.recipient_coldkey ?? body.coldkey_address ?? coldkey, signedTimestamp: timestamp, signature, route };
 }
 
@@ -86,38 +106,20 @@ export class MinersController {
 
   @Put('recipient-coldkey')
   @RecipientUpdateRoute('Update the payout recipient')
-  put(
-    @CurrentAuth() miner: HotkeyPrincipal,
-    @RecipientColdkey() coldkey: string,
-    @PoolBody(RecipientUpdateDto) body: RecipientUpdateDto,
-    @Headers('x-timestamp') timestamp: string,
-    @Headers('x-signature') signature: string,
-  ): Promise<RecipientUpdatedDto> {
-    return this.update(signedChange('PUT /api/v1/miners/recipient-coldkey', miner.hotkey, coldkey, body, timestamp, signature));
+  put(@RecipientSignature() signer: RecipientSigner, @PoolBody(RecipientUpdateDto) body: RecipientUpdateDto): Promise<RecipientUpdatedDto> {
+    return this.update(signedChange('PUT /api/v1/miners/recipient-coldkey', signer, body));
   }
 
   @Post('recipient-coldkey')
   @RecipientUpdateRoute('Update the payout recipient (compatibility)')
-  post(
-    @CurrentAuth() miner: HotkeyPrincipal,
-    @RecipientColdkey() coldkey: string,
-    @PoolBody(RecipientUpdateDto) body: RecipientUpdateDto,
-    @Headers('x-timestamp') timestamp: string,
-    @Headers('x-signature') signature: string,
-  ): Promise<RecipientUpdatedDto> {
-    return this.update(signedChange('POST /api/v1/miners/recipient-coldkey', miner.hotkey, coldkey, body, timestamp, signature));
+  post(@RecipientSignature() signer: RecipientSigner, @PoolBody(RecipientUpdateDto) body: RecipientUpdateDto): Promise<RecipientUpdatedDto> {
+    return this.update(signedChange('POST /api/v1/miners/recipient-coldkey', signer, body));
   }
 
   @Post('coldkey_address/update')
   @RecipientUpdateRoute('Update the payout recipient (compatibility)')
-  legacy(
-    @CurrentAuth() miner: HotkeyPrincipal,
-    @RecipientColdkey() coldkey: string,
-    @PoolBody(RecipientUpdateDto) body: RecipientUpdateDto,
-    @Headers('x-timestamp') timestamp: string,
-    @Headers('x-signature') signature: string,
-  ): Promise<RecipientUpdatedDto> {
-    return this.update(signedChange('POST /api/v1/miners/coldkey_address/update', miner.hotkey, coldkey, body, timestamp, signature));
+  legacy(@RecipientSignature() signer: RecipientSigner, @PoolBody(RecipientUpdateDto) body: RecipientUpdateDto): Promise<RecipientUpdatedDto> {
+    return this.update(signedChange('POST /api/v1/miners/coldkey_address/update', signer, body));
   }
 
   @Get('recipient-coldkey')
@@ -161,14 +163,8 @@ export class RootColdkeyController {
   @ApiOkResponse({ type: ColdkeyDeclaredDto, description: '`{status: "success", coldkey_address}` (compat).' })
   @ApiErrors(...RECIPIENT_SIGNATURE_ERRORS)
   @ApiUnprocessableEntityResponse(RECIPIENT_INVALID)
-  async declare(
-    @CurrentAuth() miner: HotkeyPrincipal,
-    @RecipientColdkey() coldkey: string,
-    @PoolBody(RecipientUpdateDto) body: RecipientUpdateDto,
-    @Headers('x-timestamp') timestamp: string,
-    @Headers('x-signature') signature: string,
-  ): Promise<ColdkeyDeclaredDto> {
-    const stored = await this.miners.declareColdkey(signedChange('POST /coldkey_address/update', miner.hotkey, coldkey, body, timestamp, signature));
-    return { status: 'success', coldkey_address: stored.declaredColdkey ?? coldkey };
+  async declare(@RecipientSignature() signer: RecipientSigner, @PoolBody(RecipientUpdateDto) body: RecipientUpdateDto): Promise<ColdkeyDeclaredDto> {
+    const stored = await this.miners.declareColdkey(signedChange('POST /coldkey_address/update', signer, body));
+    return { status: 'success', coldkey_address: stored.declaredColdkey ?? signer.coldkey };
   }
 }
