@@ -1,16 +1,17 @@
+import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CompetitionMode, SubmissionDetailDto } from '@rcs/contracts';
 import { toIdeaRewardDto } from '../idea-rewards/idea-reward.mapper';
-import type { IdeaRewardsRepository } from '../idea-rewards/idea-rewards.module';
+import { IdeaRewardsRepository } from '../idea-rewards/idea-rewards.repository';
 import { toPeerConsensusDto, toPeerEvaluationDto } from '../peer-evaluation/peer-evaluation.mapper';
-import type { PeerEvaluationRepository } from '../peer-evaluation/peer-evaluation.module';
+import { PeerEvaluationRepository } from '../peer-evaluation/peer-evaluation.repository';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { toVerificationSummaryDto } from '../validator-jobs/verification.mapper';
-import type { VerificationsRepository } from '../validator-jobs/validator-jobs.module';
+import { VerificationsRepository } from '../validator-jobs/verifications.repository';
 import { SubmissionEntity } from './entities/submission.entity';
 import { toSubmissionDto } from './submission.mapper';
 
-/** The repositories the detail reads, injected by each service that answers it (submissions, validator scans). */
+/** The repositories the detail reads. */
 export interface SubmissionDetailReaders {
   verifications: VerificationsRepository;
   peerEvaluations: PeerEvaluationRepository;
@@ -40,4 +41,18 @@ export async function submissionDetail(
     idea_rewards: ideaRewards.map(toIdeaRewardDto),
     metric_name: task.metricName,
   };
+}
+
+/** The submission detail with its readers injected, for each service that answers it (submissions, validator scans). */
+@Injectable()
+export class SubmissionDetails {
+  private readonly readers: SubmissionDetailReaders;
+
+  constructor(verifications: VerificationsRepository, peerEvaluations: PeerEvaluationRepository, ideaRewards: IdeaRewardsRepository) {
+    this.readers = { verifications, peerEvaluations, ideaRewards };
+  }
+
+  of(manager: EntityManager, task: TaskEntity, submission: SubmissionEntity): Promise<SubmissionDetailDto> {
+    return submissionDetail(manager, this.readers, task, submission);
+  }
 }

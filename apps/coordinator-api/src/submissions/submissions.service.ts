@@ -24,11 +24,8 @@ import { CoordinatorConfig } from '../config/config';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { assertTaskLive } from '../tasks/task-lookup';
 import { TasksRepository } from '../tasks/tasks.module';
-import { IdeaRewardsRepository } from '../idea-rewards/idea-rewards.module';
-import { PeerEvaluationRepository } from '../peer-evaluation/peer-evaluation.module';
-import { VerificationsRepository } from '../validator-jobs/validator-jobs.module';
 import { SubmissionEntity } from './entities/submission.entity';
-import { submissionDetail, SubmissionDetailReaders } from './submission-detail';
+import { SubmissionDetails } from './submission-detail';
 import { SubmissionsRepository } from './submissions.repository';
 import { toArtifactDescriptorDto } from './submission.mapper';
 import { ideaViolations, submissionBodyViolations } from './submission-rules';
@@ -38,8 +35,6 @@ type CreateOutcome = { submission: SubmissionEntity } | { refusal: ApiError };
 
 @Injectable()
 export class SubmissionsService {
-  private readonly readers: SubmissionDetailReaders;
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
@@ -48,12 +43,8 @@ export class SubmissionsService {
     private readonly metrics: CoordinatorMetrics,
     private readonly claims: ClaimsRepository,
     private readonly tasks: TasksRepository,
-    verifications: VerificationsRepository,
-    peerEvaluations: PeerEvaluationRepository,
-    ideaRewards: IdeaRewardsRepository,
-  ) {
-    this.readers = { verifications, peerEvaluations, ideaRewards };
-  }
+    private readonly details: SubmissionDetails,
+  ) {}
 
   /**
    * Stores a submission on the signer's own active claim (DECISIONS.md §5): in one transaction the
@@ -122,7 +113,7 @@ export class SubmissionsService {
     const submission = await this.get(submissionId);
     assertOwner(principal, submission.minerHotkey, ErrorCode.NotSubmissionOwner);
     const task = await this.tasks.findOrThrow(this.dataSource.manager, submission.taskId);
-    return submissionDetail(this.dataSource.manager, this.readers, task, submission);
+    return this.details.of(this.dataSource.manager, task, submission);
   }
 
   async executionLog(submissionId: string): Promise<string> {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { DecisionsModule } from '../decisions/decisions.module';
 import { IdeaRewardsModule } from '../idea-rewards/idea-rewards.module';
 import { PeerEvaluationModule } from '../peer-evaluation/peer-evaluation.module';
+import { SubmissionDetails } from '../submissions/submission-detail';
 import { SubmissionsRepositoryModule } from '../submissions/submissions-repository.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { LeaseExpiryJob } from './lease-expiry.job';
@@ -20,8 +21,9 @@ import { VerificationsService } from './verifications.service';
 @Module({
   imports: [DecisionsModule, PeerEvaluationModule, IdeaRewardsModule, SubmissionsRepositoryModule, TasksModule],
   controllers: [ValidatorController, VerificationsController],
-  providers: [ValidatorJobsRepository, VerificationsRepository, SubmissionDecider, ValidatorJobsService, VerificationsService, LeaseExpiryJob],
-  exports: [ValidatorJobsRepository, VerificationsRepository],
+  providers: [ValidatorJobsRepository, VerificationsRepository, SubmissionDecider, ValidatorJobsService, VerificationsService, LeaseExpiryJob, SubmissionDetails],
+  // The submission detail is answered here (scans) and by SubmissionsModule, which sits above this one.
+  exports: [ValidatorJobsRepository, VerificationsRepository, SubmissionDetails],
 })
 export class ValidatorJobsModule {}
 

@@ -20,12 +20,10 @@ import { COORDINATOR_CONFIG } from '../config/config.module';
 import { DecisionService, DecisionTransaction } from '../decisions/decisions.module';
 import type { LeaseExpiryOutcome } from '../jobs/job-results';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
-import { submissionDetail, SubmissionDetailReaders } from '../submissions/submission-detail';
+import { SubmissionDetails } from '../submissions/submission-detail';
 import { SubmissionsRepository } from '../submissions/submissions-repository.module';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { TasksRepository } from '../tasks/tasks.module';
-import { IdeaRewardsRepository } from '../idea-rewards/idea-rewards.module';
-import { PeerEvaluationRepository } from '../peer-evaluation/peer-evaluation.module';
 import { ValidatorJobEntity } from './entities/validator-job.entity';
 import { VerificationEntity } from './entities/verification.entity';
 import { ObservedResult, ResultRule, resultViolations, sameResult, toObservedResult } from './observed-result';
@@ -52,7 +50,6 @@ type ResultOutcome = { verification: VerificationEntity } | { completed: true };
 @Injectable()
 export class ValidatorJobsService {
   private readonly logger = new Logger(ValidatorJobsService.name);
-  private readonly readers: SubmissionDetailReaders;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -63,11 +60,8 @@ export class ValidatorJobsService {
     private readonly verifications: VerificationsRepository,
     private readonly submissions: SubmissionsRepository,
     private readonly tasks: TasksRepository,
-    peerEvaluations: PeerEvaluationRepository,
-    ideaRewards: IdeaRewardsRepository,
-  ) {
-    this.readers = { verifications, peerEvaluations, ideaRewards };
-  }
+    private readonly details: SubmissionDetails,
+  ) {}
 
   /**
    * Leases up to `limit` pending jobs to the validator. Expired leases go back to the pool first, so
@@ -216,7 +210,7 @@ export class ValidatorJobsService {
       jobs.map(async (job) => {
         const task = taskById.get(job.taskId) as TaskEntity;
         const submission = submissionById.get(job.submissionId) as SubmissionEntity;
-        return toValidatorJobDto(job, task, submission, await submissionDetail(manager, this.readers, task, submission));
+        return toValidatorJobDto(job, task, submission, await this.details.of(manager, task, submission));
       }),
     );
   }
