@@ -7,7 +7,7 @@ import { DomainEvents } from '../events/domain-events';
 import { RewardPolicyEntity } from './entities/reward-policy.entity';
 import { defaultRewardPolicy, rewardPolicyBody, RewardPolicyDocument } from './reward-policy.defaults';
 import { toRewardPolicyDocument } from './reward-policy.mapper';
-import { ensureInitialPolicy, findLatestPolicy, insertPolicy, listPolicyVersions, lockPolicyWriters } from './reward-policy.repository';
+import { RewardPolicyRepository } from './reward-policy.repository';
 
 /** `reward_policies.version` is a Postgres integer; the DTO allows up to 2^53 - 1. */
 const MAX_STORED_VERSION = 2_147_483_647;
@@ -22,18 +22,19 @@ export class RewardPolicyService implements OnApplicationBootstrap {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly events: DomainEvents,
+    private readonly policies: RewardPolicyRepository,
   ) {}
 
   /** The policy in force, every default filled in; reads through `manager` when given (e.g. inside the snapshot's transaction). */
   // Version 1 is stored at boot, so readers inside a (read-only) transaction never need a second connection:
   // a transaction waiting on another connection deadlocks the embedded single-connection Postgres.
   async onApplicationBootstrap(): Promise<void> {
-    await ensureInitialPolicy(this.dataSource.manager, defaultRewardPolicy());
+    await this.policies.ensureInitial(this.dataSource.manager, defaultRewardPolicy());
   }
 
   async current(manager: EntityManager = this.dataSource.manager): Promise<RewardPolicyDocument> {
     // Stored at boot; the fallback only runs before bootstrap and stays on the caller's connection.
-    const stored = (await findLatestPolicy(manager)) ?? (await ensureInitialPolicy(manager, defaultRewardPolicy()));
+    const stored = (await this.policies.findLatest(manager)) ?? (await this.policies.ensureInitial(manager, defaultRewardPolicy()));
     return toRewardPolicyDocument(stored);
   }
 
@@ -56,8 +57,8 @@ export class RewardPolicyService implements OnApplicationBootstrap {
     }
     const policy = rewardPolicyBody(body);
     const stored = await inTransaction(this.dataSource, async (manager): Promise<RewardPolicyEntity> => {
-      await lockPolicyWriters(manager);
-      const current = await ensureInitialPolicy(manager, defaultRewardPolicy());
+      await this.policies.lockWriters(manager);
+      const current = await this.policies.ensureInitial(manager, defaultRewardPolicy());
       if (policy.version <= current.version) {
         throw ApiError.conflict(
           ErrorCode.StalePolicyVersion,
@@ -65,7 +66,7 @@ export class RewardPolicyService implements OnApplicationBootstrap {
           { version: policy.version, current_version: current.version },
         );
       }
-      return insertPolicy(manager, policy);
+      return this.policies.insert(manager, policy);
     });
     this.events.emit('policy.changed', { version: stored.version });
     return toRewardPolicyDocument(stored);
@@ -73,7 +74,7 @@ export class RewardPolicyService implements OnApplicationBootstrap {
 
   /** Every stored version (at least version 1), newest first. */
   async versions(): Promise<Pick<RewardPolicyEntity, 'version' | 'createdAt'>[]> {
-    await ensureInitialPolicy(this.dataSource.manager, defaultRewardPolicy());
-    return listPolicyVersions(this.dataSource.manager);
+    await this.policies.ensureInitial(this.dataSource.manager, defaultRewardPolicy());
+    return this.policies.listVersions(this.dataSource.manager);
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EventsModule } from '../events/events.module';
 import { RewardPolicyController } from './reward-policy.controller';
+import { RewardPolicyRepository } from './reward-policy.repository';
 import { RewardPolicyService } from './reward-policy.service';
 import { RewardSnapshotController } from './reward-snapshot.controller';
 import { RewardSnapshotService } from './reward-snapshot.service';
@@ -12,7 +13,7 @@ import { RewardsRebuildTrigger } from './rewards-rebuild.trigger';
 @Module({
   imports: [EventsModule],
   controllers: [RewardPolicyController, RewardSnapshotController],
-  providers: [RewardPolicyService, RewardSnapshotService, RewardsRebuildService, RewardsRebuildJob, RewardsRebuildTrigger],
+  providers: [RewardPolicyService, RewardPolicyRepository, RewardSnapshotService, RewardsRebuildService, RewardsRebuildJob, RewardsRebuildTrigger],
   exports: [RewardPolicyService, RewardsRebuildService],
 })
 export class RewardsModule {}
