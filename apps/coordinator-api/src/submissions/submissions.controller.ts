@@ -2,17 +2,7 @@ import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/com
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthPrincipal, CurrentAuth, Signed, StakeGated } from '@rcs/auth';
-import {
-  ApiErrors,
-  ArtifactDescriptorDto,
-  CreateSubmissionDto,
-  ErrorCode,
-  SIGNATURE_ERRORS,
-  SubmissionDetailDto,
-  SubmissionDto,
-  SubmissionQueryDto,
-  ValidationErrorDto,
-} from '@rcs/contracts';
+import { ApiErrors, ArtifactDescriptorDto, CreateSubmissionDto, ErrorCode, SIGNATURE_ERRORS, SubmissionDetailDto, SubmissionDto, SubmissionQueryDto, ValidationErrorDto } from '@rcs/contracts';
 import { JsonAnswer, jsonAnswer, sendJson } from '../common/json-answer';
 import { ReadCoalescer } from '../common/read-coalescer';
 import { toSubmissionDto } from './submission.mapper';

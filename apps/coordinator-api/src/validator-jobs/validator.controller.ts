@@ -1,18 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { AuthPrincipal, CurrentAuth, Validator } from '@rcs/auth';
-import {
-  ApiErrors,
-  ErrorCode,
-  ScanRequestDto,
-  ScanResponseDto,
-  SIGNATURE_ERRORS,
-  ValidationErrorDto,
-  ValidatorJobClaimDto,
-  ValidatorJobDto,
-  ValidatorJobResultDto,
-  VerificationSummaryDto,
-} from '@rcs/contracts';
+import { ApiErrors, ErrorCode, ScanRequestDto, ScanResponseDto, SIGNATURE_ERRORS, ValidationErrorDto, ValidatorJobClaimDto, ValidatorJobDto, ValidatorJobResultDto, VerificationSummaryDto } from '@rcs/contracts';
 import { ValidatorJobsService } from './validator-jobs.service';
 import { toVerificationSummaryDto } from './verification.mapper';
 

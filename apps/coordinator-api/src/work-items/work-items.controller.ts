@@ -1,16 +1,7 @@
 import { Body, Controller, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { AuthPrincipal, CurrentAuth, StakeGated } from '@rcs/auth';
-import {
-  ApiErrors,
-  ClaimDto,
-  CreateWorkItemClaimDto,
-  ErrorCode,
-  SIGNATURE_ERRORS,
-  ValidationErrorDto,
-  WorkItemDto,
-  WorkItemQueryDto,
-} from '@rcs/contracts';
+import { ApiErrors, ClaimDto, CreateWorkItemClaimDto, ErrorCode, SIGNATURE_ERRORS, ValidationErrorDto, WorkItemDto, WorkItemQueryDto } from '@rcs/contracts';
 import { toClaimDto } from '../claims/claim.mapper';
 import { toWorkItemDto } from './work-item.mapper';
 import { WorkItemsService } from './work-items.service';

@@ -1,17 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { AuthPrincipal, CurrentAuth, PoolSigned, PoolValidator, Public } from '@rcs/auth';
-import {
-  ApiErrors,
-  ErrorCode,
-  PoolResultDto,
-  ResultsQueryDto,
-  ResultVerifiedDto,
-  SIGNATURE_ERRORS,
-  SotaDto,
-  SotaQueryDto,
-  ValidationErrorDto,
-} from '@rcs/contracts';
+import { ApiErrors, ErrorCode, PoolResultDto, ResultsQueryDto, ResultVerifiedDto, SIGNATURE_ERRORS, SotaDto, SotaQueryDto, ValidationErrorDto } from '@rcs/contracts';
 import { PoolQuery } from '../common/pool-model.pipe';
 import { ResultsService } from './results.service';
 
