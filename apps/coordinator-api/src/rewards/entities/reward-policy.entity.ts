@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Entity, PrimaryColumn } from 'typeorm';
+import { CreatedAt, JsonbColumn } from '@rcs/persistence';
 
 /** One stored version of the reward policy document; every version is kept (DECISIONS.md §7). */
 @Entity({ name: 'reward_policies' })
@@ -8,9 +9,9 @@ export class RewardPolicyEntity {
   version!: number;
 
   /** The whole document without `updated_at` (that is `createdAt`). */
-  @Column({ type: 'jsonb' })
+  @JsonbColumn()
   document!: Record<string, unknown>;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 }

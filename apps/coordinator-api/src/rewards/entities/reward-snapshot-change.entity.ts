@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Entity, PrimaryColumn } from 'typeorm';
+import { TimestampColumn } from '@rcs/persistence';
 
 /**
  * A committed transaction that changed what the reward snapshot is built from and that no rebuild
@@ -10,6 +11,6 @@ export class RewardSnapshotChangeEntity {
   @PrimaryColumn({ type: 'bigint', primaryKeyConstraintName: 'reward_snapshot_changes_pkey' })
   xactId!: string;
 
-  @Column({ type: 'timestamptz', default: () => 'now()' })
+  @TimestampColumn({ default: () => 'now()' })
   changedAt!: Date;
 }

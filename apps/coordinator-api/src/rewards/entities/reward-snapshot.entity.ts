@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Entity, PrimaryColumn } from 'typeorm';
+import { TextColumn, TimestampColumn } from '@rcs/persistence';
 
 /** The cached reward snapshot: the exact JSON served, rebuilt by a BullMQ job after every decision. */
 @Entity({ name: 'reward_snapshots' })
@@ -7,10 +8,10 @@ export class RewardSnapshotEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'reward_snapshots_pkey' })
   id!: string;
 
-  @Column({ type: 'timestamptz' })
+  @TimestampColumn()
   generatedAt!: Date;
 
   /** The serialised snapshot, byte for byte what GET /reward-snapshot answers. */
-  @Column({ type: 'text' })
+  @TextColumn()
   body!: string;
 }

@@ -1,4 +1,5 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Check, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { IntegerColumn, NumericColumn, TextColumn } from '@rcs/persistence';
 import { EpochEntity } from './epoch.entity';
 
 /** One hotkey of an epoch: every hotkey with a positive cumulative, a leaf only with a recipient (DECISIONS.md §8). */
@@ -18,16 +19,16 @@ export class EpochAllocationEntity {
   epochRow?: EpochEntity;
 
   /** Earned in this epoch. */
-  @Column({ type: 'numeric', precision: 20, scale: 0 })
+  @NumericColumn(20, 0)
   units!: string;
 
   /** Earned since the first epoch: the leaf amount. */
-  @Column({ type: 'numeric', precision: 20, scale: 0 })
+  @NumericColumn(20, 0)
   cumulative!: string;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn({ nullable: true })
   recipientColdkey!: string | null;
 
-  @Column({ type: 'integer', nullable: true })
+  @IntegerColumn({ nullable: true })
   leafIndex!: number | null;
 }

@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { CreatedAt, IntegerColumn, NumericColumn, TextColumn, TimestampColumn } from '@rcs/persistence';
 import { RewardSnapshotEntity } from './reward-snapshot.entity';
 
 export const PUBLICATION_STATES = ['pending', 'published'] as const;
@@ -25,61 +26,61 @@ export class EpochEntity {
   @Column({ type: 'boolean' })
   snapshotStale!: boolean;
 
-  @Column({ type: 'numeric', precision: 20, scale: 0 })
+  @NumericColumn(20, 0)
   budget!: string;
 
-  @Column({ type: 'numeric', precision: 20, scale: 0 })
+  @NumericColumn(20, 0)
   carriedIn!: string;
 
-  @Column({ type: 'numeric', precision: 20, scale: 0 })
+  @NumericColumn(20, 0)
   carriedOver!: string;
 
   /** 0x-prefixed BLAKE2b-256 root. */
-  @Column({ type: 'text' })
+  @TextColumn()
   root!: string;
 
-  @Column({ type: 'integer' })
+  @IntegerColumn()
   leafCount!: number;
 
   /** Σ leaf amounts (`total_rao` of `publish_epoch`). */
-  @Column({ type: 'numeric', precision: 20, scale: 0 })
+  @NumericColumn(20, 0)
   totalAmount!: string;
 
   /** The allocation document, byte for byte as served. */
-  @Column({ type: 'text' })
+  @TextColumn()
   allocationDocument!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   allocationSha256!: string;
 
   /** End of the span whose reputation the `local` competition scored (the next epoch starts there). */
-  @Column({ type: 'timestamptz' })
+  @TimestampColumn()
   localCutoffAt!: Date;
 
-  @Column({ type: 'text', default: 'pending' })
+  @TextColumn({ default: 'pending' })
   publication!: PublicationState;
 
-  @Column({ type: 'integer', nullable: true })
+  @IntegerColumn({ nullable: true })
   publishedBlock!: number | null;
 
-  @Column({ type: 'integer', nullable: true })
+  @IntegerColumn({ nullable: true })
   claimsOpenAtBlock!: number | null;
 
-  @Column({ type: 'timestamptz', nullable: true })
+  @TimestampColumn({ nullable: true })
   publishedAt!: Date | null;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn({ nullable: true })
   txHash!: string | null;
 
-  @Column({ type: 'integer', default: 0 })
+  @IntegerColumn({ default: 0 })
   publishAttempts!: number;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn({ nullable: true })
   lastPublishError!: string | null;
 
-  @Column({ type: 'timestamptz', nullable: true })
+  @TimestampColumn({ nullable: true })
   lastPublishAttemptAt!: Date | null;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 }

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Entity, PrimaryColumn } from 'typeorm';
+import { CreatedAt, TextColumn, TimestampColumn } from '@rcs/persistence';
 
 /** A pool miner, keyed by its canonical hotkey (DECISIONS.md §2 Identity, §11 Miners). */
 @Entity({ name: 'miners' })
@@ -6,23 +7,23 @@ export class MinerEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'miners_pkey' })
   hotkey!: string;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   registeredAt!: Date;
 
-  @Column({ type: 'timestamptz', default: () => 'now()' })
+  @TimestampColumn({ default: () => 'now()' })
   lastSeenAt!: Date;
 
   /** Where the next published leaf pays; set by the three governing recipient routes. */
-  @Column({ type: 'text', nullable: true })
+  @TextColumn({ nullable: true })
   recipientColdkey!: string | null;
 
-  @Column({ type: 'timestamptz', nullable: true })
+  @TimestampColumn({ nullable: true })
   recipientUpdatedAt!: Date | null;
 
   /** Recorded by the root compatibility route only; never governs claims (spec 001). */
-  @Column({ type: 'text', nullable: true })
+  @TextColumn({ nullable: true })
   declaredColdkey!: string | null;
 
-  @Column({ type: 'timestamptz', nullable: true })
+  @TimestampColumn({ nullable: true })
   declaredAt!: Date | null;
 }

@@ -1,4 +1,5 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { DoubleColumn, IntegerColumn, TimestampColumn } from '@rcs/persistence';
 import { ResultEntity } from './result.entity';
 
 /** The state-of-the-art threshold of a task type; only a verification raises it. */
@@ -7,16 +8,16 @@ export class SotaEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'sota_thresholds_pkey' })
   taskType!: string;
 
-  @Column({ type: 'double precision' })
+  @DoubleColumn()
   threshold!: number;
 
-  @Column({ type: 'integer', nullable: true })
+  @IntegerColumn({ nullable: true })
   resultId!: number | null;
 
   @ManyToOne(() => ResultEntity, { nullable: true })
   @JoinColumn({ name: 'result_id', foreignKeyConstraintName: 'sota_thresholds_result_fkey' })
   result?: ResultEntity | null;
 
-  @Column({ type: 'timestamptz', nullable: true })
+  @TimestampColumn({ nullable: true })
   updatedAt!: Date | null;
 }
