@@ -1,10 +1,11 @@
-import { Column, CreateDateColumn, ForeignKey, getMetadataArgsStorage, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, ForeignKey, getMetadataArgsStorage, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import {
   CreatedAt,
   DoubleColumn,
   ForeignKeyColumn,
   IntegerColumn,
   JsonbColumn,
+  ManyToOneOn,
   NumericColumn,
   SerialPrimaryKey,
   TextColumn,
@@ -30,6 +31,8 @@ class WithHelpers {
   @TimestampColumn({ nullable: true }) seenAt!: Date | null;
   @CreatedAt() createdAt!: Date;
   @UpdatedAt() updatedAt!: Date;
+  @ManyToOneOn(() => Parent, 'parent_id', 'things_parent_fkey') parent?: Parent;
+  @ManyToOneOn(() => Parent, 'other_code', 'things_other_fkey', { nullable: true, referencedColumnName: 'code' }) other?: Parent | null;
 }
 
 /** The same columns written with TypeORM's decorators. */
@@ -47,6 +50,10 @@ class WithTypeOrm {
   @Column({ type: 'timestamptz', nullable: true }) seenAt!: Date | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt!: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt!: Date;
+  @ManyToOne(() => Parent, { nullable: false }) @JoinColumn({ name: 'parent_id', foreignKeyConstraintName: 'things_parent_fkey' }) parent?: Parent;
+  @ManyToOne(() => Parent, { nullable: true })
+  @JoinColumn({ name: 'other_code', referencedColumnName: 'code', foreignKeyConstraintName: 'things_other_fkey' })
+  other?: Parent | null;
 }
 
 /** What TypeORM stored for a class, without the class itself, in declaration order. */
@@ -59,6 +66,10 @@ function declared(target: object) {
     foreignKeys: storage.foreignKeys
       .filter((f) => f.target === target)
       .map(({ type, ...f }) => ({ ...strip(f), referenced: (type as () => unknown)() })),
+    relations: storage.relations
+      .filter((r) => r.target === target)
+      .map(({ type, ...r }) => ({ ...strip(r), related: (type as () => unknown)() })),
+    joinColumns: storage.joinColumns.filter((j) => j.target === target).map(strip),
   };
 }
 
@@ -67,6 +78,8 @@ describe('column decorators', () => {
     const helpers = declared(WithHelpers);
     expect(helpers.columns).toHaveLength(13);
     expect(helpers.foreignKeys).toHaveLength(2);
+    expect(helpers.relations).toHaveLength(2);
+    expect(helpers.joinColumns).toHaveLength(2);
     expect(helpers).toEqual(declared(WithTypeOrm));
   });
 });

@@ -1,9 +1,10 @@
-import { Column, type ColumnOptions, CreateDateColumn, ForeignKey, type ObjectType, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, type ColumnOptions, CreateDateColumn, ForeignKey, JoinColumn, ManyToOne, type ObjectType, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 /**
  * Column decorators for the types our entities repeat, so an entity names each column's type once
  * and a constraint name is the only thing it spells out. Each maps to exactly one TypeORM decorator
- * (or two, for a foreign key column) with the same options, so the schema they declare is unchanged.
+ * (or two, for a foreign key column or a joined relation) with the same options, so the schema they
+ * declare is the one the plain decorators would.
  */
 
 /** What a column may say besides its type: `nullable`, `default`, a `transformer`, … */
@@ -68,4 +69,22 @@ export function CreatedAt(): PropertyDecorator {
 /** `timestamptz` set by the database when the row is inserted and by TypeORM on every update it makes. */
 export function UpdatedAt(): PropertyDecorator {
   return UpdateDateColumn({ type: 'timestamptz' });
+}
+
+/** What a `ManyToOneOn` relation may say: it is required unless `nullable`; it joins the target's primary key unless told a column. */
+export interface ManyToOneOnOptions {
+  nullable?: boolean;
+  referencedColumnName?: string;
+}
+
+/** Many-to-one relation joined on `column` (declared beside it as a column of its own) through the migration's named foreign key. */
+export function ManyToOneOn<T>(target: () => ObjectType<T>, column: string, constraintName: string, options: ManyToOneOnOptions = {}): PropertyDecorator {
+  const { nullable = false, referencedColumnName } = options;
+  const relation = ManyToOne(target, { nullable });
+  const join = JoinColumn({ name: column, ...(referencedColumnName === undefined ? {} : { referencedColumnName }), foreignKeyConstraintName: constraintName });
+  // Applied in the order of `@ManyToOne() @JoinColumn()` written one above the other.
+  return (entity, property) => {
+    join(entity, property);
+    relation(entity, property);
+  };
 }
