@@ -1,5 +1,5 @@
-import { Check, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { CreatedAt, DoubleColumn, IntegerColumn, SerialPrimaryKey, TextColumn, TimestampColumn } from '@rcs/persistence';
+import { Check, Entity, Index } from 'typeorm';
+import { CreatedAt, DoubleColumn, IntegerColumn, ManyToOneOn, SerialPrimaryKey, TextColumn, TimestampColumn } from '@rcs/persistence';
 import { MinerEntity } from '../../miners/entities/miner.entity';
 
 export const ALGORITHM_SOURCES = ['seed', 'evolution'] as const;
@@ -42,8 +42,7 @@ export class AlgorithmEntity {
   @TextColumn({ nullable: true })
   authorHotkey!: string | null;
 
-  @ManyToOne(() => MinerEntity, { nullable: true })
-  @JoinColumn({ name: 'author_hotkey', referencedColumnName: 'hotkey', foreignKeyConstraintName: 'algorithms_author_fkey' })
+  @ManyToOneOn(() => MinerEntity, 'author_hotkey', 'algorithms_author_fkey', { nullable: true, referencedColumnName: 'hotkey' })
   author?: MinerEntity | null;
 
   @TextColumn()

@@ -1,5 +1,5 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { CreatedAt, DoubleColumn, IntegerColumn, SerialPrimaryKey, TextColumn } from '@rcs/persistence';
+import { Column, Entity, Index } from 'typeorm';
+import { CreatedAt, DoubleColumn, IntegerColumn, ManyToOneOn, SerialPrimaryKey, TextColumn } from '@rcs/persistence';
 import { AssignmentEntity } from '../../assignments/entities/assignment.entity';
 import { MinerEntity } from '../../miners/entities/miner.entity';
 import { AlgorithmEntity } from './algorithm.entity';
@@ -16,22 +16,19 @@ export class EvaluationEntity {
   @IntegerColumn()
   algorithmId!: number;
 
-  @ManyToOne(() => AlgorithmEntity, { nullable: false })
-  @JoinColumn({ name: 'algorithm_id', foreignKeyConstraintName: 'evaluations_algorithm_fkey' })
+  @ManyToOneOn(() => AlgorithmEntity, 'algorithm_id', 'evaluations_algorithm_fkey')
   algorithm?: AlgorithmEntity;
 
   @TextColumn()
   minerHotkey!: string;
 
-  @ManyToOne(() => MinerEntity, { nullable: false })
-  @JoinColumn({ name: 'miner_hotkey', referencedColumnName: 'hotkey', foreignKeyConstraintName: 'evaluations_miner_fkey' })
+  @ManyToOneOn(() => MinerEntity, 'miner_hotkey', 'evaluations_miner_fkey', { referencedColumnName: 'hotkey' })
   miner?: MinerEntity;
 
   @Column({ type: 'uuid' })
   assignmentId!: string;
 
-  @ManyToOne(() => AssignmentEntity, { nullable: false })
-  @JoinColumn({ name: 'assignment_id', foreignKeyConstraintName: 'evaluations_assignment_fkey' })
+  @ManyToOneOn(() => AssignmentEntity, 'assignment_id', 'evaluations_assignment_fkey')
   assignment?: AssignmentEntity;
 
   @DoubleColumn()

@@ -1,5 +1,5 @@
-import { Check, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { CreatedAt, IntegerColumn, TextColumn, TimestampColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
+import { Check, Entity, Index } from 'typeorm';
+import { CreatedAt, IntegerColumn, ManyToOneOn, TextColumn, TimestampColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
 import { MinerEntity } from '../../miners/entities/miner.entity';
 
 export const ASSIGNMENT_KINDS = ['evolve', 'evaluate', 'lease'] as const;
@@ -23,8 +23,7 @@ export class AssignmentEntity {
   @TextColumn()
   minerHotkey!: string;
 
-  @ManyToOne(() => MinerEntity, { nullable: false })
-  @JoinColumn({ name: 'miner_hotkey', referencedColumnName: 'hotkey', foreignKeyConstraintName: 'assignments_miner_fkey' })
+  @ManyToOneOn(() => MinerEntity, 'miner_hotkey', 'assignments_miner_fkey', { referencedColumnName: 'hotkey' })
   miner?: MinerEntity;
 
   @TextColumn()

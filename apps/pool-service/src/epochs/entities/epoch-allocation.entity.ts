@@ -1,5 +1,5 @@
-import { Check, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { IntegerColumn, NumericColumn, TextColumn } from '@rcs/persistence';
+import { Check, Entity, Index, PrimaryColumn } from 'typeorm';
+import { IntegerColumn, ManyToOneOn, NumericColumn, TextColumn } from '@rcs/persistence';
 import { EpochEntity } from './epoch.entity';
 
 /** One hotkey of an epoch: every hotkey with a positive cumulative, a leaf only with a recipient (DECISIONS.md §8). */
@@ -14,8 +14,7 @@ export class EpochAllocationEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'epoch_allocations_pkey' })
   hotkey!: string;
 
-  @ManyToOne(() => EpochEntity, { nullable: false })
-  @JoinColumn({ name: 'epoch', foreignKeyConstraintName: 'epoch_allocations_epoch_fkey' })
+  @ManyToOneOn(() => EpochEntity, 'epoch', 'epoch_allocations_epoch_fkey')
   epochRow?: EpochEntity;
 
   /** Earned in this epoch. */

@@ -1,5 +1,5 @@
-import { Check, Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { CreatedAt, IntegerColumn, NumericColumn, TextColumn, TimestampColumn } from '@rcs/persistence';
+import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
+import { CreatedAt, IntegerColumn, ManyToOneOn, NumericColumn, TextColumn, TimestampColumn } from '@rcs/persistence';
 import { RewardSnapshotEntity } from './reward-snapshot.entity';
 
 export const PUBLICATION_STATES = ['pending', 'published'] as const;
@@ -18,8 +18,7 @@ export class EpochEntity {
   @Column({ type: 'bigint', nullable: true })
   snapshotId!: string | null;
 
-  @ManyToOne(() => RewardSnapshotEntity, { nullable: true })
-  @JoinColumn({ name: 'snapshot_id', foreignKeyConstraintName: 'epochs_snapshot_fkey' })
+  @ManyToOneOn(() => RewardSnapshotEntity, 'snapshot_id', 'epochs_snapshot_fkey', { nullable: true })
   snapshot?: RewardSnapshotEntity | null;
 
   /** The coordinator was unreachable: the last stored snapshot (within the max age) was used. */

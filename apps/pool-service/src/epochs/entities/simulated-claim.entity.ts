@@ -1,5 +1,5 @@
-import { Check, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { CreatedAt, IntegerColumn, NumericColumn, SerialPrimaryKey, TextColumn } from '@rcs/persistence';
+import { Check, Entity, Index } from 'typeorm';
+import { CreatedAt, IntegerColumn, ManyToOneOn, NumericColumn, SerialPrimaryKey, TextColumn } from '@rcs/persistence';
 import { EpochEntity } from './epoch.entity';
 
 /** A claim paid through the claim routes' simulation (`CLAIM_SIMULATION=true`): the ledger. */
@@ -13,8 +13,7 @@ export class SimulatedClaimEntity {
   @IntegerColumn()
   epoch!: number;
 
-  @ManyToOne(() => EpochEntity, { nullable: false })
-  @JoinColumn({ name: 'epoch', foreignKeyConstraintName: 'simulated_claims_epoch_fkey' })
+  @ManyToOneOn(() => EpochEntity, 'epoch', 'simulated_claims_epoch_fkey')
   epochRow?: EpochEntity;
 
   @TextColumn()

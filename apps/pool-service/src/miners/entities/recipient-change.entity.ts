@@ -1,5 +1,5 @@
-import { Check, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { CreatedAt, SerialPrimaryKey, TextColumn } from '@rcs/persistence';
+import { Check, Entity, Index } from 'typeorm';
+import { CreatedAt, ManyToOneOn, SerialPrimaryKey, TextColumn } from '@rcs/persistence';
 import { MinerEntity } from './miner.entity';
 
 export const RECIPIENT_CHANGE_KINDS = ['recipient', 'declared'] as const;
@@ -16,8 +16,7 @@ export class RecipientChangeEntity {
   @TextColumn()
   hotkey!: string;
 
-  @ManyToOne(() => MinerEntity, { nullable: false })
-  @JoinColumn({ name: 'hotkey', referencedColumnName: 'hotkey', foreignKeyConstraintName: 'recipient_changes_hotkey_fkey' })
+  @ManyToOneOn(() => MinerEntity, 'hotkey', 'recipient_changes_hotkey_fkey', { referencedColumnName: 'hotkey' })
   miner?: MinerEntity;
 
   @TextColumn()

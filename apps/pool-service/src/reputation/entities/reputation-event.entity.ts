@@ -1,5 +1,5 @@
-import { Check, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { CreatedAt, DoubleColumn, IntegerColumn, SerialPrimaryKey, TextColumn } from '@rcs/persistence';
+import { Check, Entity, Index } from 'typeorm';
+import { CreatedAt, DoubleColumn, IntegerColumn, ManyToOneOn, SerialPrimaryKey, TextColumn } from '@rcs/persistence';
 import { AlgorithmEntity } from '../../algorithms/entities/algorithm.entity';
 import { MinerEntity } from '../../miners/entities/miner.entity';
 
@@ -18,8 +18,7 @@ export class ReputationEventEntity {
   @TextColumn()
   minerHotkey!: string;
 
-  @ManyToOne(() => MinerEntity, { nullable: false })
-  @JoinColumn({ name: 'miner_hotkey', referencedColumnName: 'hotkey', foreignKeyConstraintName: 'reputation_events_miner_fkey' })
+  @ManyToOneOn(() => MinerEntity, 'miner_hotkey', 'reputation_events_miner_fkey', { referencedColumnName: 'hotkey' })
   miner?: MinerEntity;
 
   @TextColumn()
@@ -31,8 +30,7 @@ export class ReputationEventEntity {
   @IntegerColumn()
   algorithmId!: number;
 
-  @ManyToOne(() => AlgorithmEntity, { nullable: false })
-  @JoinColumn({ name: 'algorithm_id', foreignKeyConstraintName: 'reputation_events_algorithm_fkey' })
+  @ManyToOneOn(() => AlgorithmEntity, 'algorithm_id', 'reputation_events_algorithm_fkey')
   algorithm?: AlgorithmEntity;
 
   @CreatedAt()

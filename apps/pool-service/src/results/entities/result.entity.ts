@@ -1,5 +1,5 @@
-import { Check, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { CreatedAt, DoubleColumn, IntegerColumn, SerialPrimaryKey, TextColumn, TimestampColumn } from '@rcs/persistence';
+import { Check, Entity, Index } from 'typeorm';
+import { CreatedAt, DoubleColumn, IntegerColumn, ManyToOneOn, SerialPrimaryKey, TextColumn, TimestampColumn } from '@rcs/persistence';
 import { AlgorithmEntity } from '../../algorithms/entities/algorithm.entity';
 
 export const POOL_RESULT_STATUSES = ['pending', 'verified'] as const;
@@ -18,8 +18,7 @@ export class ResultEntity {
   @IntegerColumn()
   algorithmId!: number;
 
-  @ManyToOne(() => AlgorithmEntity, { nullable: false })
-  @JoinColumn({ name: 'algorithm_id', foreignKeyConstraintName: 'results_algorithm_fkey' })
+  @ManyToOneOn(() => AlgorithmEntity, 'algorithm_id', 'results_algorithm_fkey')
   algorithm?: AlgorithmEntity;
 
   @TextColumn()

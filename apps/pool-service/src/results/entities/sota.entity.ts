@@ -1,5 +1,5 @@
-import { Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { DoubleColumn, IntegerColumn, TimestampColumn } from '@rcs/persistence';
+import { Entity, PrimaryColumn } from 'typeorm';
+import { DoubleColumn, IntegerColumn, ManyToOneOn, TimestampColumn } from '@rcs/persistence';
 import { ResultEntity } from './result.entity';
 
 /** The state-of-the-art threshold of a task type; only a verification raises it. */
@@ -14,8 +14,7 @@ export class SotaEntity {
   @IntegerColumn({ nullable: true })
   resultId!: number | null;
 
-  @ManyToOne(() => ResultEntity, { nullable: true })
-  @JoinColumn({ name: 'result_id', foreignKeyConstraintName: 'sota_thresholds_result_fkey' })
+  @ManyToOneOn(() => ResultEntity, 'result_id', 'sota_thresholds_result_fkey', { nullable: true })
   result?: ResultEntity | null;
 
   @TimestampColumn({ nullable: true })
