@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, ForeignKey, getMetadataArgsStorage, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, ForeignKey, getMetadataArgsStorage, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import {
   CreatedAt,
   DoubleColumn,
@@ -6,7 +6,9 @@ import {
   IntegerColumn,
   JsonbColumn,
   ManyToOneOn,
+  nullable,
   NumericColumn,
+  PrimaryKey,
   SerialPrimaryKey,
   TextColumn,
   TimestampColumn,
@@ -21,14 +23,15 @@ class WithHelpers {
   @UuidPrimaryKey('things_pkey') id!: string;
   @SerialPrimaryKey('bigint', 'things_seq_pkey') seq!: string;
   @ForeignKeyColumn(() => Parent, 'things_parent_id_fkey') parentId!: string;
-  @ForeignKeyColumn(() => Parent, 'things_other_id_fkey', { nullable: true }) otherId!: string | null;
+  @PrimaryKey('text', 'things_pkey') code!: string;
+  @ForeignKeyColumn(() => Parent, 'things_other_id_fkey', nullable) otherId!: string | null;
   @TextColumn() name!: string;
   @TextColumn({ nullable: true, default: 'x' }) note!: string | null;
   @IntegerColumn({ default: 0 }) count!: number;
-  @DoubleColumn({ nullable: true }) score!: number | null;
+  @DoubleColumn(nullable) score!: number | null;
   @NumericColumn(20, 0) amount!: string;
   @JsonbColumn({ default: {} }) doc!: Record<string, unknown>;
-  @TimestampColumn({ nullable: true }) seenAt!: Date | null;
+  @TimestampColumn(nullable) seenAt!: Date | null;
   @CreatedAt() createdAt!: Date;
   @UpdatedAt() updatedAt!: Date;
   @ManyToOneOn(() => Parent, 'parent_id', 'things_parent_fkey') parent?: Parent;
@@ -40,6 +43,7 @@ class WithTypeOrm {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'things_pkey' }) id!: string;
   @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'things_seq_pkey' }) seq!: string;
   @Column({ type: 'uuid' }) @ForeignKey(() => Parent, { name: 'things_parent_id_fkey' }) parentId!: string;
+  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'things_pkey' }) code!: string;
   @Column({ type: 'uuid', nullable: true }) @ForeignKey(() => Parent, { name: 'things_other_id_fkey' }) otherId!: string | null;
   @Column({ type: 'text' }) name!: string;
   @Column({ type: 'text', nullable: true, default: 'x' }) note!: string | null;
@@ -76,7 +80,7 @@ function declared(target: object) {
 describe('column decorators', () => {
   it('declare exactly what the TypeORM decorators they stand for declare, in the same order', () => {
     const helpers = declared(WithHelpers);
-    expect(helpers.columns).toHaveLength(13);
+    expect(helpers.columns).toHaveLength(14);
     expect(helpers.foreignKeys).toHaveLength(2);
     expect(helpers.relations).toHaveLength(2);
     expect(helpers.joinColumns).toHaveLength(2);

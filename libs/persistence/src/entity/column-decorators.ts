@@ -1,4 +1,4 @@
-import { Column, type ColumnOptions, CreateDateColumn, ForeignKey, JoinColumn, ManyToOne, type ObjectType, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, type ColumnOptions, CreateDateColumn, ForeignKey, JoinColumn, ManyToOne, type ObjectType, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 /**
  * Column decorators for the types our entities repeat, so an entity names each column's type once
@@ -9,6 +9,14 @@ import { Column, type ColumnOptions, CreateDateColumn, ForeignKey, JoinColumn, M
 
 /** What a column may say besides its type: `nullable`, `default`, a `transformer`, … */
 export type ColumnExtras = Omit<ColumnOptions, 'type'>;
+
+/** The extras of a column or relation that may hold null, read as a word: `@TextColumn(nullable)`. */
+export const nullable = Object.freeze({ nullable: true } as const);
+
+/** Primary key the application supplies (a natural key or one shared with another table), under the migration's constraint name. */
+export function PrimaryKey(type: 'uuid' | 'text' | 'integer' | 'bigint', constraintName: string): PropertyDecorator {
+  return PrimaryColumn({ type, primaryKeyConstraintName: constraintName });
+}
 
 /** `uuid` primary key that Postgres generates, under the migration's constraint name. */
 export function UuidPrimaryKey(constraintName: string): PropertyDecorator {
