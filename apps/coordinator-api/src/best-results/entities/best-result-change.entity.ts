@@ -1,5 +1,5 @@
 import { Entity, Index } from 'typeorm';
-import { CreatedAt, DoubleColumn, ForeignKeyColumn, TextColumn, UuidPrimaryKey } from '@rcs/persistence';
+import { CreatedAt, DoubleColumn, ForeignKeyColumn, nullable, TextColumn, UuidPrimaryKey } from '@rcs/persistence';
 import { SubmissionEntity } from '../../submissions/entities/submission.entity';
 import { TaskEntity } from '../../tasks/entities/task.entity';
 
@@ -16,16 +16,16 @@ export class BestResultChangeEntity {
   @ForeignKeyColumn(() => SubmissionEntity, 'best_result_changes_submission_id_fkey')
   submissionId!: string;
 
-  @ForeignKeyColumn(() => SubmissionEntity, 'best_result_changes_previous_submission_id_fkey', { nullable: true })
+  @ForeignKeyColumn(() => SubmissionEntity, 'best_result_changes_previous_submission_id_fkey', nullable)
   previousSubmissionId!: string | null;
 
   @DoubleColumn()
   metricValue!: number;
 
-  @DoubleColumn({ nullable: true })
+  @DoubleColumn(nullable)
   previousMetricValue!: number | null;
 
-  @DoubleColumn({ nullable: true })
+  @DoubleColumn(nullable)
   secondaryMetricValue!: number | null;
 
   @TextColumn()

@@ -1,5 +1,5 @@
-import { Check, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
-import { DoubleColumn, ForeignKeyColumn, TextColumn, TimestampColumn } from '@rcs/persistence';
+import { Check, Entity, ForeignKey } from 'typeorm';
+import { DoubleColumn, ForeignKeyColumn, nullable, PrimaryKey, TextColumn, TimestampColumn } from '@rcs/persistence';
 import { MetricDirection } from '@rcs/contracts';
 import { SubmissionEntity } from '../../submissions/entities/submission.entity';
 import { TaskEntity } from '../../tasks/entities/task.entity';
@@ -8,7 +8,7 @@ import { TaskEntity } from '../../tasks/entities/task.entity';
 @Entity({ name: 'best_results' })
 @Check('best_results_metric_direction_check', "metric_direction IN ('maximize', 'minimize')")
 export class BestResultEntity {
-  @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'best_results_pkey' })
+  @PrimaryKey('uuid', 'best_results_pkey')
   @ForeignKey(() => TaskEntity, { name: 'best_results_task_id_fkey' })
   taskId!: string;
 
@@ -24,7 +24,7 @@ export class BestResultEntity {
   @DoubleColumn()
   metricValue!: number;
 
-  @DoubleColumn({ nullable: true })
+  @DoubleColumn(nullable)
   secondaryMetricValue!: number | null;
 
   @TextColumn()

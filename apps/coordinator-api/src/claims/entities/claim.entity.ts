@@ -1,5 +1,5 @@
 import { Check, Entity, Index } from 'typeorm';
-import { CreatedAt, ForeignKeyColumn, TextColumn, TimestampColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
+import { CreatedAt, ForeignKeyColumn, nullable, TextColumn, TimestampColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
 import { ClaimStatus } from '@rcs/contracts';
 import { SubmissionEntity } from '../../submissions/entities/submission.entity';
 import { TaskEntity } from '../../tasks/entities/task.entity';
@@ -18,7 +18,7 @@ export class ClaimEntity {
   taskId!: string;
 
   /** Set when the claim was made through a work item. */
-  @ForeignKeyColumn(() => WorkItemEntity, 'claims_work_item_id_fkey', { nullable: true })
+  @ForeignKeyColumn(() => WorkItemEntity, 'claims_work_item_id_fkey', nullable)
   workItemId!: string | null;
 
   @TextColumn()
@@ -27,7 +27,7 @@ export class ClaimEntity {
   @TextColumn()
   claimDescription!: string;
 
-  @ForeignKeyColumn(() => SubmissionEntity, 'claims_base_submission_fk', { nullable: true })
+  @ForeignKeyColumn(() => SubmissionEntity, 'claims_base_submission_fk', nullable)
   baseSubmissionId!: string | null;
 
   @TextColumn()

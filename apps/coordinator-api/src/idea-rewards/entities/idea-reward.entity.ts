@@ -1,5 +1,5 @@
 import { Entity, Index, Unique } from 'typeorm';
-import { CreatedAt, DoubleColumn, ForeignKeyColumn, TextColumn, UuidPrimaryKey } from '@rcs/persistence';
+import { CreatedAt, DoubleColumn, ForeignKeyColumn, nullable, TextColumn, UuidPrimaryKey } from '@rcs/persistence';
 import { SubmissionEntity } from '../../submissions/entities/submission.entity';
 import { TaskEntity } from '../../tasks/entities/task.entity';
 
@@ -29,13 +29,13 @@ export class IdeaRewardEntity {
   @TextColumn()
   metricName!: string;
 
-  @DoubleColumn({ nullable: true })
+  @DoubleColumn(nullable)
   previousMetricValue!: number | null;
 
   @DoubleColumn()
   improvedMetricValue!: number;
 
-  @DoubleColumn({ nullable: true })
+  @DoubleColumn(nullable)
   improvementAmount!: number | null;
 
   @CreatedAt()

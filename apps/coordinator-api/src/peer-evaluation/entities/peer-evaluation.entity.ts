@@ -1,5 +1,5 @@
 import { Check, Entity, Index, Unique } from 'typeorm';
-import { CreatedAt, DoubleColumn, ForeignKeyColumn, JsonbColumn, TextColumn, TimestampColumn, UuidPrimaryKey } from '@rcs/persistence';
+import { CreatedAt, DoubleColumn, ForeignKeyColumn, JsonbColumn, nullable, TextColumn, TimestampColumn, UuidPrimaryKey } from '@rcs/persistence';
 import { VerificationStatus } from '@rcs/contracts';
 import { SubmissionEntity } from '../../submissions/entities/submission.entity';
 import { TaskEntity } from '../../tasks/entities/task.entity';
@@ -28,15 +28,15 @@ export class PeerEvaluationEntity {
   observedMetrics!: Record<string, unknown>;
 
   /** The task metric read from observed_metrics, when present and finite. */
-  @DoubleColumn({ nullable: true })
+  @DoubleColumn(nullable)
   metricValue!: number | null;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   notes!: string | null;
 
   @CreatedAt()
   createdAt!: Date;
 
-  @TimestampColumn({ nullable: true })
+  @TimestampColumn(nullable)
   completedAt!: Date | null;
 }

@@ -1,5 +1,5 @@
-import { Entity, PrimaryColumn } from 'typeorm';
-import { TimestampColumn } from '@rcs/persistence';
+import { Entity } from 'typeorm';
+import { PrimaryKey, TimestampColumn } from '@rcs/persistence';
 
 /**
  * A committed transaction that changed what the reward snapshot is built from and that no rebuild
@@ -8,7 +8,7 @@ import { TimestampColumn } from '@rcs/persistence';
 @Entity({ name: 'reward_snapshot_changes' })
 export class RewardSnapshotChangeEntity {
   /** `txid_current()` of the writing transaction: one row per transaction, however many statements. */
-  @PrimaryColumn({ type: 'bigint', primaryKeyConstraintName: 'reward_snapshot_changes_pkey' })
+  @PrimaryKey('bigint', 'reward_snapshot_changes_pkey')
   xactId!: string;
 
   @TimestampColumn({ default: () => 'now()' })

@@ -1,11 +1,11 @@
-import { Entity, PrimaryColumn } from 'typeorm';
-import { TextColumn, TimestampColumn } from '@rcs/persistence';
+import { Entity } from 'typeorm';
+import { PrimaryKey, TextColumn, TimestampColumn } from '@rcs/persistence';
 
 /** The cached reward snapshot: the exact JSON served, rebuilt by a BullMQ job after every decision. */
 @Entity({ name: 'reward_snapshots' })
 export class RewardSnapshotEntity {
   /** Always `current`: one row, replaced by each rebuild. */
-  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'reward_snapshots_pkey' })
+  @PrimaryKey('text', 'reward_snapshots_pkey')
   id!: string;
 
   @TimestampColumn()

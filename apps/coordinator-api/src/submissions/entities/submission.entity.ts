@@ -1,5 +1,5 @@
 import { Check, Column, Entity, Index, Unique } from 'typeorm';
-import { CreatedAt, DoubleColumn, ForeignKeyColumn, JsonbColumn, TextColumn, TimestampColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
+import { CreatedAt, DoubleColumn, ForeignKeyColumn, JsonbColumn, nullable, TextColumn, TimestampColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
 import { bigintAsNumber } from '../../common/column-transformers';
 import { SubmissionStatus } from '@rcs/contracts';
 import { ClaimEntity } from '../../claims/entities/claim.entity';
@@ -39,22 +39,22 @@ export class SubmissionEntity {
   @TextColumn()
   summary!: string;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   proposedIdea!: string | null;
 
-  @ForeignKeyColumn(() => SubmissionEntity, 'submissions_implemented_submission_id_fkey', { nullable: true })
+  @ForeignKeyColumn(() => SubmissionEntity, 'submissions_implemented_submission_id_fkey', nullable)
   implementedSubmissionId!: string | null;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   artifactUri!: string | null;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   artifactSha256!: string | null;
 
   @Column({ type: 'bigint', nullable: true, transformer: bigintAsNumber })
   artifactSizeBytes!: number | null;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   executionLog!: string | null;
 
   @JsonbColumn({ default: {} })
@@ -64,14 +64,14 @@ export class SubmissionEntity {
   status!: SubmissionStatus;
 
   /** When a validator result or peer consensus decided it; null while pending. */
-  @TimestampColumn({ nullable: true })
+  @TimestampColumn(nullable)
   decidedAt!: Date | null;
 
   /** The observed task metric that decided it (validator result or consensus median). */
-  @DoubleColumn({ nullable: true })
+  @DoubleColumn(nullable)
   verifiedMetricValue!: number | null;
 
-  @DoubleColumn({ nullable: true })
+  @DoubleColumn(nullable)
   verifiedSecondaryMetricValue!: number | null;
 
   @CreatedAt()

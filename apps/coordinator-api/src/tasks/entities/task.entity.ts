@@ -1,5 +1,5 @@
 import { Check, Column, Entity, Index, Unique } from 'typeorm';
-import { CreatedAt, DoubleColumn, IntegerColumn, JsonbColumn, TextColumn, TimestampColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
+import { CreatedAt, DoubleColumn, IntegerColumn, JsonbColumn, nullable, TextColumn, TimestampColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
 import { bigintAsNumber } from '../../common/column-transformers';
 import { CompetitionMode, MetricDirection, MetricResolutionMode, RankingMode, TaskState } from '@rcs/contracts';
 
@@ -27,10 +27,10 @@ export class TaskEntity {
   @TextColumn()
   title!: string;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   brief!: string | null;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   onboardMd!: string | null;
 
   @TextColumn()
@@ -40,16 +40,16 @@ export class TaskEntity {
   baseRef!: string;
 
   /** The pinned commit when `base_ref` is a full SHA-1; validators check it out exactly. */
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   baseCommitSha!: string | null;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   setupCommand!: string | null;
 
   @TextColumn()
   benchmarkCommand!: string;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   resultPath!: string | null;
 
   @JsonbColumn({ default: [] })
@@ -67,10 +67,10 @@ export class TaskEntity {
   @TextColumn()
   rankingMode!: RankingMode;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   secondaryMetricName!: string | null;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   secondaryMetricDirection!: MetricDirection | null;
 
   @DoubleColumn({ default: 0 })
@@ -79,16 +79,16 @@ export class TaskEntity {
   @TextColumn({ default: 'absolute' })
   metricResolutionMode!: MetricResolutionMode;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   referenceModelId!: string | null;
 
   @Column({ type: 'bigint', nullable: true, transformer: bigintAsNumber })
   referenceParameterCount!: number | null;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   modelFamily!: string | null;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   slugCompatibilityNote!: string | null;
 
   /** Validator-private: served only through signed validator routes, never in public responses or logs. */
@@ -107,7 +107,7 @@ export class TaskEntity {
   @TextColumn()
   taskState!: TaskState;
 
-  @TimestampColumn({ nullable: true })
+  @TimestampColumn(nullable)
   closedAt!: Date | null;
 
   @CreatedAt()

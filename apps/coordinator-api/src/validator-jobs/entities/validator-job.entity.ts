@@ -1,5 +1,5 @@
 import { Check, Entity, Index, Unique } from 'typeorm';
-import { CreatedAt, ForeignKeyColumn, IntegerColumn, TextColumn, TimestampColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
+import { CreatedAt, ForeignKeyColumn, IntegerColumn, nullable, TextColumn, TimestampColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
 import { ValidatorJobStatus } from '@rcs/contracts';
 import { SubmissionEntity } from '../../submissions/entities/submission.entity';
 import { TaskEntity } from '../../tasks/entities/task.entity';
@@ -26,17 +26,17 @@ export class ValidatorJobEntity {
   @IntegerColumn({ default: 0 })
   attempts!: number;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   validatorHotkey!: string | null;
 
-  @TimestampColumn({ nullable: true })
+  @TimestampColumn(nullable)
   leaseExpiresAt!: Date | null;
 
-  @TimestampColumn({ nullable: true })
+  @TimestampColumn(nullable)
   completedAt!: Date | null;
 
   /** Why the last lease ended without a result (e.g. expired), for operators. */
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   lastError!: string | null;
 
   @CreatedAt()

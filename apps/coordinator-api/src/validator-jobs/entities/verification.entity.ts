@@ -1,5 +1,5 @@
 import { Check, Entity, Index, Unique } from 'typeorm';
-import { CreatedAt, DoubleColumn, ForeignKeyColumn, JsonbColumn, TextColumn, UuidPrimaryKey } from '@rcs/persistence';
+import { CreatedAt, DoubleColumn, ForeignKeyColumn, JsonbColumn, nullable, TextColumn, UuidPrimaryKey } from '@rcs/persistence';
 import { VerificationStatus } from '@rcs/contracts';
 import { SubmissionEntity } from '../../submissions/entities/submission.entity';
 import { TaskEntity } from '../../tasks/entities/task.entity';
@@ -34,17 +34,17 @@ export class VerificationEntity {
   @TextColumn()
   metricName!: string;
 
-  @DoubleColumn({ nullable: true })
+  @DoubleColumn(nullable)
   metricValue!: number | null;
 
   @JsonbColumn({ default: {} })
   observedMetrics!: Record<string, unknown>;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   notes!: string | null;
 
   /** Served only by the admin replay.log route. */
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   replayLog!: string | null;
 
   @CreatedAt()

@@ -1,5 +1,5 @@
 import { Check, Entity, Index } from 'typeorm';
-import { CreatedAt, ForeignKeyColumn, IntegerColumn, TextColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
+import { CreatedAt, ForeignKeyColumn, IntegerColumn, nullable, TextColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
 import { WorkItemSource, WorkItemStatus } from '@rcs/contracts';
 import { ClaimEntity } from '../../claims/entities/claim.entity';
 import { SubmissionEntity } from '../../submissions/entities/submission.entity';
@@ -36,16 +36,16 @@ export class WorkItemEntity {
   @TextColumn()
   dedupeKey!: string;
 
-  @ForeignKeyColumn(() => SubmissionEntity, 'work_items_idea_submission_fk', { nullable: true })
+  @ForeignKeyColumn(() => SubmissionEntity, 'work_items_idea_submission_fk', nullable)
   ideaSubmissionId!: string | null;
 
-  @ForeignKeyColumn(() => SubmissionEntity, 'work_items_parent_submission_fk', { nullable: true })
+  @ForeignKeyColumn(() => SubmissionEntity, 'work_items_parent_submission_fk', nullable)
   parentSubmissionId!: string | null;
 
-  @ForeignKeyColumn(() => ClaimEntity, 'work_items_claim_fk', { nullable: true })
+  @ForeignKeyColumn(() => ClaimEntity, 'work_items_claim_fk', nullable)
   claimId!: string | null;
 
-  @ForeignKeyColumn(() => SubmissionEntity, 'work_items_completed_submission_fk', { nullable: true })
+  @ForeignKeyColumn(() => SubmissionEntity, 'work_items_completed_submission_fk', nullable)
   completedSubmissionId!: string | null;
 
   @CreatedAt()

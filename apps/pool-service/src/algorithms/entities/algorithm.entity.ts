@@ -1,5 +1,5 @@
 import { Check, Entity, Index } from 'typeorm';
-import { CreatedAt, DoubleColumn, IntegerColumn, ManyToOneOn, SerialPrimaryKey, TextColumn, TimestampColumn } from '@rcs/persistence';
+import { CreatedAt, DoubleColumn, IntegerColumn, ManyToOneOn, nullable, SerialPrimaryKey, TextColumn, TimestampColumn } from '@rcs/persistence';
 import { MinerEntity } from '../../miners/entities/miner.entity';
 
 export const ALGORITHM_SOURCES = ['seed', 'evolution'] as const;
@@ -39,7 +39,7 @@ export class AlgorithmEntity {
   @IntegerColumn({ array: true })
   parentIds!: number[];
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   authorHotkey!: string | null;
 
   @ManyToOneOn(() => MinerEntity, 'author_hotkey', 'algorithms_author_fkey', { nullable: true, referencedColumnName: 'hotkey' })
@@ -51,7 +51,7 @@ export class AlgorithmEntity {
   @TextColumn()
   status!: AlgorithmStatus;
 
-  @DoubleColumn({ nullable: true })
+  @DoubleColumn(nullable)
   consensusScore!: number | null;
 
   @IntegerColumn({ default: 0 })
@@ -60,6 +60,6 @@ export class AlgorithmEntity {
   @CreatedAt()
   createdAt!: Date;
 
-  @TimestampColumn({ nullable: true })
+  @TimestampColumn(nullable)
   decidedAt!: Date | null;
 }

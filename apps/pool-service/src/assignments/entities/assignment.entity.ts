@@ -1,5 +1,5 @@
 import { Check, Entity, Index } from 'typeorm';
-import { CreatedAt, IntegerColumn, ManyToOneOn, TextColumn, TimestampColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
+import { CreatedAt, IntegerColumn, ManyToOneOn, nullable, TextColumn, TimestampColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
 import { MinerEntity } from '../../miners/entities/miner.entity';
 
 export const ASSIGNMENT_KINDS = ['evolve', 'evaluate', 'lease'] as const;
@@ -44,7 +44,7 @@ export class AssignmentEntity {
   @IntegerColumn({ array: true })
   seedIds!: number[];
 
-  @IntegerColumn({ nullable: true })
+  @IntegerColumn(nullable)
   windowNumber!: number | null;
 
   /** Evolutions the assignment accepts. */

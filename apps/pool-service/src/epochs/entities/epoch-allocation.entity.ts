@@ -1,5 +1,5 @@
-import { Check, Entity, Index, PrimaryColumn } from 'typeorm';
-import { IntegerColumn, ManyToOneOn, NumericColumn, TextColumn } from '@rcs/persistence';
+import { Check, Entity, Index } from 'typeorm';
+import { IntegerColumn, ManyToOneOn, nullable, NumericColumn, PrimaryKey, TextColumn } from '@rcs/persistence';
 import { EpochEntity } from './epoch.entity';
 
 /** One hotkey of an epoch: every hotkey with a positive cumulative, a leaf only with a recipient (DECISIONS.md §8). */
@@ -8,10 +8,10 @@ import { EpochEntity } from './epoch.entity';
 @Check('epoch_allocations_leaf_check', `(leaf_index IS NULL) = (recipient_coldkey IS NULL)`)
 @Check('epoch_allocations_amounts_check', `units >= 0 AND cumulative >= units`)
 export class EpochAllocationEntity {
-  @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'epoch_allocations_pkey' })
+  @PrimaryKey('integer', 'epoch_allocations_pkey')
   epoch!: number;
 
-  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'epoch_allocations_pkey' })
+  @PrimaryKey('text', 'epoch_allocations_pkey')
   hotkey!: string;
 
   @ManyToOneOn(() => EpochEntity, 'epoch', 'epoch_allocations_epoch_fkey')
@@ -25,9 +25,9 @@ export class EpochAllocationEntity {
   @NumericColumn(20, 0)
   cumulative!: string;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   recipientColdkey!: string | null;
 
-  @IntegerColumn({ nullable: true })
+  @IntegerColumn(nullable)
   leafIndex!: number | null;
 }

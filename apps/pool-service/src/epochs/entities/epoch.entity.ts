@@ -1,5 +1,5 @@
-import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
-import { CreatedAt, IntegerColumn, ManyToOneOn, NumericColumn, TextColumn, TimestampColumn } from '@rcs/persistence';
+import { Check, Column, Entity } from 'typeorm';
+import { CreatedAt, IntegerColumn, ManyToOneOn, nullable, NumericColumn, PrimaryKey, TextColumn, TimestampColumn } from '@rcs/persistence';
 import { RewardSnapshotEntity } from './reward-snapshot.entity';
 
 export const PUBLICATION_STATES = ['pending', 'published'] as const;
@@ -12,13 +12,13 @@ export type PublicationState = (typeof PUBLICATION_STATES)[number];
 @Check('epochs_amounts_check', `budget >= 0 AND carried_in >= 0 AND carried_over >= 0 AND total_amount >= 0 AND leaf_count >= 0`)
 export class EpochEntity {
   /** The window number. */
-  @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'epochs_pkey' })
+  @PrimaryKey('integer', 'epochs_pkey')
   epoch!: number;
 
   @Column({ type: 'bigint', nullable: true })
   snapshotId!: string | null;
 
-  @ManyToOneOn(() => RewardSnapshotEntity, 'snapshot_id', 'epochs_snapshot_fkey', { nullable: true })
+  @ManyToOneOn(() => RewardSnapshotEntity, 'snapshot_id', 'epochs_snapshot_fkey', nullable)
   snapshot?: RewardSnapshotEntity | null;
 
   /** The coordinator was unreachable: the last stored snapshot (within the max age) was used. */
@@ -59,25 +59,25 @@ export class EpochEntity {
   @TextColumn({ default: 'pending' })
   publication!: PublicationState;
 
-  @IntegerColumn({ nullable: true })
+  @IntegerColumn(nullable)
   publishedBlock!: number | null;
 
-  @IntegerColumn({ nullable: true })
+  @IntegerColumn(nullable)
   claimsOpenAtBlock!: number | null;
 
-  @TimestampColumn({ nullable: true })
+  @TimestampColumn(nullable)
   publishedAt!: Date | null;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   txHash!: string | null;
 
   @IntegerColumn({ default: 0 })
   publishAttempts!: number;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   lastPublishError!: string | null;
 
-  @TimestampColumn({ nullable: true })
+  @TimestampColumn(nullable)
   lastPublishAttemptAt!: Date | null;
 
   @CreatedAt()

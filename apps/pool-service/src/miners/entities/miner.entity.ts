@@ -1,10 +1,10 @@
-import { Entity, PrimaryColumn } from 'typeorm';
-import { CreatedAt, TextColumn, TimestampColumn } from '@rcs/persistence';
+import { Entity } from 'typeorm';
+import { CreatedAt, nullable, PrimaryKey, TextColumn, TimestampColumn } from '@rcs/persistence';
 
 /** A pool miner, keyed by its canonical hotkey (DECISIONS.md §2 Identity, §11 Miners). */
 @Entity({ name: 'miners' })
 export class MinerEntity {
-  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'miners_pkey' })
+  @PrimaryKey('text', 'miners_pkey')
   hotkey!: string;
 
   @CreatedAt()
@@ -14,16 +14,16 @@ export class MinerEntity {
   lastSeenAt!: Date;
 
   /** Where the next published leaf pays; set by the three governing recipient routes. */
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   recipientColdkey!: string | null;
 
-  @TimestampColumn({ nullable: true })
+  @TimestampColumn(nullable)
   recipientUpdatedAt!: Date | null;
 
   /** Recorded by the root compatibility route only; never governs claims (spec 001). */
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   declaredColdkey!: string | null;
 
-  @TimestampColumn({ nullable: true })
+  @TimestampColumn(nullable)
   declaredAt!: Date | null;
 }

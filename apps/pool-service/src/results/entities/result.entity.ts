@@ -1,5 +1,5 @@
 import { Check, Entity, Index } from 'typeorm';
-import { CreatedAt, DoubleColumn, IntegerColumn, ManyToOneOn, SerialPrimaryKey, TextColumn, TimestampColumn } from '@rcs/persistence';
+import { CreatedAt, DoubleColumn, IntegerColumn, ManyToOneOn, nullable, SerialPrimaryKey, TextColumn, TimestampColumn } from '@rcs/persistence';
 import { AlgorithmEntity } from '../../algorithms/entities/algorithm.entity';
 
 export const POOL_RESULT_STATUSES = ['pending', 'verified'] as const;
@@ -24,7 +24,7 @@ export class ResultEntity {
   @TextColumn()
   taskType!: string;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   minerHotkey!: string | null;
 
   @DoubleColumn()
@@ -36,10 +36,10 @@ export class ResultEntity {
   @TextColumn()
   status!: PoolResultStatus;
 
-  @TextColumn({ nullable: true })
+  @TextColumn(nullable)
   verifiedBy!: string | null;
 
-  @TimestampColumn({ nullable: true })
+  @TimestampColumn(nullable)
   verifiedAt!: Date | null;
 
   @CreatedAt()
