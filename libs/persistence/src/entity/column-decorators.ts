@@ -87,8 +87,8 @@ export interface ManyToOneOnOptions {
 
 /** Many-to-one relation joined on `column` (declared beside it as a column of its own) through the migration's named foreign key. */
 export function ManyToOneOn<T>(target: () => ObjectType<T>, column: string, constraintName: string, options: ManyToOneOnOptions = {}): PropertyDecorator {
-  const { nullable = false, referencedColumnName } = options;
-  const relation = ManyToOne(target, { nullable });
+  const { referencedColumnName } = options;
+  const relation = ManyToOne(target, { nullable: options.nullable ?? false });
   const join = JoinColumn({ name: column, ...(referencedColumnName === undefined ? {} : { referencedColumnName }), foreignKeyConstraintName: constraintName });
   // Applied in the order of `@ManyToOne() @JoinColumn()` written one above the other.
   return (entity, property) => {
