@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ApiNumberOrNull } from '../common/api-fields';
 
 const DECIMAL_U64 = /^(0|[1-9][0-9]{0,19})$/;
 const HASH = /^0x[0-9a-fA-F]{64}$/;
@@ -12,7 +13,7 @@ export class ClaimEpochListDto {
   @ApiProperty({ type: [Number], description: 'Stored epochs, newest first.' })
   epochs!: number[];
 
-  @ApiProperty({ type: Number, nullable: true, description: 'The claimable epoch: the latest published (the latest stored when publication is off).' })
+  @ApiNumberOrNull('The claimable epoch: the latest published (the latest stored when publication is off).')
   default_epoch!: number | null;
 }
 

@@ -17,6 +17,7 @@ import {
 } from 'class-validator';
 import { ToNumber } from '../common/transforms';
 import { IsParentRefs, MAX_ALGORITHM_DSL_BYTES, MAX_POOL_LIST_ITEMS, MaxUtf8Bytes, POOL_TASK_TYPE_PATTERN } from './pool-validators';
+import { ApiNumber } from '../common/api-fields';
 
 /*
  * Pool request models ignore unknown properties (DECISIONS.md §2 Pool, compat: BitSota clients repeat
@@ -79,7 +80,7 @@ export class AlgorithmScoreDto {
   @Max(Number.MAX_SAFE_INTEGER)
   algorithm_id!: number;
 
-  @ApiProperty({ type: Number, description: 'Score the miner measured (finite).' })
+  @ApiNumber('Score the miner measured (finite).')
   @IsNumber({ allowNaN: false, allowInfinity: false })
   score!: number;
 }

@@ -1,12 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { IsMetricRecord, MaxProperties } from '../common/validators';
+import { ApiText } from '../common/api-fields';
 
 export const SHA256_HEX_PATTERN = /^[0-9a-fA-F]{64}$/;
 
 /** Body of `POST /api/v1/submissions` (signed): the spec's create-submission table. */
 export class CreateSubmissionDto {
-  @ApiProperty({ type: String, description: "The signer's active claim this submission uses." })
+  @ApiText("The signer's active claim this submission uses.")
   @IsString()
   claim_id!: string;
 

@@ -15,6 +15,7 @@ import {
 } from 'class-validator';
 import { CompetitionMode, MetricDirection, MetricResolutionMode, RankingMode } from '../enums';
 import { IsRepoGlob, IsStringRecord, MaxProperties, REPO_GLOB_MAX_LENGTH } from '../common/validators';
+import { ApiEnum } from '../common/api-fields';
 
 export const MAX_PATCH_BYTES_LIMIT = 1_048_576;
 export const DEFAULT_MAX_PATCH_BYTES = 262_144;
@@ -100,7 +101,7 @@ export class CreateTaskDto {
   @Length(1, 120)
   metric_name!: string;
 
-  @ApiProperty({ description: 'Whether a larger or a smaller primary metric is better.', enum: MetricDirection, enumName: 'MetricDirection' })
+  @ApiEnum(MetricDirection, 'Whether a larger or a smaller primary metric is better.')
   @IsEnum(MetricDirection)
   metric_direction!: MetricDirection;
 
