@@ -61,7 +61,8 @@ class UnnamedEnumError extends Error {
   }
 }
 
-function enumName(values: object): string {
+/** The schema name of a wire enumeration of `enums.ts`; refuses any other object. */
+export function enumName(values: object): string {
   const name = ENUM_NAMES.get(values);
   if (name === undefined) throw new UnnamedEnumError();
   return name;
