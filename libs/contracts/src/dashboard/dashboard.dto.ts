@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, PickType } from '@nestjs/swagger';
+import { TaskDto } from '../tasks/task.dto';
 import { CompetitionMode, MetricDirection, SubmissionStatus, TaskState } from '../enums';
 import { ApiBoolean, ApiDateTime, ApiEnum, ApiInteger, ApiIntegerOrNull, ApiNumber, ApiNumberOrNull, ApiText } from '../common/api-fields';
 
@@ -57,16 +58,7 @@ export class DashboardSubmissionCountsDto {
 }
 
 /** One task at a glance; validator-private fields are never part of it. */
-export class DashboardTaskDto {
-  @ApiText('Task id.')
-  id!: string;
-
-  @ApiText('Unique task key.')
-  slug!: string;
-
-  @ApiText('Human title.')
-  title!: string;
-
+export class DashboardTaskDto extends PickType(TaskDto, ['id', 'slug', 'title'] as const) {
   @ApiEnum(TaskState, 'Task state.')
   task_state!: TaskState;
 
