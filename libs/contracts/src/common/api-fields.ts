@@ -76,3 +76,8 @@ export function ApiEnum(values: object, description: string): PropertyDecorator 
 export function ApiEnumOrNull(values: object, description: string): PropertyDecorator {
   return ApiProperty({ enum: values, enumName: enumName(values), nullable: true, description });
 }
+
+/** A JSON object of any values (metrics as stored, for instance). */
+export function ApiJsonObject(description: string): PropertyDecorator {
+  return ApiProperty({ description, type: 'object', additionalProperties: true });
+}

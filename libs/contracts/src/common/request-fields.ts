@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEnum, IsIn, IsObject, IsOptional, IsString, Length, MaxLength, MinLength } from 'class-validator';
+import { IsEnum, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { VERDICT_STATUSES } from '../enums';
 import { enumName } from './api-fields';
 import { IsMetricRecord, MaxProperties } from './validators';
@@ -34,6 +34,22 @@ export function OptionalText(description: string, maxLength?: number): PropertyD
     IsString(),
     MaxLength(maxLength),
   );
+}
+
+/** A count that may be absent or null (default null): an integer of 0 or more. */
+export function OptionalCount(description: string): PropertyDecorator {
+  return stacked(
+    ApiPropertyOptional({ description, type: 'integer', nullable: true, minimum: 0, default: null }),
+    IsOptional(),
+    IsInt(),
+    Min(0),
+    Max(Number.MAX_SAFE_INTEGER),
+  );
+}
+
+/** A wire enumeration of `enums.ts` that takes `fallback` when absent. */
+export function EnumOrDefault<T extends string>(values: Record<string, T>, fallback: T, description: string): PropertyDecorator {
+  return stacked(ApiPropertyOptional({ description, enum: values, enumName: enumName(values), default: fallback }), IsEnum(values));
 }
 
 /** A list query's optional filter on a text column. */

@@ -1,6 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { VerificationStatus } from '../enums';
-import { ApiDateTime, ApiDateTimeOrNull, ApiEnum, ApiText, ApiTextOrNull } from '../common/api-fields';
+import { ApiDateTime, ApiDateTimeOrNull, ApiEnum, ApiJsonObject, ApiText, ApiTextOrNull } from '../common/api-fields';
 
 /** One miner's evaluation of another miner's submission. */
 export class PeerEvaluationDto {
@@ -16,7 +15,7 @@ export class PeerEvaluationDto {
   @ApiEnum(VerificationStatus, 'Verdict.')
   status!: VerificationStatus;
 
-  @ApiProperty({ description: 'Metrics the evaluator observed.', type: 'object', additionalProperties: true })
+  @ApiJsonObject('Metrics the evaluator observed.')
   observed_metrics!: Record<string, unknown>;
 
   @ApiTextOrNull('Free-form notes.')

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsEnum } from 'class-validator';
+import { IsBoolean } from 'class-validator';
 import { ContractHotkeyMode } from '../enums';
-import { BoundedText, OptionalText } from '../common/request-fields';
+import { BoundedText, EnumOrDefault, OptionalText } from '../common/request-fields';
 
 /** One payout pool of the reward policy. */
 export class PoolPolicyDto {
@@ -15,13 +15,7 @@ export class PoolPolicyDto {
   @IsBoolean()
   enabled = true;
 
-  @ApiPropertyOptional({
-    description: 'Whether the pool is paid through the main claim contract or its own.',
-    enum: ContractHotkeyMode,
-    enumName: 'ContractHotkeyMode',
-    default: ContractHotkeyMode.MainContract,
-  })
-  @IsEnum(ContractHotkeyMode)
+  @EnumOrDefault(ContractHotkeyMode, ContractHotkeyMode.MainContract, 'Whether the pool is paid through the main claim contract or its own.')
   contract_hotkey_mode: ContractHotkeyMode = ContractHotkeyMode.MainContract;
 
   @OptionalText('Hotkey receiving validator-set emissions for the pool.', 128)

@@ -17,7 +17,7 @@ import {
 } from 'class-validator';
 import { ExactlyOneOf } from '../common/validators';
 import { ValidatorWeightsMode } from '../enums';
-import { BoundedText } from '../common/request-fields';
+import { BoundedText, EnumOrDefault } from '../common/request-fields';
 
 export const MAX_UID = 65_535;
 export const MAX_WEIGHT_TARGETS = 4096;
@@ -79,13 +79,7 @@ export class TransitionPolicyDto {
 
 /** How the weight setter turns the snapshot into chain weights (DECISIONS §7). */
 export class ValidatorWeightsPolicyDto {
-  @ApiPropertyOptional({
-    description: '`local`: from the snapshot scores; `burn_uid0`: everything to uid 0; `targets`: the listed targets.',
-    enum: ValidatorWeightsMode,
-    enumName: 'ValidatorWeightsMode',
-    default: ValidatorWeightsMode.Local,
-  })
-  @IsEnum(ValidatorWeightsMode)
+  @EnumOrDefault(ValidatorWeightsMode, ValidatorWeightsMode.Local, '`local`: from the snapshot scores; `burn_uid0`: everything to uid 0; `targets`: the listed targets.')
   mode: ValidatorWeightsMode = ValidatorWeightsMode.Local;
 
   @ApiPropertyOptional({ description: 'Targets of the `targets` mode.', type: () => [ValidatorWeightTargetDto], maxItems: MAX_WEIGHT_TARGETS, default: [] })

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { IsOptional, IsString, Length, Matches } from 'class-validator';
 import { ApiText } from '../common/api-fields';
-import { BoundedText, MetricsField, OptionalText } from '../common/request-fields';
+import { BoundedText, MetricsField, OptionalCount, OptionalText } from '../common/request-fields';
 
 export const SHA256_HEX_PATTERN = /^[0-9a-fA-F]{64}$/;
 
@@ -45,11 +45,7 @@ export class CreateSubmissionDto {
   @Matches(SHA256_HEX_PATTERN)
   artifact_sha256: string | null = null;
 
-  @ApiPropertyOptional({ description: 'Artifact size in bytes.', type: 'integer', nullable: true, minimum: 0, default: null })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @OptionalCount('Artifact size in bytes.')
   artifact_size_bytes: number | null = null;
 
   @OptionalText("The miner's own benchmark log.")

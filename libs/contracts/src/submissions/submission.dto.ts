@@ -1,6 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { SubmissionStatus } from '../enums';
-import { ApiDateTime, ApiEnum, ApiIntegerOrNull, ApiText, ApiTextOrNull } from '../common/api-fields';
+import { ApiDateTime, ApiEnum, ApiIntegerOrNull, ApiJsonObject, ApiText, ApiTextOrNull } from '../common/api-fields';
 
 /** A submission as signed routes answer it. */
 export class SubmissionDto {
@@ -43,7 +42,7 @@ export class SubmissionDto {
   @ApiTextOrNull("The miner's own benchmark log.")
   execution_log!: string | null;
 
-  @ApiProperty({ description: 'Metrics the miner claimed.', type: 'object', additionalProperties: true })
+  @ApiJsonObject('Metrics the miner claimed.')
   claimed_metrics!: Record<string, unknown>;
 
   @ApiEnum(SubmissionStatus, 'Submission status.')

@@ -3,7 +3,7 @@ import { ArrayMaxSize, IsArray, IsEnum, IsInt, IsNumber, IsOptional, Max, Min } 
 import { CompetitionMode, MetricDirection, MetricResolutionMode, RankingMode } from '../enums';
 import { IsRepoGlob, IsStringRecord, MaxProperties, REPO_GLOB_MAX_LENGTH } from '../common/validators';
 import { ApiEnum } from '../common/api-fields';
-import { BoundedText, OptionalText } from '../common/request-fields';
+import { BoundedText, EnumOrDefault, OptionalCount, OptionalText } from '../common/request-fields';
 
 export const MAX_PATCH_BYTES_LIMIT = 1_048_576;
 export const DEFAULT_MAX_PATCH_BYTES = 262_144;
@@ -64,8 +64,7 @@ export class CreateTaskDto {
   @IsEnum(MetricDirection)
   metric_direction!: MetricDirection;
 
-  @ApiPropertyOptional({ description: 'How candidates are compared with the best result.', enum: RankingMode, enumName: 'RankingMode', default: RankingMode.Scalar })
-  @IsEnum(RankingMode)
+  @EnumOrDefault(RankingMode, RankingMode.Scalar, 'How candidates are compared with the best result.')
   ranking_mode: RankingMode = RankingMode.Scalar;
 
   @OptionalText('Secondary metric key (tie-break or second Pareto axis).', 120)
@@ -87,8 +86,7 @@ export class CreateTaskDto {
   @MaxProperties(64)
   validator_benchmark_env: Record<string, string> = {};
 
-  @ApiPropertyOptional({ description: 'Competition rules of the task.', enum: CompetitionMode, enumName: 'CompetitionMode', default: CompetitionMode.Centerless })
-  @IsEnum(CompetitionMode)
+  @EnumOrDefault(CompetitionMode, CompetitionMode.Centerless, 'Competition rules of the task.')
   competition_mode: CompetitionMode = CompetitionMode.Centerless;
 
   @ApiPropertyOptional({ description: 'Peer evaluations needed for consensus (peer_evaluation tasks).', type: 'integer', minimum: 1, maximum: 20, default: 2 })
@@ -113,23 +111,13 @@ export class CreateTaskDto {
   @Min(0)
   metric_resolution = 0;
 
-  @ApiPropertyOptional({
-    description: '`absolute`: plain difference; `log`: difference of natural logs (the 0.02-nat perplexity rule).',
-    enum: MetricResolutionMode,
-    enumName: 'MetricResolutionMode',
-    default: MetricResolutionMode.Absolute,
-  })
-  @IsEnum(MetricResolutionMode)
+  @EnumOrDefault(MetricResolutionMode, MetricResolutionMode.Absolute, '`absolute`: plain difference; `log`: difference of natural logs (the 0.02-nat perplexity rule).')
   metric_resolution_mode: MetricResolutionMode = MetricResolutionMode.Absolute;
 
   @OptionalText('Reference model id (model tasks).', 255)
   reference_model_id: string | null = null;
 
-  @ApiPropertyOptional({ description: 'Parameter count of the reference model (model tasks).', type: 'integer', nullable: true, minimum: 0, default: null })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @OptionalCount('Parameter count of the reference model (model tasks).')
   reference_parameter_count: number | null = null;
 
   @OptionalText('Model family (model tasks).', 120)

@@ -1,6 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { VerificationStatus } from '../enums';
-import { ApiDateTime, ApiEnum, ApiNumberOrNull, ApiText, ApiTextOrNull } from '../common/api-fields';
+import { ApiDateTime, ApiEnum, ApiJsonObject, ApiNumberOrNull, ApiText, ApiTextOrNull } from '../common/api-fields';
 
 /** A recorded validator result (DECISIONS §6); also the answer of verify and job result. */
 export class VerificationSummaryDto {
@@ -28,7 +27,7 @@ export class VerificationSummaryDto {
   @ApiNumberOrNull('Observed value of the task metric, when the replay produced one.')
   metric_value!: number | null;
 
-  @ApiProperty({ description: 'Metrics the replay produced.', type: 'object', additionalProperties: true })
+  @ApiJsonObject('Metrics the replay produced.')
   observed_metrics!: Record<string, unknown>;
 
   @ApiTextOrNull('Validator notes.')
