@@ -11,7 +11,7 @@ import { IsMetricRecord, MaxProperties } from './validators';
  */
 
 /** The decorators as if written one above the other in this order (TypeScript applies the lowest first). */
-function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
+export function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
   return applyDecorators(...[...decorators].reverse());
 }
 

@@ -1,12 +1,24 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { stacked } from '../common/request-fields';
 import { ApiBoolean, ApiDateTime, ApiDateTimeOrNull, ApiNumber, ApiNumberOrNull, ApiText, ApiTextOrNull } from '../common/api-fields';
 
 const DECIMAL_U64 = /^(0|[1-9][0-9]{0,19})$/;
 const HASH = /^0x[0-9a-fA-F]{64}$/;
 /** Integers arrive as JSON numbers from some clients: read them as the decimal string they mean. */
 const decimal = ({ value }: { value: unknown }) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : value);
+
+/** An optional rao amount: a decimal u64 string (or a JSON integer, read as one). */
+function OptionalRao(description: string): PropertyDecorator {
+  return stacked(
+    ApiPropertyOptional({ type: String, description }),
+    IsOptional(),
+    Transform(decimal),
+    IsString(),
+    Matches(DECIMAL_U64, { message: ({ property }) => `${property} must be a decimal u64` }),
+  );
+}
 
 /** `GET /claims/epochs` (compat). */
 export class ClaimEpochListDto {
@@ -98,18 +110,10 @@ export class SimulatedClaimRequestDto {
   @MaxLength(64)
   recipient_coldkey!: string;
 
-  @ApiPropertyOptional({ type: String, description: 'Cumulative rao (decimal); read before `amount_units`.' })
-  @IsOptional()
-  @Transform(decimal)
-  @IsString()
-  @Matches(DECIMAL_U64, { message: 'amount must be a decimal u64' })
+  @OptionalRao('Cumulative rao (decimal); read before `amount_units`.')
   amount?: string;
 
-  @ApiPropertyOptional({ type: String, description: 'The same as `amount`.' })
-  @IsOptional()
-  @Transform(decimal)
-  @IsString()
-  @Matches(DECIMAL_U64, { message: 'amount_units must be a decimal u64' })
+  @OptionalRao('The same as `amount`.')
   amount_units?: string;
 
   @ApiProperty({ type: [String], maxItems: 64, description: 'Audit path (0x hashes).' })
