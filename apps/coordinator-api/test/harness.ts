@@ -61,3 +61,15 @@ export async function startCoordinator(env: NodeJS.ProcessEnv = {}): Promise<Coo
   });
   return { ...served, config, adminToken, db, redis };
 }
+
+/** Starts the coordinator before the enclosing describe's tests, hands it to `use`, and closes it after them. */
+export function startCoordinatorForSuite(use: (harness: CoordinatorHarness) => unknown, env: NodeJS.ProcessEnv = {}): void {
+  let harness: CoordinatorHarness | undefined;
+  beforeAll(async () => {
+    harness = await startCoordinator(env);
+    await use(harness);
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+}

@@ -1,7 +1,7 @@
 import { QueueEvents } from 'bullmq';
 import { QueueName, RewardPolicyDto, RewardPolicyVersionDto, RewardSnapshotDto } from '@rcs/contracts';
 import { redisOptionsFromUrl } from '@rcs/queue';
-import { CoordinatorHarness, startCoordinator } from './harness';
+import { CoordinatorHarness, startCoordinator, startCoordinatorForSuite } from './harness';
 
 interface Reply<T> {
   status: number;
@@ -371,14 +371,7 @@ describe('reward policy', () => {
 
   describe('the largest storable version', () => {
     let other: CoordinatorHarness;
-
-    beforeAll(async () => {
-      other = await startCoordinator();
-    });
-
-    afterAll(async () => {
-      await other.close();
-    });
+    startCoordinatorForSuite((started) => (other = started));
 
     it('is 2^31 - 1 (the column is a Postgres integer): stored, and nothing can follow it', async () => {
       const client = new AdminClient(other);
@@ -406,14 +399,7 @@ describe('reward policy', () => {
 
     describe('without ADMIN_TOKENS', () => {
       let unconfigured: CoordinatorHarness;
-
-      beforeAll(async () => {
-        unconfigured = await startCoordinator({ ADMIN_TOKENS: '' });
-      });
-
-      afterAll(async () => {
-        await unconfigured.close();
-      });
+      startCoordinatorForSuite((started) => (unconfigured = started), { ADMIN_TOKENS: '' });
 
       it.each(routes)('%s %s is 503 admin_unconfigured', async (method, path) => {
         const reply = await new AdminClient(unconfigured, 'any-token').send<ErrorBody>(method, path, method === 'PUT' ? { version: 2 } : undefined);

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { TaskDto, TaskStateUpdateDto } from '@rcs/contracts';
-import { CoordinatorHarness, startCoordinator } from './harness';
+import { CoordinatorHarness, startCoordinator, startCoordinatorForSuite } from './harness';
 
 /** A validator-private value that must never appear in anything public. */
 const SECRET = `heldout-shard-${randomBytes(8).toString('hex')}`;
@@ -335,14 +335,7 @@ describe('tasks', () => {
 
   describe('admin routes without ADMIN_TOKENS', () => {
     let unconfigured: CoordinatorHarness;
-
-    beforeAll(async () => {
-      unconfigured = await startCoordinator({ ADMIN_TOKENS: '' });
-    });
-
-    afterAll(async () => {
-      await unconfigured.close();
-    });
+    startCoordinatorForSuite((started) => (unconfigured = started), { ADMIN_TOKENS: '' });
 
     it('answers 503 admin_unconfigured to create and to every state move', async () => {
       const client = new Client(unconfigured);
@@ -544,14 +537,7 @@ describe('tasks', () => {
 
   describe('PUBLIC_BASE_URL', () => {
     let configured: CoordinatorHarness;
-
-    beforeAll(async () => {
-      configured = await startCoordinator({ PUBLIC_BASE_URL: 'https://coordinator.example.net/' });
-    });
-
-    afterAll(async () => {
-      await configured.close();
-    });
+    startCoordinatorForSuite((started) => (configured = started), { PUBLIC_BASE_URL: 'https://coordinator.example.net/' });
 
     it('is the base URL of the onboarding document whatever the request says', async () => {
       const client = new Client(configured);
@@ -569,14 +555,7 @@ describe('tasks', () => {
 
   describe('TRUSTED_PROXIES', () => {
     let proxied: CoordinatorHarness;
-
-    beforeAll(async () => {
-      proxied = await startCoordinator({ TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1' });
-    });
-
-    afterAll(async () => {
-      await proxied.close();
-    });
+    startCoordinatorForSuite((started) => (proxied = started), { TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1' });
 
     it('believes X-Forwarded-Proto / X-Forwarded-Host from a trusted proxy, and sends Vary', async () => {
       const client = new Client(proxied);

@@ -46,6 +46,18 @@ export async function startValidation(env: NodeJS.ProcessEnv = {}): Promise<Vali
   return { people, h, api: new ValidationClient(h) };
 }
 
+/** startValidation before the enclosing describe's tests, handing the setup to `use`; its coordinator closes after them. */
+export function startValidationForSuite(use: (setup: ValidationSetup) => unknown, env: NodeJS.ProcessEnv = {}): void {
+  let setup: ValidationSetup | undefined;
+  beforeAll(async () => {
+    setup = await startValidation(env);
+    await use(setup);
+  });
+  afterAll(async () => {
+    await setup?.h.close();
+  });
+}
+
 /** The coordinator with //Alice and //Bob allowlisted, rate limits off, and the scheduled sweeps out of the way. */
 export function startValidationCoordinator(people: Cast, env: NodeJS.ProcessEnv = {}): Promise<CoordinatorHarness> {
   return startCoordinator({
