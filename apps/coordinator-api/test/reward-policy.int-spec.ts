@@ -1,7 +1,7 @@
 import { QueueEvents } from 'bullmq';
-import { QueueName, RewardPolicyDto, RewardPolicyVersionDto, RewardSnapshotDto } from '@rcs/contracts';
-import { redisOptionsFromUrl } from '@rcs/queue';
+import { RewardPolicyDto, RewardPolicyVersionDto, RewardSnapshotDto } from '@rcs/contracts';
 import { CoordinatorHarness, startCoordinator, startCoordinatorForSuite } from './harness';
+import { nextRebuild, rewardsQueueEvents } from './support/rewards-queue-events';
 
 interface Reply<T> {
   status: number;
@@ -312,8 +312,7 @@ describe('reward policy', () => {
 
     beforeAll(async () => {
       other = await startCoordinator();
-      events = new QueueEvents(QueueName.Rewards, { connection: redisOptionsFromUrl(other.redis.url), prefix: `${other.redis.prefix}:bull` });
-      await events.waitUntilReady();
+      events = await rewardsQueueEvents(other);
     });
 
     afterAll(async () => {
@@ -327,28 +326,6 @@ describe('reward policy', () => {
       return (await response.json()) as RewardSnapshotDto;
     }
 
-    /** The next completed rebuild; rejects when one fails. */
-    function nextRebuild(): { done: Promise<void>; cancel: () => void } {
-      let cancel = (): void => undefined;
-      const done = new Promise<void>((resolve, reject) => {
-        const onCompleted = (): void => {
-          cancel();
-          resolve();
-        };
-        const onFailed = ({ failedReason }: { failedReason: string }): void => {
-          cancel();
-          reject(new RebuildFailedError(failedReason));
-        };
-        cancel = () => {
-          events.off('completed', onCompleted);
-          events.off('failed', onFailed);
-        };
-        events.on('completed', onCompleted);
-        events.on('failed', onFailed);
-      });
-      return { done, cancel };
-    }
-
     it('the queued snapshot rebuild serves the new policy', async () => {
       // Nothing else runs on this coordinator: only the PUT's rebuild can move the cached snapshot off version 1.
       expect((await snapshot()).reward_policy.version).toBe(1);
@@ -356,7 +333,7 @@ describe('reward policy', () => {
       expect(stored.status).toBe(200);
       for (;;) {
         // Listens before looking, so a rebuild finishing in between is not missed.
-        const rebuild = nextRebuild();
+        const rebuild = nextRebuild(events);
         const served = await snapshot();
         if (served.reward_policy.version === 2) {
           rebuild.cancel();
@@ -421,10 +398,3 @@ describe('reward policy', () => {
     expect(JSON.stringify(document.paths[VERSIONS_PATH].get.responses['200'])).toContain('RewardPolicyVersionDto');
   });
 });
-
-class RebuildFailedError extends Error {
-  constructor(reason: string) {
-    super(`a reward snapshot rebuild failed: ${reason}`);
-    this.name = 'RebuildFailedError';
-  }
-}
