@@ -7,6 +7,7 @@ import { createTestDatabase, createTestRedis, TestDatabase, TestRedis } from '@r
 import { AppModule } from '../src/app.module';
 import { CoordinatorConfig, loadCoordinatorConfig } from '../src/config/config';
 import { COORDINATOR_ENTITIES, COORDINATOR_MIGRATIONS } from '../src/database';
+import { suiteResource } from './support/suite-resource';
 
 export const COORDINATOR_TEMPLATE = 'rcs_coordinator_template';
 
@@ -64,12 +65,5 @@ export async function startCoordinator(env: NodeJS.ProcessEnv = {}): Promise<Coo
 
 /** Starts the coordinator before the enclosing describe's tests, hands it to `use`, and closes it after them. */
 export function startCoordinatorForSuite(use: (harness: CoordinatorHarness) => unknown, env: NodeJS.ProcessEnv = {}): void {
-  let harness: CoordinatorHarness | undefined;
-  beforeAll(async () => {
-    harness = await startCoordinator(env);
-    await use(harness);
-  });
-  afterAll(async () => {
-    await harness?.close();
-  });
+  suiteResource(() => startCoordinator(env), (harness) => harness.close(), use);
 }

@@ -12,6 +12,7 @@ import { CoordinatorJobs } from '../src/jobs/coordinator-jobs';
 import type { LeaseExpiryOutcome } from '../src/jobs/job-results';
 import { CoordinatorHarness, startCoordinator } from './harness';
 import { Body, expectStatus, Reply, signerFor, TestClient } from './submissions-fixtures';
+import { suiteResource } from './support/suite-resource';
 
 /** Test helpers of the validation suites: allowlisted validators, pending submissions, leases, results. */
 
@@ -48,14 +49,7 @@ export async function startValidation(env: NodeJS.ProcessEnv = {}): Promise<Vali
 
 /** startValidation before the enclosing describe's tests, handing the setup to `use`; its coordinator closes after them. */
 export function startValidationForSuite(use: (setup: ValidationSetup) => unknown, env: NodeJS.ProcessEnv = {}): void {
-  let setup: ValidationSetup | undefined;
-  beforeAll(async () => {
-    setup = await startValidation(env);
-    await use(setup);
-  });
-  afterAll(async () => {
-    await setup?.h.close();
-  });
+  suiteResource(() => startValidation(env), (setup) => setup.h.close(), use);
 }
 
 /** The coordinator with //Alice and //Bob allowlisted, rate limits off, and the scheduled sweeps out of the way. */
