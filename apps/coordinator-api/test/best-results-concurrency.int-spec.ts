@@ -9,7 +9,7 @@ import { acceptResult, insertPendingSubmission, insertRankedTask } from './suppo
  */
 describe('best results under concurrent decisions', () => {
   let h: CoordinatorHarness;
-  startCoordinatorForSuite((started) => (h = started));
+  startCoordinatorForSuite({}, (started) => (h = started));
 
   async function get<T>(path: string): Promise<T> {
     return (await (await fetch(`${h.url}${path}`)).json()) as T;

@@ -6,7 +6,7 @@ import { acceptResult, closeTask, insertPendingSubmission, insertRankedTask, Ran
 /** The best result of a task (DECISIONS.md §3, §6): ranking rules, history, frozen after close, GET routes. */
 describe('best results', () => {
   let h: CoordinatorHarness;
-  startCoordinatorForSuite((started) => (h = started));
+  startCoordinatorForSuite({}, (started) => (h = started));
 
   async function get<T>(path: string): Promise<{ status: number; body: T }> {
     const response = await fetch(`${h.url}${path}`);

@@ -20,7 +20,7 @@ const ONCHAIN_FIELDS = [
 
 describe('coordinator-api foundation', () => {
   let h: CoordinatorHarness;
-  startCoordinatorForSuite((started) => (h = started));
+  startCoordinatorForSuite({}, (started) => (h = started));
 
   it('GET /healthz answers an object of strings', async () => {
     const response = await fetch(`${h.url}/healthz`);

@@ -63,7 +63,7 @@ export async function startCoordinator(env: NodeJS.ProcessEnv = {}): Promise<Coo
   return { ...served, config, adminToken, db, redis };
 }
 
-/** Starts the coordinator before the enclosing describe's tests, hands it to `use`, and closes it after them. */
-export function startCoordinatorForSuite(use: (harness: CoordinatorHarness) => unknown, env: NodeJS.ProcessEnv = {}): void {
+/** Starts the coordinator (with `env`) before the enclosing describe's tests, hands it to `use`, and closes it after them. */
+export function startCoordinatorForSuite(env: NodeJS.ProcessEnv, use: (harness: CoordinatorHarness) => unknown): void {
   suiteResource(() => startCoordinator(env), (harness) => harness.close(), use);
 }

@@ -8,7 +8,7 @@ import { acceptResult, closeTask, insertPendingSubmission, insertRankedTask } fr
 /** Idea rewards (DECISIONS.md §6): recorded exactly when an implementing centerless submission becomes the new best. */
 describe('idea rewards', () => {
   let h: CoordinatorHarness;
-  startCoordinatorForSuite((started) => (h = started));
+  startCoordinatorForSuite({}, (started) => (h = started));
 
   async function get<T>(path: string): Promise<{ status: number; body: T }> {
     const response = await fetch(`${h.url}${path}`);

@@ -86,18 +86,14 @@ describe('reward policy', () => {
   let admin: AdminClient;
   let initial: RewardPolicyDto;
 
-  beforeAll(async () => {
-    h = await startCoordinator();
+  startCoordinatorForSuite({}, async (started) => {
+    h = started;
     admin = new AdminClient(h);
     // Concurrent first reads all see the one version 1 stored by the first of them.
     const first = await Promise.all(Array.from({ length: 8 }, () => admin.get()));
     expect(first.map((reply) => reply.status)).toEqual(Array(8).fill(200));
     initial = first[0].body;
     expect(first.map((reply) => reply.body)).toEqual(Array(8).fill(initial));
-  });
-
-  afterAll(async () => {
-    await h.close();
   });
 
   /** PUTs `body` at the next version and answers what was stored. */
@@ -348,7 +344,7 @@ describe('reward policy', () => {
 
   describe('the largest storable version', () => {
     let other: CoordinatorHarness;
-    startCoordinatorForSuite((started) => (other = started));
+    startCoordinatorForSuite({}, (started) => (other = started));
 
     it('is 2^31 - 1 (the column is a Postgres integer): stored, and nothing can follow it', async () => {
       const client = new AdminClient(other);
@@ -376,7 +372,7 @@ describe('reward policy', () => {
 
     describe('without ADMIN_TOKENS', () => {
       let unconfigured: CoordinatorHarness;
-      startCoordinatorForSuite((started) => (unconfigured = started), { ADMIN_TOKENS: '' });
+      startCoordinatorForSuite({ ADMIN_TOKENS: '' }, (started) => (unconfigured = started));
 
       it.each(routes)('%s %s is 503 admin_unconfigured', async (method, path) => {
         const reply = await new AdminClient(unconfigured, 'any-token').send<ErrorBody>(method, path, method === 'PUT' ? { version: 2 } : undefined);

@@ -3,7 +3,7 @@ import { CoordinatorHarness, startCoordinatorForSuite } from './harness';
 
 describe('every coordinator route declares its auth class and its errors', () => {
   let h: CoordinatorHarness;
-  startCoordinatorForSuite((started) => (h = started));
+  startCoordinatorForSuite({}, (started) => (h = started));
 
   it('walks the booted router: each route has one auth class and an @ApiErrors(...) list with its credential errors', () => {
     const routes = routeDeclarations(h.app).map((route) => route.route);

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { TaskDto, TaskStateUpdateDto } from '@rcs/contracts';
-import { CoordinatorHarness, startCoordinator, startCoordinatorForSuite } from './harness';
+import { CoordinatorHarness, startCoordinatorForSuite } from './harness';
 
 /** A validator-private value that must never appear in anything public. */
 const SECRET = `heldout-shard-${randomBytes(8).toString('hex')}`;
@@ -155,13 +155,9 @@ describe('tasks', () => {
   let h: CoordinatorHarness;
   let api: Client;
 
-  beforeAll(async () => {
-    h = await startCoordinator();
+  startCoordinatorForSuite({}, (started) => {
+    h = started;
     api = new Client(h);
-  });
-
-  afterAll(async () => {
-    await h.close();
   });
 
   async function storedTask(id: string): Promise<Record<string, unknown>> {
@@ -335,7 +331,7 @@ describe('tasks', () => {
 
   describe('admin routes without ADMIN_TOKENS', () => {
     let unconfigured: CoordinatorHarness;
-    startCoordinatorForSuite((started) => (unconfigured = started), { ADMIN_TOKENS: '' });
+    startCoordinatorForSuite({ ADMIN_TOKENS: '' }, (started) => (unconfigured = started));
 
     it('answers 503 admin_unconfigured to create and to every state move', async () => {
       const client = new Client(unconfigured);
@@ -537,7 +533,7 @@ describe('tasks', () => {
 
   describe('PUBLIC_BASE_URL', () => {
     let configured: CoordinatorHarness;
-    startCoordinatorForSuite((started) => (configured = started), { PUBLIC_BASE_URL: 'https://coordinator.example.net/' });
+    startCoordinatorForSuite({ PUBLIC_BASE_URL: 'https://coordinator.example.net/' }, (started) => (configured = started));
 
     it('is the base URL of the onboarding document whatever the request says', async () => {
       const client = new Client(configured);
@@ -555,7 +551,7 @@ describe('tasks', () => {
 
   describe('TRUSTED_PROXIES', () => {
     let proxied: CoordinatorHarness;
-    startCoordinatorForSuite((started) => (proxied = started), { TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1' });
+    startCoordinatorForSuite({ TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1' }, (started) => (proxied = started));
 
     it('believes X-Forwarded-Proto / X-Forwarded-Host from a trusted proxy, and sends Vary', async () => {
       const client = new Client(proxied);

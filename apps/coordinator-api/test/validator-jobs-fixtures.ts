@@ -48,8 +48,8 @@ export async function startValidation(env: NodeJS.ProcessEnv = {}): Promise<Vali
 }
 
 /** startValidation before the enclosing describe's tests, handing the setup to `use`; its coordinator closes after them. */
-export function startValidationForSuite(use: (setup: ValidationSetup) => unknown, env: NodeJS.ProcessEnv = {}): void {
-  suiteResource(() => startValidation(env), (setup) => setup.h.close(), use);
+export function startValidationForSuite(use: (setup: ValidationSetup) => unknown): void {
+  suiteResource(() => startValidation(), (setup) => setup.h.close(), use);
 }
 
 /** The coordinator with //Alice and //Bob allowlisted, rate limits off, and the scheduled sweeps out of the way. */
