@@ -3,11 +3,10 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { addAuthSecuritySchemes, cryptoReady } from '@rcs/auth';
 import { serveTestApp } from '@rcs/http';
 import { sharedDataSourceOptions } from '@rcs/persistence';
-import { createTestDatabase, createTestRedis, TestDatabase, TestRedis } from '@rcs/testing';
+import { createTestDatabase, createTestRedis, suiteResource, TestDatabase, TestRedis } from '@rcs/testing';
 import { AppModule } from '../src/app.module';
 import { CoordinatorConfig, loadCoordinatorConfig } from '../src/config/config';
 import { COORDINATOR_ENTITIES, COORDINATOR_MIGRATIONS } from '../src/database';
-import { suiteResource } from './support/suite-resource';
 
 export const COORDINATOR_TEMPLATE = 'rcs_coordinator_template';
 

@@ -8,11 +8,11 @@ import {
   VerificationSummaryDto,
 } from '@rcs/contracts';
 import { JobQueue } from '@rcs/queue';
+import { suiteResource } from '@rcs/testing';
 import { CoordinatorJobs } from '../src/jobs/coordinator-jobs';
 import type { LeaseExpiryOutcome } from '../src/jobs/job-results';
 import { CoordinatorHarness, startCoordinator } from './harness';
 import { Body, expectStatus, Reply, signerFor, TestClient } from './submissions-fixtures';
-import { suiteResource } from './support/suite-resource';
 
 /** Test helpers of the validation suites: allowlisted validators, pending submissions, leases, results. */
 

@@ -22,3 +22,4 @@ export { BackingServiceError, startPostgresServer, startRedisServer, type Postgr
 export { routeDeclarations, routeDeclarationGaps, type RouteDeclaration } from './http/route-declarations';
 export { SseClient, SseTimeoutError, type SseEvent } from './http/sse-client';
 export { metricValue, MetricsScrapeError, scrapeMetrics } from './http/metrics-text';
+export { suiteResource } from './jest/suite-resource';
