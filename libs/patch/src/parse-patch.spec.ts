@@ -1,3 +1,4 @@
+import { thrownBy } from '@rcs/testing';
 import { newBinaryFile, patch } from '../test/patch-text';
 import { parsePatch, PatchParseError, type PatchFile } from './parse-patch';
 
@@ -13,15 +14,7 @@ const modifyX = [
   ' c',
 ];
 
-function parseError(text: string): PatchParseError | undefined {
-  try {
-    parsePatch(text);
-    return undefined;
-  } catch (error) {
-    if (error instanceof PatchParseError) return error;
-    throw error;
-  }
-}
+const parseError = (text: string): PatchParseError | undefined => thrownBy(PatchParseError, () => parsePatch(text));
 
 const file = (fields: Partial<PatchFile>): PatchFile => ({
   oldPath: 'src/x.py',

@@ -23,3 +23,4 @@ export { routeDeclarations, routeDeclarationGaps, type RouteDeclaration } from '
 export { SseClient, SseTimeoutError, type SseEvent } from './http/sse-client';
 export { metricValue, MetricsScrapeError, scrapeMetrics } from './http/metrics-text';
 export { suiteResource } from './jest/suite-resource';
+export { thrownBy } from './thrown-by';
