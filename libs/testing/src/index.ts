@@ -24,3 +24,4 @@ export { SseClient, SseTimeoutError, type SseEvent } from './http/sse-client';
 export { metricValue, MetricsScrapeError, scrapeMetrics } from './http/metrics-text';
 export { suiteResource } from './jest/suite-resource';
 export { thrownBy } from './thrown-by';
+export { suiteTempDir, testTempDir } from './jest/temp-dir';
