@@ -23,7 +23,8 @@ import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { BtAuthSigner, cryptoReady } from '@rcs/auth';
 import { EnvReader } from '@rcs/config';
-import { childProcessBaseEnv, createScratchDatabase, createTestRedis, freePort, waitForHttp } from '@rcs/testing';
+import { childProcessBaseEnv, createScratchDatabase, createTestRedis, devCoordinatorEnv, freePort, waitForHttp } from '@rcs/testing';
+import { runBenchmark } from './support/run-benchmark';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 const env = new EnvReader(process.env);
@@ -243,12 +244,7 @@ async function main(): Promise<number> {
       {
         HOST: '127.0.0.1',
         COORDINATOR_PORT: String(coordinatorPort),
-        COORDINATOR_DATABASE_URL: db.url,
-        REDIS_URL: redis.url,
-        REDIS_KEY_PREFIX: redis.prefix,
-        CHAIN: 'dev',
-        NETUID: '1',
-        STAKE_CHECK: 'off',
+        ...devCoordinatorEnv(db.url, redis),
       },
       coordinatorPort,
       CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF] : [],
@@ -344,10 +340,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

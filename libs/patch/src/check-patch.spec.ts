@@ -1,5 +1,5 @@
+import { newBinaryFile, patch } from '../test/patch-text';
 import { checkPatch, patchViolationItems, type PatchCheckResult, type PatchViolation } from './check-patch';
-import { binaryAdded, patch } from './patch.test-helpers';
 
 const modify = (path: string): string[] => [`diff --git a/${path} b/${path}`, `--- a/${path}`, `+++ b/${path}`, '@@ -1 +1 @@', '-a', '+b'];
 
@@ -146,7 +146,7 @@ describe('checkPatch', () => {
   describe('binary', () => {
     it('refuses GIT binary patch and Binary files … differ, naming the file', () => {
       const text = patch(
-        ...binaryAdded('src/model.bin'),
+        ...newBinaryFile('src/model.bin'),
         'diff --git a/src/old.bin b/src/old.bin',
         'deleted file mode 100644',
         'index 6ebbd4f..0000000',

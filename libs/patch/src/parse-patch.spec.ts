@@ -1,5 +1,6 @@
+import { thrownBy } from '@rcs/testing';
+import { newBinaryFile, patch } from '../test/patch-text';
 import { parsePatch, PatchParseError, type PatchFile } from './parse-patch';
-import { binaryAdded, patch } from './patch.test-helpers';
 
 const modifyX = [
   'diff --git a/src/x.py b/src/x.py',
@@ -13,15 +14,7 @@ const modifyX = [
   ' c',
 ];
 
-function parseError(text: string): PatchParseError | undefined {
-  try {
-    parsePatch(text);
-    return undefined;
-  } catch (error) {
-    if (error instanceof PatchParseError) return error;
-    throw error;
-  }
-}
+const parseError = (text: string): PatchParseError | undefined => thrownBy(PatchParseError, () => parsePatch(text));
 
 const file = (fields: Partial<PatchFile>): PatchFile => ({
   oldPath: 'src/x.py',
@@ -177,7 +170,7 @@ describe('parsePatch', () => {
 
   it('reads binary patches as binary', () => {
     const text = patch(
-      ...binaryAdded('img.png'),
+      ...newBinaryFile('img.png'),
       'diff --git a/blob.bin b/blob.bin',
       'index 6ebbd4f..0a1b2c3 100644',
       'GIT binary patch',
