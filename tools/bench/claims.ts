@@ -11,6 +11,7 @@ import { blake2b } from '@noble/hashes/blake2';
 import { accountIdToSs58, buildClaimEpoch } from '@rcs/merkle';
 import { createScratchDatabase, createTestRedis, spawnService } from '@rcs/testing';
 import { Client } from 'pg';
+import { runBenchmark } from './support/run-benchmark';
 
 const HOTKEYS = 100_000;
 const CONCURRENCY = 200;
@@ -96,10 +97,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BtAuthSigner, cryptoReady, keypairFromUri, PoolSignedHeaders } from '@rcs/auth';
 import { createScratchDatabase, createTestRedis, freePort, spawnService, waitForHttp } from '@rcs/testing';
+import { runBenchmark } from './support/run-benchmark';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 const MINERS = 200;
@@ -133,10 +134,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (status) => process.exit(status),
-  (error: unknown) => {
-    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

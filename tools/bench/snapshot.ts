@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createScratchDatabase } from '@rcs/testing';
+import { runBenchmark } from './support/run-benchmark';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 const BENCH = join(REPO_ROOT, 'apps', 'coordinator-api', 'bench', 'snapshot.bench.ts');
@@ -28,10 +29,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (status) => process.exit(status),
-  (error: unknown) => {
-    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

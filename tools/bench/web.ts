@@ -13,6 +13,7 @@ import { Client } from 'pg';
 import { chromium } from 'playwright-core';
 import { childProcessBaseEnv, createScratchDatabase, freePort } from '@rcs/testing';
 import { ensureWebBuild, serveWeb } from '../stack/web';
+import { runBenchmark } from './support/run-benchmark';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 const SEED = join(REPO_ROOT, 'apps', 'coordinator-api', 'bench', 'snapshot.bench.ts');
@@ -136,10 +137,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (status) => process.exit(status),
-  (error: unknown) => {
-    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

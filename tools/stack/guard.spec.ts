@@ -1,18 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, Server } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { testTempDir } from '@rcs/testing';
 import { acquireStackLock, assertPortsFree, stackFiles } from './guard';
 
 describe('stack lock', () => {
   let dataDir: string;
 
-  beforeEach(() => {
-    dataDir = mkdtempSync(join(tmpdir(), 'stack-guard-'));
-  });
-
-  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+  testTempDir('stack-guard-', (made) => (dataDir = made));
 
   it('is taken once; releasing removes the lock and the state file', () => {
     const files = stackFiles({ DATA_DIR: dataDir });

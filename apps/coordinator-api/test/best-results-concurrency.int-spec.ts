@@ -1,5 +1,5 @@
 import { BestResultChangeDto, BestResultDto, MetricDirection } from '@rcs/contracts';
-import { CoordinatorHarness, startCoordinator } from './harness';
+import { CoordinatorHarness, startCoordinatorForSuite } from './harness';
 import { acceptResult, insertPendingSubmission, insertRankedTask } from './support/best-results-rows';
 
 /**
@@ -9,13 +9,7 @@ import { acceptResult, insertPendingSubmission, insertRankedTask } from './suppo
  */
 describe('best results under concurrent decisions', () => {
   let h: CoordinatorHarness;
-
-  beforeAll(async () => {
-    h = await startCoordinator();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  startCoordinatorForSuite({}, (started) => (h = started));
 
   async function get<T>(path: string): Promise<T> {
     return (await (await fetch(`${h.url}${path}`)).json()) as T;

@@ -1,21 +1,19 @@
 import { BtAuthSigner } from '@rcs/auth';
 import { BestResultChangeDto, BestResultDto, IdeaRewardDto, SubmissionDto, TaskDto } from '@rcs/contracts';
-import { CoordinatorHarness } from './harness';
 import { Body, errorOf, expectStatus } from './submissions-fixtures';
-import { Cast, startValidation, ValidationClient } from './validator-jobs-fixtures';
+import { Cast, startValidationForSuite, ValidationClient } from './validator-jobs-fixtures';
 
 /**
  * Best results and idea rewards driven over HTTP, as validators and miners drive them: a centerless
  * perplexity task with the 0.02-nat band and a compressed-size secondary metric.
  */
 describe('best results and idea rewards over the validator routes', () => {
-  let h: CoordinatorHarness;
   let api: ValidationClient;
   let people: Cast;
   let task: TaskDto;
 
-  beforeAll(async () => {
-    ({ people, h, api } = await startValidation());
+  startValidationForSuite(async (setup) => {
+    ({ people, api } = setup);
     task = await api.createTask({
       competition_mode: 'centerless',
       metric_name: 'heldout_ppl',
@@ -25,10 +23,6 @@ describe('best results and idea rewards over the validator routes', () => {
       secondary_metric_name: 'compressed_bytes',
       secondary_metric_direction: 'minimize',
     });
-  });
-
-  afterAll(async () => {
-    await h.close();
   });
 
   async function submit(miner: BtAuthSigner, fields: Body): Promise<SubmissionDto> {

@@ -1,18 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { BestResultChangeDto, BestResultDto, MetricDirection, MetricResolutionMode, RankingMode } from '@rcs/contracts';
-import { CoordinatorHarness, startCoordinator } from './harness';
+import { CoordinatorHarness, startCoordinatorForSuite } from './harness';
 import { acceptResult, closeTask, insertPendingSubmission, insertRankedTask, RankedTaskFields } from './support/best-results-rows';
 
 /** The best result of a task (DECISIONS.md §3, §6): ranking rules, history, frozen after close, GET routes. */
 describe('best results', () => {
   let h: CoordinatorHarness;
-
-  beforeAll(async () => {
-    h = await startCoordinator();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  startCoordinatorForSuite({}, (started) => (h = started));
 
   async function get<T>(path: string): Promise<{ status: number; body: T }> {
     const response = await fetch(`${h.url}${path}`);

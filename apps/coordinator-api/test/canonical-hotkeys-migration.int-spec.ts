@@ -1,6 +1,6 @@
 import { encodeAddress } from '@polkadot/util-crypto';
 import { SubmissionStatus } from '@rcs/contracts';
-import type { TestDatabase } from '@rcs/testing';
+import { suiteResource, type TestDatabase } from '@rcs/testing';
 import { CanonicalHotkeys1764028800000, HOTKEY_COLUMNS } from '../src/migrations/1764028800000-canonical-hotkeys';
 import { createCoordinatorTestDatabase } from './harness';
 import { insertSubmission, insertTask, insertWorkItem } from './support/competition-rows';
@@ -15,13 +15,7 @@ describe('migration CanonicalHotkeys1764028800000', () => {
   let db: TestDatabase;
   const query = <T>(sql: string, params: unknown[] = []): Promise<T[]> => db.dataSource.query(sql, params);
 
-  beforeAll(async () => {
-    db = await createCoordinatorTestDatabase();
-  });
-
-  afterAll(async () => {
-    await db.drop();
-  });
+  suiteResource(() => createCoordinatorTestDatabase(), (resource) => resource.drop(), (made) => (db = made));
 
   async function migrate(): Promise<void> {
     const runner = db.dataSource.createQueryRunner();

@@ -4,7 +4,7 @@ import { ClaimDto, CompetitionMode, MaintenanceJob, PARTICIPATION_DISCLAIMER, Qu
 import { JobQueue } from '@rcs/queue';
 import { ClaimExpiryJob } from '../src/claims/claim-expiry.job';
 import { CoordinatorJobs } from '../src/jobs/coordinator-jobs';
-import { CoordinatorHarness, startCoordinator } from './harness';
+import { CoordinatorHarness, startCoordinator, startCoordinatorForSuite } from './harness';
 import { errorOf, expectStatus, itemsOf, signerFor, TestClient } from './submissions-fixtures';
 import { backdateClaim, claimStatusInDb, insertSubmission, insertTask, insertWorkItem, TaskRow } from './support/competition-rows';
 
@@ -317,13 +317,9 @@ describe('claim rate limit', () => {
   let h: CoordinatorHarness;
   let api: TestClient;
 
-  beforeAll(async () => {
-    h = await startCoordinator({ CLAIM_RATE_LIMIT_MAX: '2', CLAIM_RATE_LIMIT_WINDOW_SECONDS: '600' });
+  startCoordinatorForSuite({ CLAIM_RATE_LIMIT_MAX: '2', CLAIM_RATE_LIMIT_WINDOW_SECONDS: '600' }, (started) => {
+    h = started;
     api = new TestClient(h);
-  });
-
-  afterAll(async () => {
-    await h.close();
   });
 
   it('answers 429 rate_limited with Retry-After past the limit, per hotkey; rejected bodies do not count', async () => {

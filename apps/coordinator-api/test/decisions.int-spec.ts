@@ -3,7 +3,7 @@ import { CompetitionMode, PeerEvaluationDto, SubmissionStatus } from '@rcs/contr
 import { DecisionService, TaskNotLockedError } from '../src/decisions/decision.service';
 import { DomainEvents, SubmissionDecided } from '../src/events/domain-events';
 import { TasksRepository } from '../src/tasks/tasks.repository';
-import { CoordinatorHarness, startCoordinator } from './harness';
+import { CoordinatorHarness, startCoordinatorForSuite } from './harness';
 import { expectStatus, signerFor, TestClient } from './submissions-fixtures';
 import { insertPendingSubmission, insertRankedTask } from './support/best-results-rows';
 import { until } from './support/until';
@@ -15,14 +15,11 @@ describe('decisions', () => {
   let evaluators: BtAuthSigner[];
   const announced: SubmissionDecided[] = [];
 
-  beforeAll(async () => {
-    h = await startCoordinator();
+  startCoordinatorForSuite({}, async (started) => {
+    h = started;
     api = new TestClient(h);
     evaluators = await Promise.all(['//DecisionEvaluator0', '//DecisionEvaluator1'].map(signerFor));
     h.app.get(DomainEvents).on('submission.decided', (event) => announced.push(event));
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   const evaluate = (signer: BtAuthSigner, submissionId: string) =>

@@ -6,7 +6,7 @@ import { JobQueue, QUEUE_REACH_MS } from '@rcs/queue';
 import { PostgresServer, RedisServer, SpawnedService, spawnService, startPostgresServer, startRedisServer } from '@rcs/testing';
 import { CoordinatorJobs } from '../src/jobs/coordinator-jobs';
 import { CoordinatorHarness } from './harness';
-import { Body, expectStatus, Reply, TestClient } from './submissions-fixtures';
+import { Body, expectStatus, Reply, TEST_TASK, TestClient } from './submissions-fixtures';
 import { until } from './support/until';
 import { Cast, cast, startValidationCoordinator, ValidationClient } from './validator-jobs-fixtures';
 
@@ -19,17 +19,7 @@ import { Cast, cast, startValidationCoordinator, ValidationClient } from './vali
 const FAST_MS = 2000;
 const SNAPSHOT_CHECK_SECONDS = 1;
 const CLAIM = { claim_description: 'Trying a change while a backing service is away.' };
-const TASK = {
-  title: 'Fault test task',
-  repository: 'https://git.test/research/task.git',
-  base_ref: 'main',
-  benchmark_command: 'python bench.py',
-  allowed_patch_paths: ['src/**'],
-  metric_name: 'loss',
-  metric_direction: 'minimize',
-  competition_mode: 'standard',
-  time_budget_seconds: 600,
-};
+const TASK = { ...TEST_TASK, title: 'Fault test task' };
 
 interface Snapshot {
   competitions: { competition_id: string; miners: { miner_hotkey: string }[] }[];

@@ -1,6 +1,6 @@
 import { PARTICIPATION_DISCLAIMER } from '@rcs/contracts';
 import { spawnService } from '@rcs/testing';
-import { CoordinatorHarness, createCoordinatorTestDatabase, startCoordinator } from './harness';
+import { CoordinatorHarness, createCoordinatorTestDatabase, startCoordinatorForSuite } from './harness';
 
 const ONCHAIN_FIELDS = [
   'configured',
@@ -20,14 +20,7 @@ const ONCHAIN_FIELDS = [
 
 describe('coordinator-api foundation', () => {
   let h: CoordinatorHarness;
-
-  beforeAll(async () => {
-    h = await startCoordinator();
-  });
-
-  afterAll(async () => {
-    await h.close();
-  });
+  startCoordinatorForSuite({}, (started) => (h = started));
 
   it('GET /healthz answers an object of strings', async () => {
     const response = await fetch(`${h.url}/healthz`);

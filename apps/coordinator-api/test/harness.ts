@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { addAuthSecuritySchemes, cryptoReady } from '@rcs/auth';
 import { serveTestApp } from '@rcs/http';
 import { sharedDataSourceOptions } from '@rcs/persistence';
-import { createTestDatabase, createTestRedis, TestDatabase, TestRedis } from '@rcs/testing';
+import { createTestDatabase, createTestRedis, suiteResource, TestDatabase, TestRedis } from '@rcs/testing';
 import { AppModule } from '../src/app.module';
 import { CoordinatorConfig, loadCoordinatorConfig } from '../src/config/config';
 import { COORDINATOR_ENTITIES, COORDINATOR_MIGRATIONS } from '../src/database';
@@ -60,4 +60,9 @@ export async function startCoordinator(env: NodeJS.ProcessEnv = {}): Promise<Coo
     },
   });
   return { ...served, config, adminToken, db, redis };
+}
+
+/** Starts the coordinator (with `env`) before the enclosing describe's tests, hands it to `use`, and closes it after them. */
+export function startCoordinatorForSuite(env: NodeJS.ProcessEnv, use: (harness: CoordinatorHarness) => unknown): void {
+  suiteResource(() => startCoordinator(env), (harness) => harness.close(), use);
 }

@@ -1,4 +1,4 @@
-import { CoordinatorHarness, startCoordinator } from './harness';
+import { CoordinatorHarness, startCoordinatorForSuite } from './harness';
 import { expectStatus, itemsOf, Reply, TestClient } from './submissions-fixtures';
 
 /**
@@ -31,13 +31,9 @@ describe('hostile requests', () => {
     return rows[0].n;
   };
 
-  beforeAll(async () => {
-    h = await startCoordinator();
+  startCoordinatorForSuite({}, (started) => {
+    h = started;
     api = new TestClient(h);
-  });
-
-  afterAll(async () => {
-    await h.close();
   });
 
   it('answers 422 json_too_deep, not 500, for 10,000 nested arrays anywhere in a body, on every route', async () => {

@@ -2,19 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CompetitionMode, IdeaRewardDto, MetricDirection } from '@rcs/contracts';
 import { IdeaRewardsRepository } from '../src/idea-rewards/idea-rewards.module';
-import { CoordinatorHarness, startCoordinator } from './harness';
+import { CoordinatorHarness, startCoordinatorForSuite } from './harness';
 import { acceptResult, closeTask, insertPendingSubmission, insertRankedTask } from './support/best-results-rows';
 
 /** Idea rewards (DECISIONS.md §6): recorded exactly when an implementing centerless submission becomes the new best. */
 describe('idea rewards', () => {
   let h: CoordinatorHarness;
-
-  beforeAll(async () => {
-    h = await startCoordinator();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  startCoordinatorForSuite({}, (started) => (h = started));
 
   async function get<T>(path: string): Promise<{ status: number; body: T }> {
     const response = await fetch(`${h.url}${path}`);

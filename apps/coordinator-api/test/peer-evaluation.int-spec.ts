@@ -7,7 +7,7 @@ import { SubmissionEntity } from '../src/submissions/entities/submission.entity'
 import { submissionDetail } from '../src/submissions/submission-detail';
 import { TaskEntity } from '../src/tasks/entities/task.entity';
 import { VerificationsRepository } from '../src/validator-jobs/validator-jobs.module';
-import { CoordinatorHarness, startCoordinator } from './harness';
+import { CoordinatorHarness, startCoordinator, startCoordinatorForSuite } from './harness';
 import { Body, errorOf, expectStatus, itemsOf, Reply, signerFor, TestClient } from './submissions-fixtures';
 
 const PEER_EVALUATION_FIELDS = ['completed_at', 'created_at', 'evaluator_hotkey', 'id', 'notes', 'observed_metrics', 'status', 'submission_id'];
@@ -70,15 +70,11 @@ describe('peer evaluation', () => {
   const evaluationsOf = (submissionId: string) => countRows(`SELECT count(*)::int AS n FROM peer_evaluations WHERE submission_id = $1`, submissionId);
   const bestChangesOf = (taskId: string) => countRows(`SELECT count(*)::int AS n FROM best_result_changes WHERE task_id = $1`, taskId);
 
-  beforeAll(async () => {
-    h = await startCoordinator({ CLAIM_RATE_LIMIT_MAX: '0', SUBMISSION_RATE_LIMIT_MAX: '0' });
+  startCoordinatorForSuite({ CLAIM_RATE_LIMIT_MAX: '0', SUBMISSION_RATE_LIMIT_MAX: '0' }, async (started) => {
+    h = started;
     api = new TestClient(h);
     [alice, bob, charlie, dave, eve] = await Promise.all(['//Alice', '//Bob', '//Charlie', '//Dave', '//Eve'].map(signerFor));
     evaluators = await Promise.all(Array.from({ length: 6 }, (_, i) => signerFor(`//PeerEvaluator${i}`)));
-  });
-
-  afterAll(async () => {
-    await h.close();
   });
 
   describe('refusals', () => {

@@ -1,7 +1,7 @@
 import { CompetitionMode, PlannerJob, QueueName, SubmissionStatus, TaskState, WorkItemDto } from '@rcs/contracts';
 import { JobQueue } from '@rcs/queue';
 import { CoordinatorJobs } from '../src/jobs/coordinator-jobs';
-import { CoordinatorHarness, startCoordinator } from './harness';
+import { CoordinatorHarness, startCoordinator, startCoordinatorForSuite } from './harness';
 import { errorOf, expectStatus, Reply, TestClient } from './submissions-fixtures';
 import { FakeChatCompletions } from './support/fake-chat-completions';
 import { insertSubmission, insertTask, TaskRow } from './support/competition-rows';
@@ -28,13 +28,9 @@ describe('POST /api/v1/planner/run', () => {
 
   const run = () => api.admin<{ created: number }>('POST', '/api/v1/planner/run');
 
-  beforeAll(async () => {
-    h = await startCoordinator();
+  startCoordinatorForSuite({}, (started) => {
+    h = started;
     api = new TestClient(h);
-  });
-
-  afterAll(async () => {
-    await h.close();
   });
 
   it('answers 401 without the admin token', async () => {

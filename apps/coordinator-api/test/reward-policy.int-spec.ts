@@ -1,7 +1,7 @@
 import { QueueEvents } from 'bullmq';
-import { QueueName, RewardPolicyDto, RewardPolicyVersionDto, RewardSnapshotDto } from '@rcs/contracts';
-import { redisOptionsFromUrl } from '@rcs/queue';
-import { CoordinatorHarness, startCoordinator } from './harness';
+import { RewardPolicyDto, RewardPolicyVersionDto, RewardSnapshotDto } from '@rcs/contracts';
+import { CoordinatorHarness, startCoordinator, startCoordinatorForSuite } from './harness';
+import { nextRebuild, rewardsQueueEvents } from './support/rewards-queue-events';
 
 interface Reply<T> {
   status: number;
@@ -86,18 +86,14 @@ describe('reward policy', () => {
   let admin: AdminClient;
   let initial: RewardPolicyDto;
 
-  beforeAll(async () => {
-    h = await startCoordinator();
+  startCoordinatorForSuite({}, async (started) => {
+    h = started;
     admin = new AdminClient(h);
     // Concurrent first reads all see the one version 1 stored by the first of them.
     const first = await Promise.all(Array.from({ length: 8 }, () => admin.get()));
     expect(first.map((reply) => reply.status)).toEqual(Array(8).fill(200));
     initial = first[0].body;
     expect(first.map((reply) => reply.body)).toEqual(Array(8).fill(initial));
-  });
-
-  afterAll(async () => {
-    await h.close();
   });
 
   /** PUTs `body` at the next version and answers what was stored. */
@@ -312,8 +308,7 @@ describe('reward policy', () => {
 
     beforeAll(async () => {
       other = await startCoordinator();
-      events = new QueueEvents(QueueName.Rewards, { connection: redisOptionsFromUrl(other.redis.url), prefix: `${other.redis.prefix}:bull` });
-      await events.waitUntilReady();
+      events = await rewardsQueueEvents(other);
     });
 
     afterAll(async () => {
@@ -327,28 +322,6 @@ describe('reward policy', () => {
       return (await response.json()) as RewardSnapshotDto;
     }
 
-    /** The next completed rebuild; rejects when one fails. */
-    function nextRebuild(): { done: Promise<void>; cancel: () => void } {
-      let cancel = (): void => undefined;
-      const done = new Promise<void>((resolve, reject) => {
-        const onCompleted = (): void => {
-          cancel();
-          resolve();
-        };
-        const onFailed = ({ failedReason }: { failedReason: string }): void => {
-          cancel();
-          reject(new RebuildFailedError(failedReason));
-        };
-        cancel = () => {
-          events.off('completed', onCompleted);
-          events.off('failed', onFailed);
-        };
-        events.on('completed', onCompleted);
-        events.on('failed', onFailed);
-      });
-      return { done, cancel };
-    }
-
     it('the queued snapshot rebuild serves the new policy', async () => {
       // Nothing else runs on this coordinator: only the PUT's rebuild can move the cached snapshot off version 1.
       expect((await snapshot()).reward_policy.version).toBe(1);
@@ -356,7 +329,7 @@ describe('reward policy', () => {
       expect(stored.status).toBe(200);
       for (;;) {
         // Listens before looking, so a rebuild finishing in between is not missed.
-        const rebuild = nextRebuild();
+        const rebuild = nextRebuild(events);
         const served = await snapshot();
         if (served.reward_policy.version === 2) {
           rebuild.cancel();
@@ -371,14 +344,7 @@ describe('reward policy', () => {
 
   describe('the largest storable version', () => {
     let other: CoordinatorHarness;
-
-    beforeAll(async () => {
-      other = await startCoordinator();
-    });
-
-    afterAll(async () => {
-      await other.close();
-    });
+    startCoordinatorForSuite({}, (started) => (other = started));
 
     it('is 2^31 - 1 (the column is a Postgres integer): stored, and nothing can follow it', async () => {
       const client = new AdminClient(other);
@@ -406,14 +372,7 @@ describe('reward policy', () => {
 
     describe('without ADMIN_TOKENS', () => {
       let unconfigured: CoordinatorHarness;
-
-      beforeAll(async () => {
-        unconfigured = await startCoordinator({ ADMIN_TOKENS: '' });
-      });
-
-      afterAll(async () => {
-        await unconfigured.close();
-      });
+      startCoordinatorForSuite({ ADMIN_TOKENS: '' }, (started) => (unconfigured = started));
 
       it.each(routes)('%s %s is 503 admin_unconfigured', async (method, path) => {
         const reply = await new AdminClient(unconfigured, 'any-token').send<ErrorBody>(method, path, method === 'PUT' ? { version: 2 } : undefined);
@@ -435,10 +394,3 @@ describe('reward policy', () => {
     expect(JSON.stringify(document.paths[VERSIONS_PATH].get.responses['200'])).toContain('RewardPolicyVersionDto');
   });
 });
-
-class RebuildFailedError extends Error {
-  constructor(reason: string) {
-    super(`a reward snapshot rebuild failed: ${reason}`);
-    this.name = 'RebuildFailedError';
-  }
-}

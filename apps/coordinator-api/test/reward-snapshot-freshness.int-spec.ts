@@ -2,12 +2,13 @@ import { once } from 'node:events';
 import { DataSource, QueryRunner } from 'typeorm';
 import { Queue, QueueEvents } from 'bullmq';
 import { QueueName, RewardsJob } from '@rcs/contracts';
-import { JobQueue, redisOptionsFromUrl } from '@rcs/queue';
+import { JobQueue } from '@rcs/queue';
 import { CoordinatorJobs } from '../src/jobs/coordinator-jobs';
 import { RewardsRebuildJob, SNAPSHOT_CHECK_SCHEDULER_ID } from '../src/rewards/rewards-rebuild.job';
 import { RewardsRebuildService } from '../src/rewards/rewards-rebuild.service';
 import { CoordinatorHarness } from './harness';
 import { expectStatus } from './submissions-fixtures';
+import { nextRebuild, rewardsQueueEvents } from './support/rewards-queue-events';
 import { until } from './support/until';
 import { Cast, cast, startValidationCoordinator, ValidationClient } from './validator-jobs-fixtures';
 
@@ -30,8 +31,7 @@ describe('reward snapshot rebuilds', () => {
     h = await startValidationCoordinator(people, { SNAPSHOT_CHECK_INTERVAL_SECONDS: '3600' });
     api = new ValidationClient(h);
     queue = h.app.get<JobQueue<CoordinatorJobs>>(JobQueue).queue(QueueName.Rewards);
-    events = new QueueEvents(QueueName.Rewards, { connection: redisOptionsFromUrl(h.redis.url), prefix: `${h.redis.prefix}:bull` });
-    await events.waitUntilReady();
+    events = await rewardsQueueEvents(h);
     rebuilds = h.app.get(RewardsRebuildService);
   });
 
@@ -51,32 +51,10 @@ describe('reward snapshot rebuilds', () => {
     return (await queue.getJobs(['completed'])).filter((job) => job.name === RewardsJob.RebuildSnapshot).length;
   }
 
-  /** The next finished rebuild (rejected when one fails for good), with a way to stop listening. */
-  function nextCompletion(): { done: Promise<void>; cancel: () => void } {
-    let cancel = (): void => undefined;
-    const done = new Promise<void>((resolve, reject) => {
-      const onCompleted = (): void => {
-        cancel();
-        resolve();
-      };
-      const onFailed = (failure: { jobId: string; failedReason: string }): void => {
-        cancel();
-        reject(new RebuildFailedError(`${failure.jobId}: ${failure.failedReason}`));
-      };
-      cancel = () => {
-        events.off('completed', onCompleted);
-        events.off('failed', onFailed);
-      };
-      events.on('completed', onCompleted);
-      events.on('failed', onFailed);
-    });
-    return { done, cancel };
-  }
-
   /** Waits until no rebuild is waiting or running; listens before looking, so no completion slips between. */
   async function settled(): Promise<void> {
     for (;;) {
-      const completion = nextCompletion();
+      const completion = nextRebuild(events);
       if ((await unfinished()) === 0) {
         completion.cancel();
         return;
@@ -115,7 +93,7 @@ describe('reward snapshot rebuilds', () => {
       await Promise.all([rebuilds.request('decision', null), rebuilds.request('task_state', null), rebuilds.request('decision', null)]);
       // The follow-up is held back until the running rebuild ends: one job running, none waiting.
       expect(await queue.getJobCounts('active', 'wait')).toEqual({ active: 1, wait: 0 });
-      const firstDone = nextCompletion();
+      const firstDone = nextRebuild(events);
       await holder.commitTransaction();
       await firstDone.done;
     } finally {
@@ -193,10 +171,3 @@ describe('reward snapshot rebuilds', () => {
     });
   });
 });
-
-class RebuildFailedError extends Error {
-  constructor(detail: string) {
-    super(`a reward snapshot rebuild failed: ${detail}`);
-    this.name = 'RebuildFailedError';
-  }
-}

@@ -1,16 +1,9 @@
 import { routeDeclarationGaps, routeDeclarations } from '@rcs/testing';
-import { CoordinatorHarness, startCoordinator } from './harness';
+import { CoordinatorHarness, startCoordinatorForSuite } from './harness';
 
 describe('every coordinator route declares its auth class and its errors', () => {
   let h: CoordinatorHarness;
-
-  beforeAll(async () => {
-    h = await startCoordinator();
-  });
-
-  afterAll(async () => {
-    await h.close();
-  });
+  startCoordinatorForSuite({}, (started) => (h = started));
 
   it('walks the booted router: each route has one auth class and an @ApiErrors(...) list with its credential errors', () => {
     const routes = routeDeclarations(h.app).map((route) => route.route);

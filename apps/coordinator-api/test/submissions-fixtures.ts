@@ -39,6 +39,19 @@ export const SUBMISSION_FIELDS = [
   'updated_at',
 ];
 
+/** The fields of the task TestClient.createTask makes unless told otherwise (it adds a fresh slug). */
+export const TEST_TASK = {
+  title: 'Submission test task',
+  repository: 'https://git.test/research/task.git',
+  base_ref: 'main',
+  benchmark_command: 'python bench.py',
+  allowed_patch_paths: ['src/**'],
+  metric_name: 'loss',
+  metric_direction: 'minimize',
+  competition_mode: 'standard',
+  time_budget_seconds: 600,
+};
+
 export async function signerFor(uri: string): Promise<BtAuthSigner> {
   return new BtAuthSigner(await keypairFromUri(uri));
 }
@@ -62,15 +75,7 @@ export class TestClient {
   async createTask(fields: Body = {}): Promise<TaskDto> {
     const reply = await this.admin<TaskDto>('POST', '/api/v1/tasks', {
       slug: `task-${randomBytes(4).toString('hex')}`,
-      title: 'Submission test task',
-      repository: 'https://git.test/research/task.git',
-      base_ref: 'main',
-      benchmark_command: 'python bench.py',
-      allowed_patch_paths: ['src/**'],
-      metric_name: 'loss',
-      metric_direction: 'minimize',
-      competition_mode: 'standard',
-      time_budget_seconds: 600,
+      ...TEST_TASK,
       ...fields,
     });
     expectStatus(reply, 201);

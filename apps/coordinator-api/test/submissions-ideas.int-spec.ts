@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BtAuthSigner } from '@rcs/auth';
 import { SubmissionDto, TaskDto } from '@rcs/contracts';
-import { CoordinatorHarness, startCoordinator } from './harness';
+import { CoordinatorHarness, startCoordinatorForSuite } from './harness';
 import { Body, expectStatus, ScratchRepo, signerFor, TestClient } from './submissions-fixtures';
 
 /** Centerless idea rules (DECISIONS.md §5) and implemented_submission_id on the other modes. */
@@ -37,8 +37,8 @@ describe('POST /api/v1/submissions: idea rules', () => {
     return reply;
   }
 
-  beforeAll(async () => {
-    h = await startCoordinator({ SUBMISSION_RATE_LIMIT_MAX: '0', CLAIM_RATE_LIMIT_MAX: '0' });
+  startCoordinatorForSuite({ SUBMISSION_RATE_LIMIT_MAX: '0', CLAIM_RATE_LIMIT_MAX: '0' }, async (started) => {
+    h = started;
     api = new TestClient(h);
     const [alice, bob, charlie, dave, eve, ferdie] = await Promise.all(
       ['//Alice', '//Bob', '//Charlie', '//Dave', '//Eve', '//Ferdie'].map(signerFor),
@@ -59,10 +59,6 @@ describe('POST /api/v1/submissions: idea rules', () => {
     idealess = await api.submitted(eve, task.id, { patch, proposed_idea: 'Soon gone.', implemented_submission_id: a1.id });
     await query(`UPDATE submissions SET status = 'rejected' WHERE id = $1`, [rejected.id]);
     await query(`UPDATE submissions SET proposed_idea = NULL WHERE id = $1`, [idealess.id]);
-  });
-
-  afterAll(async () => {
-    await h.close();
   });
 
   it('stored the chain of ideas', () => {

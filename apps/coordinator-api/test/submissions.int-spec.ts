@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BtAuthSigner } from '@rcs/auth';
 import { ArtifactDescriptorDto, SubmissionDetailDto, SubmissionDto, TaskDto } from '@rcs/contracts';
-import { CoordinatorHarness, startCoordinator } from './harness';
+import { CoordinatorHarness, startCoordinator, startCoordinatorForSuite } from './harness';
 import { errorOf, expectStatus, itemsOf, ScratchRepo, signerFor, SUBMISSION_FIELDS, TestClient } from './submissions-fixtures';
 
 const SHA = 'ab'.repeat(32);
@@ -308,8 +308,8 @@ describe('submission reads', () => {
   let artifactSubmission: SubmissionDto;
   let patch: string;
 
-  beforeAll(async () => {
-    h = await startCoordinator({ SUBMISSION_RATE_LIMIT_MAX: '0', CLAIM_RATE_LIMIT_MAX: '0' });
+  startCoordinatorForSuite({ SUBMISSION_RATE_LIMIT_MAX: '0', CLAIM_RATE_LIMIT_MAX: '0' }, async (started) => {
+    h = started;
     api = new TestClient(h);
     [alice, bob] = await Promise.all([signerFor('//Alice'), signerFor('//Bob')]);
     [taskA, taskB] = [await api.createTask(), await api.createTask()];
@@ -323,10 +323,6 @@ describe('submission reads', () => {
     onA.push(artifactSubmission);
     onB = await api.submitted(bob, taskB.id, { patch });
     await h.db.dataSource.query(`UPDATE submissions SET status = 'accepted' WHERE id = $1`, [onA[1].id]);
-  });
-
-  afterAll(async () => {
-    await h.close();
   });
 
   const ids = (reply: { body: unknown }): string[] => (reply.body as SubmissionDto[]).map((s) => s.id);
@@ -469,13 +465,9 @@ describe('submission rate limit and insecure artifact URIs', () => {
   let h: CoordinatorHarness;
   let api: TestClient;
 
-  beforeAll(async () => {
-    h = await startCoordinator({ SUBMISSION_RATE_LIMIT_MAX: '2', SUBMISSION_RATE_LIMIT_WINDOW_SECONDS: '600', ALLOW_INSECURE_ARTIFACT_URIS: 'true' });
+  startCoordinatorForSuite({ SUBMISSION_RATE_LIMIT_MAX: '2', SUBMISSION_RATE_LIMIT_WINDOW_SECONDS: '600', ALLOW_INSECURE_ARTIFACT_URIS: 'true' }, (started) => {
+    h = started;
     api = new TestClient(h);
-  });
-
-  afterAll(async () => {
-    await h.close();
   });
 
   it('accepts http:// artifact URIs when ALLOW_INSECURE_ARTIFACT_URIS is set', async () => {

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { TaskDto, TaskStateUpdateDto } from '@rcs/contracts';
-import { CoordinatorHarness, startCoordinator } from './harness';
+import { CoordinatorHarness, startCoordinatorForSuite } from './harness';
 
 /** A validator-private value that must never appear in anything public. */
 const SECRET = `heldout-shard-${randomBytes(8).toString('hex')}`;
@@ -155,13 +155,9 @@ describe('tasks', () => {
   let h: CoordinatorHarness;
   let api: Client;
 
-  beforeAll(async () => {
-    h = await startCoordinator();
+  startCoordinatorForSuite({}, (started) => {
+    h = started;
     api = new Client(h);
-  });
-
-  afterAll(async () => {
-    await h.close();
   });
 
   async function storedTask(id: string): Promise<Record<string, unknown>> {
@@ -335,14 +331,7 @@ describe('tasks', () => {
 
   describe('admin routes without ADMIN_TOKENS', () => {
     let unconfigured: CoordinatorHarness;
-
-    beforeAll(async () => {
-      unconfigured = await startCoordinator({ ADMIN_TOKENS: '' });
-    });
-
-    afterAll(async () => {
-      await unconfigured.close();
-    });
+    startCoordinatorForSuite({ ADMIN_TOKENS: '' }, (started) => (unconfigured = started));
 
     it('answers 503 admin_unconfigured to create and to every state move', async () => {
       const client = new Client(unconfigured);
@@ -544,14 +533,7 @@ describe('tasks', () => {
 
   describe('PUBLIC_BASE_URL', () => {
     let configured: CoordinatorHarness;
-
-    beforeAll(async () => {
-      configured = await startCoordinator({ PUBLIC_BASE_URL: 'https://coordinator.example.net/' });
-    });
-
-    afterAll(async () => {
-      await configured.close();
-    });
+    startCoordinatorForSuite({ PUBLIC_BASE_URL: 'https://coordinator.example.net/' }, (started) => (configured = started));
 
     it('is the base URL of the onboarding document whatever the request says', async () => {
       const client = new Client(configured);
@@ -569,14 +551,7 @@ describe('tasks', () => {
 
   describe('TRUSTED_PROXIES', () => {
     let proxied: CoordinatorHarness;
-
-    beforeAll(async () => {
-      proxied = await startCoordinator({ TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1' });
-    });
-
-    afterAll(async () => {
-      await proxied.close();
-    });
+    startCoordinatorForSuite({ TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1' }, (started) => (proxied = started));
 
     it('believes X-Forwarded-Proto / X-Forwarded-Host from a trusted proxy, and sends Vary', async () => {
       const client = new Client(proxied);

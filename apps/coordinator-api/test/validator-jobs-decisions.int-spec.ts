@@ -1,21 +1,13 @@
 import { SubmissionDto, TaskDto } from '@rcs/contracts';
-import { CoordinatorHarness } from './harness';
 import { errorOf, expectStatus } from './submissions-fixtures';
-import { Cast, startValidation, ValidationClient } from './validator-jobs-fixtures';
+import { Cast, startValidationForSuite, ValidationClient } from './validator-jobs-fixtures';
 
 /** The decision of a submission is one transaction: all of it happens, or none of it. */
 describe('validator decisions', () => {
-  let h: CoordinatorHarness;
   let api: ValidationClient;
   let people: Cast;
 
-  beforeAll(async () => {
-    ({ people, h, api } = await startValidation());
-  });
-
-  afterAll(async () => {
-    await h.close();
-  });
+  startValidationForSuite((setup) => ({ people, api } = setup));
 
   describe('atomicity', () => {
     let task: TaskDto;

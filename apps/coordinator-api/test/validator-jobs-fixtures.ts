@@ -8,6 +8,7 @@ import {
   VerificationSummaryDto,
 } from '@rcs/contracts';
 import { JobQueue } from '@rcs/queue';
+import { suiteResource } from '@rcs/testing';
 import { CoordinatorJobs } from '../src/jobs/coordinator-jobs';
 import type { LeaseExpiryOutcome } from '../src/jobs/job-results';
 import { CoordinatorHarness, startCoordinator } from './harness';
@@ -44,6 +45,11 @@ export async function startValidation(env: NodeJS.ProcessEnv = {}): Promise<Vali
   const people = await cast();
   const h = await startValidationCoordinator(people, env);
   return { people, h, api: new ValidationClient(h) };
+}
+
+/** startValidation before the enclosing describe's tests, handing the setup to `use`; its coordinator closes after them. */
+export function startValidationForSuite(use: (setup: ValidationSetup) => unknown): void {
+  suiteResource(() => startValidation(), (setup) => setup.h.close(), use);
 }
 
 /** The coordinator with //Alice and //Bob allowlisted, rate limits off, and the scheduled sweeps out of the way. */

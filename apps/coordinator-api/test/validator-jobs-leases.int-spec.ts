@@ -5,7 +5,7 @@ import { LeaseExpiryJob } from '../src/validator-jobs/lease-expiry.job';
 import { ValidatorJobsService } from '../src/validator-jobs/validator-jobs.service';
 import { CoordinatorHarness } from './harness';
 import { errorOf, expectStatus } from './submissions-fixtures';
-import { Cast, startValidation, ValidationClient } from './validator-jobs-fixtures';
+import { Cast, startValidationForSuite, ValidationClient } from './validator-jobs-fixtures';
 
 interface JobRow {
   status: string;
@@ -24,13 +24,9 @@ describe('validator job leases', () => {
   const jobRow = async (jobId: string): Promise<JobRow> =>
     (await api.query<JobRow>('SELECT status, attempts, validator_hotkey, lease_expires_at, last_error FROM validator_jobs WHERE id = $1', [jobId]))[0];
 
-  beforeAll(async () => {
-    ({ people, h, api } = await startValidation());
+  startValidationForSuite(async (setup) => {
+    ({ people, h, api } = setup);
     task = await api.createTask();
-  });
-
-  afterAll(async () => {
-    await h.close();
   });
 
   it('is scheduled as a repeatable job at boot', async () => {

@@ -3,7 +3,7 @@ import { SubmissionDto, SubmissionStatus, TaskDto, ValidatorJobDto } from '@rcs/
 import { CoordinatorHarness, startCoordinator } from './harness';
 import { errorOf, expectStatus, itemsOf, Reply, TestClient } from './submissions-fixtures';
 import { insertSubmission } from './support/competition-rows';
-import { Cast, startValidation, ValidationClient, VERIFICATION_FIELDS } from './validator-jobs-fixtures';
+import { Cast, startValidationForSuite, ValidationClient, VERIFICATION_FIELDS } from './validator-jobs-fixtures';
 
 function messageOf(reply: Reply<unknown>): string {
   return (reply.body as { detail: { message: string } }).detail.message;
@@ -16,13 +16,7 @@ describe('validator worklists and results', () => {
   let api: ValidationClient;
   let people: Cast;
 
-  beforeAll(async () => {
-    ({ people, h, api } = await startValidation());
-  });
-
-  afterAll(async () => {
-    await h.close();
-  });
+  startValidationForSuite((setup) => ({ people, h, api } = setup));
 
   describe('allowlist', () => {
     it('answers 503 validator_allowlist_unconfigured on every validator route when no allowlist is set', async () => {

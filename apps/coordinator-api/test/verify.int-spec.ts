@@ -1,22 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { TaskDto, VerificationSummaryDto } from '@rcs/contracts';
-import { CoordinatorHarness } from './harness';
 import { errorOf, expectStatus, itemsOf } from './submissions-fixtures';
-import { Cast, startValidation, ValidationClient, VERIFICATION_FIELDS } from './validator-jobs-fixtures';
+import { Cast, startValidationForSuite, ValidationClient, VERIFICATION_FIELDS } from './validator-jobs-fixtures';
 
 describe('manual verify, verifications and replay logs', () => {
-  let h: CoordinatorHarness;
   let api: ValidationClient;
   let people: Cast;
   let task: TaskDto;
 
-  beforeAll(async () => {
-    ({ people, h, api } = await startValidation());
+  startValidationForSuite(async (setup) => {
+    ({ people, api } = setup);
     task = await api.createTask();
-  });
-
-  afterAll(async () => {
-    await h.close();
   });
 
   describe('POST /submissions/{id}/verify', () => {

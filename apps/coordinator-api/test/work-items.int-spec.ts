@@ -3,7 +3,7 @@ import { BtAuthSigner } from '@rcs/auth';
 import { ClaimDto, MaintenanceJob, PARTICIPATION_DISCLAIMER, QueueName, SubmissionDto, TaskState, WorkItemDto } from '@rcs/contracts';
 import { JobQueue } from '@rcs/queue';
 import { CoordinatorJobs } from '../src/jobs/coordinator-jobs';
-import { CoordinatorHarness, startCoordinator } from './harness';
+import { CoordinatorHarness, startCoordinatorForSuite } from './harness';
 import { errorOf, expectStatus, itemsOf, ScratchRepo, signerFor, TestClient } from './submissions-fixtures';
 import { backdateClaim, claimStatusInDb, insertTask, insertWorkItem, setTaskState } from './support/competition-rows';
 
@@ -49,14 +49,10 @@ describe('work items', () => {
   const sweep = () =>
     h.app.get<JobQueue<CoordinatorJobs>>(JobQueue).runAndWait(QueueName.Maintenance, MaintenanceJob.ExpireClaims, {}, 10_000);
 
-  beforeAll(async () => {
-    h = await startCoordinator({ CLAIM_RATE_LIMIT_MAX: '0', SUBMISSION_RATE_LIMIT_MAX: '0', CLAIM_SWEEP_INTERVAL_SECONDS: '3600' });
+  startCoordinatorForSuite({ CLAIM_RATE_LIMIT_MAX: '0', SUBMISSION_RATE_LIMIT_MAX: '0', CLAIM_SWEEP_INTERVAL_SECONDS: '3600' }, async (started) => {
+    h = started;
     api = new TestClient(h);
     [alice, bob] = await Promise.all([signerFor('//Alice'), signerFor('//Bob')]);
-  });
-
-  afterAll(async () => {
-    await h.close();
   });
 
   describe('GET /api/v1/work-items', () => {

@@ -1,16 +1,9 @@
-import { routeDeclarationGaps, routeDeclarations } from '@rcs/testing';
+import { routeDeclarationGaps, routeDeclarations, suiteResource } from '@rcs/testing';
 import { PoolHarness, startPool } from './support/harness';
 
 describe('every pool route declares its auth class and its errors', () => {
   let h: PoolHarness;
-
-  beforeAll(async () => {
-    h = await startPool();
-  });
-
-  afterAll(async () => {
-    await h.close();
-  });
+  suiteResource(() => startPool(), (pool) => pool.close(), (started) => (h = started));
 
   it('walks the booted router: each route has one auth class and an @ApiErrors(...) list with its credential errors', () => {
     const routes = routeDeclarations(h.app).map((route) => route.route);

@@ -1,18 +1,12 @@
 import { openDatabase, pendingSchemaChanges, sharedDataSourceOptions } from '@rcs/persistence';
-import { createScratchDatabase, expectNoSchemaDrift, ScratchDatabase } from '@rcs/testing';
+import { createScratchDatabase, expectNoSchemaDrift, ScratchDatabase, suiteResource } from '@rcs/testing';
 import schema from '../src/data-source';
 import { POOL_ENTITIES, POOL_MIGRATIONS } from '../src/database';
 
 describe('pool database schema', () => {
   let scratch: ScratchDatabase;
 
-  beforeAll(async () => {
-    scratch = await createScratchDatabase('pool_schema');
-  });
-
-  afterAll(async () => {
-    await scratch.drop();
-  });
+  suiteResource(() => createScratchDatabase('pool_schema'), (resource) => resource.drop(), (made) => (scratch = made));
 
   it('migrates a fresh database to exactly what the entities declare (no pending schema change)', async () => {
     const db = await openDatabase({ url: scratch.url, embeddedDir: '', entities: POOL_ENTITIES, migrations: POOL_MIGRATIONS, applicationName: 'pool-schema-test' });

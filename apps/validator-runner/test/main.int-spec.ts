@@ -1,16 +1,10 @@
-import { createTestRedis, expectServiceAnswers, freePort, spawnService, TestRedis } from '@rcs/testing';
+import { createTestRedis, expectServiceAnswers, freePort, spawnService, suiteResource, TestRedis } from '@rcs/testing';
 import { runRunner } from './support/coordinator';
 
 describe('validator-runner process', () => {
   let redis: TestRedis;
 
-  beforeAll(async () => {
-    redis = await createTestRedis();
-  });
-
-  afterAll(async () => {
-    await redis.cleanup();
-  });
+  suiteResource(() => createTestRedis(), (resource) => resource.cleanup(), (made) => (redis = made));
 
   it('boots from its entry point, serves /healthz and OpenAPI, keeps running while the coordinator is away, and exits 0 on SIGTERM', async () => {
     const service = await spawnService({

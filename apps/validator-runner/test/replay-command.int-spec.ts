@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '@rcs/testing';
+import { freePort, suiteTempDir } from '@rcs/testing';
 import { createBenchRepo, scalePatch } from './bench-repo';
 import { runRunner } from './support/coordinator';
 
@@ -10,11 +9,7 @@ import { runRunner } from './support/coordinator';
 describe('validator-runner replay --job-file', () => {
   let root: string;
 
-  beforeAll(() => {
-    root = mkdtempSync(join(tmpdir(), 'runner-replay-cmd-'));
-  });
-
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  suiteTempDir('runner-replay-cmd-', (made) => (root = made));
 
   it('prints the result it would post, with no identity and no coordinator', async () => {
     const commit = createBenchRepo(join(root, 'origin'));

@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { suiteTempDir } from '@rcs/testing';
 import { createSandbox } from '../src/sandbox/create-sandbox';
 import { SandboxError } from '../src/sandbox/sandbox.port';
 
@@ -9,11 +7,7 @@ const logger = { info: () => undefined, warn: () => undefined };
 describe('docker sandbox without a usable Docker engine', () => {
   let workspace: string;
 
-  beforeAll(() => {
-    workspace = mkdtempSync(join(tmpdir(), 'rcs-sandbox-docker-'));
-  });
-
-  afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+  suiteTempDir('rcs-sandbox-docker-', (made) => (workspace = made));
 
   it('refuses to be created without an image', () => {
     expect(() => createSandbox({ kind: 'docker', allowUnsafeNone: false, logger })).toThrow(

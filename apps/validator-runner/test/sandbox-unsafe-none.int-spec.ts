@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { suiteTempDir } from '@rcs/testing';
 import { createSandbox } from '../src/sandbox/create-sandbox';
 import { Sandbox, SandboxLimits } from '../src/sandbox/sandbox.port';
 
@@ -20,11 +19,7 @@ describe('unsafe "none" sandbox', () => {
   const logger = { info: () => undefined, warn: (_obj: object, msg: string) => warnings.push(msg) };
   let workspace: string;
 
-  beforeAll(() => {
-    workspace = mkdtempSync(join(tmpdir(), 'rcs-sandbox-none-'));
-  });
-
-  afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+  suiteTempDir('rcs-sandbox-none-', (made) => (workspace = made));
 
   it('refuses to exist unless explicitly allowed', () => {
     expect(() => createSandbox({ kind: 'none', allowUnsafeNone: false, logger })).toThrow(expect.objectContaining({ code: 'unsafe-none-refused' }));

@@ -2,6 +2,7 @@ export * from './canonical-body';
 export * from './message';
 export * from './headers';
 export * from './signature';
+export * from './redis-script';
 export * from './replay-guard.store';
 export * from './signed-request';
 export * from './pool-auth';

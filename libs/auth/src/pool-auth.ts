@@ -1,12 +1,5 @@
 import { ApiError, ErrorCode } from '@rcs/contracts';
-import {
-  POOL_KEY_HEADER,
-  SIGNATURE_HEADER,
-  TIMESTAMP_HEADER,
-  freshTimestamp,
-  headerValue,
-  type RequestHeaders,
-} from './headers';
+import { POOL_KEY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, freshTimestamp, headerValue, type RequestHeaders } from './headers';
 import { canonicalSs58, cryptoReady, verifySignature } from './signature';
 
 const LEGACY_TIMESTAMP = /^auth:([0-9]+)$/;

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { RedisScript } from './redis-script';
 
 export const DEFAULT_REPLAY_KEY_PREFIX = 'auth:replay:';
 
@@ -16,7 +17,8 @@ export type ReplayVerdict =
 
 // Atomic: the store's start is read (or set, when the store is found empty) together with the nonce.
 // KEYS: nonce, store-since. ARGV: ttl seconds, request timestamp, now (unix seconds).
-const REMEMBER_ONCE = `
+const REMEMBER_ONCE = new RedisScript(
+  `
 local since = redis.call('GET', KEYS[2])
 if not since then
   redis.call('SET', KEYS[2], ARGV[3])
@@ -25,7 +27,9 @@ end
 if tonumber(ARGV[2]) < tonumber(since) then return -1 end
 if redis.call('SET', KEYS[1], '1', 'EX', ARGV[1], 'NX') then return 1 end
 return 0
-`;
+`,
+  2,
+);
 
 /**
  * Remembers accepted signatures in Redis so that each is accepted once (DECISIONS.md §2). A Redis
@@ -47,7 +51,7 @@ export class ReplayGuardStore {
   async rememberOnce(hotkey: string, signature: string, ttlSeconds: number, timestamp: number, now: number): Promise<ReplayVerdict> {
     // Redis refuses EX 0 and fractions.
     const ttl = Math.max(1, Math.ceil(ttlSeconds));
-    const verdict = (await this.redis.eval(REMEMBER_ONCE, 2, `${this.keyPrefix}${hotkey}:${signature}`, this.sinceKey(), ttl, timestamp, Math.floor(now))) as number;
+    const verdict = (await REMEMBER_ONCE.run(this.redis, [`${this.keyPrefix}${hotkey}:${signature}`, this.sinceKey()], [ttl, timestamp, Math.floor(now)])) as number;
     return verdict === 1 ? 'accepted' : verdict === 0 ? 'replayed' : 'predates_store';
   }
 

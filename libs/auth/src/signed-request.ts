@@ -1,13 +1,6 @@
 import { ApiError, ErrorCode } from '@rcs/contracts';
 import { CanonicalBodyError, canonicalBody } from './canonical-body';
-import {
-  HOTKEY_HEADER,
-  SIGNATURE_HEADER,
-  TIMESTAMP_HEADER,
-  freshTimestamp,
-  headerValue,
-  type RequestHeaders,
-} from './headers';
+import { HOTKEY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, freshTimestamp, headerValue, type RequestHeaders } from './headers';
 import { buildMessage, splitUrl } from './message';
 import type { ReplayGuardStore } from './replay-guard.store';
 import { cryptoReady, decodePublicKey, decodeSignature, ss58OfPublicKey, verifyDecoded } from './signature';

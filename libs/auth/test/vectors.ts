@@ -1,13 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { VectorCase } from '../src/cli/vector-case';
 
-export interface AuthVector {
-  name: string;
-  method: string;
-  path: string;
-  query: string;
-  timestamp: string;
-  raw_body: string | null;
+/** A case with the canonical body, its hash and the message every implementation must compute from it. */
+export interface AuthVector extends VectorCase {
   canonical_body: string;
   body_sha256: string;
   message: string;

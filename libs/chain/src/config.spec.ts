@@ -2,20 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeAddress } from '@polkadot/util-crypto';
+import { thrownBy } from '@rcs/testing';
 import { chainConfigFromEnv } from './config';
 import { ChainConfigError } from './errors';
 
 const address = (fill: number): string => encodeAddress(new Uint8Array(32).fill(fill), 42);
 
-function problemsOf(env: NodeJS.ProcessEnv): string[] {
-  try {
-    chainConfigFromEnv(env);
-  } catch (error) {
-    if (error instanceof ChainConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+const problemsOf = (env: NodeJS.ProcessEnv): string[] => thrownBy(ChainConfigError, () => chainConfigFromEnv(env))?.problems ?? [];
 
 describe('chainConfigFromEnv', () => {
   it('reads a polkadot configuration', () => {

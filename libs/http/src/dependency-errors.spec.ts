@@ -12,6 +12,13 @@ function pgError(code: string, message: string): QueryFailedError {
   return new QueryFailedError('SELECT 1', [], Object.assign(new Error(message), { code }));
 }
 
+/** A 503 with that code and a Retry-After in whole seconds, not logged as our own failure. */
+function expectUnavailable(error: unknown, code: ErrorCode): void {
+  const response = toErrorResponse(error, 'req-1');
+  expect(response).toMatchObject({ status: 503, body: { detail: { error: code } }, internal: false });
+  expect(response.headers['Retry-After']).toMatch(/^\d+$/);
+}
+
 describe('connection-level errors become 503s', () => {
   it.each([
     ['a refused connection', socketError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432')],
@@ -20,11 +27,7 @@ describe('connection-level errors become 503s', () => {
     ['a connection failure', pgError('08006', 'connection failure')],
     ['a connection lost mid-query', new QueryFailedError('SELECT 1', [], new Error('Connection terminated unexpectedly'))],
     ['a pool connect timeout', new Error('timeout exceeded when trying to connect')],
-  ])('database_unavailable for %s', (_what, error) => {
-    const response = toErrorResponse(error, 'req-1');
-    expect(response).toMatchObject({ status: 503, body: { detail: { error: ErrorCode.DatabaseUnavailable } }, internal: false });
-    expect(response.headers['Retry-After']).toMatch(/^\d+$/);
-  });
+  ])('database_unavailable for %s', (_what, error) => expectUnavailable(error, ErrorCode.DatabaseUnavailable));
 
   it.each([
     ['the offline queue refusing', new Error("Stream isn't writeable and enableOfflineQueue options is false")],
@@ -33,11 +36,7 @@ describe('connection-level errors become 503s', () => {
     ['retries exhausted', Object.assign(new Error('Reached the max retries per request limit'), { name: 'MaxRetriesPerRequestError' })],
     ['a Redis loading its data', new Error('LOADING Redis is loading the dataset in memory')],
     ['our own refusal to wait', new RedisUnavailableError('the queue is not connected')],
-  ])('redis_unavailable for %s', (_what, error) => {
-    const response = toErrorResponse(error, 'req-1');
-    expect(response).toMatchObject({ status: 503, body: { detail: { error: ErrorCode.RedisUnavailable } }, internal: false });
-    expect(response.headers['Retry-After']).toMatch(/^\d+$/);
-  });
+  ])('redis_unavailable for %s', (_what, error) => expectUnavailable(error, ErrorCode.RedisUnavailable));
 
   it.each([
     ['a unique violation', pgError('23505', 'duplicate key value violates unique constraint')],

@@ -17,26 +17,16 @@ function clientErrorStatus(exception: unknown): number | null {
   return typeof status === 'number' && status >= 400 && status < 500 ? status : null;
 }
 
-function codeForStatus(status: number): ErrorCode {
-  switch (status) {
-    case 400:
-      return ErrorCode.MalformedBody;
-    case 401:
-      return ErrorCode.MissingSignature;
-    case 404:
-      return ErrorCode.NotFound;
-    case 405:
-      return ErrorCode.MethodNotAllowed;
-    case 413:
-      return ErrorCode.BodyTooLarge;
-    case 415:
-      return ErrorCode.UnsupportedMediaType;
-    case 429:
-      return ErrorCode.RateLimited;
-    default:
-      return ErrorCode.InternalError;
-  }
-}
+/** The code of each 4xx that Nest or Fastify raise themselves; any other status is an internal error. */
+const CODE_FOR_STATUS: ReadonlyMap<number, ErrorCode> = new Map([
+  [400, ErrorCode.MalformedBody],
+  [401, ErrorCode.MissingSignature],
+  [404, ErrorCode.NotFound],
+  [405, ErrorCode.MethodNotAllowed],
+  [413, ErrorCode.BodyTooLarge],
+  [415, ErrorCode.UnsupportedMediaType],
+  [429, ErrorCode.RateLimited],
+]);
 
 function detail(code: string, message: string, context: Record<string, unknown> = {}): { detail: unknown } {
   return { detail: { error: code, message, ...context } };
@@ -62,7 +52,7 @@ export function toErrorResponse(exception: unknown, requestId: string): ErrorRes
     const raw = (exception as { message?: unknown }).message;
     const message =
       status === 415 ? 'This route takes a JSON body: send it with Content-Type: application/json.' : typeof raw === 'string' && raw ? raw : 'Bad request.';
-    return { status, body: detail(codeForStatus(status), message), headers: {}, internal: false };
+    return { status, body: detail(CODE_FOR_STATUS.get(status) ?? ErrorCode.InternalError, message), headers: {}, internal: false };
   }
   return {
     status: 500,

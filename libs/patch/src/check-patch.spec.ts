@@ -1,6 +1,5 @@
+import { newBinaryFile, patch } from '../test/patch-text';
 import { checkPatch, patchViolationItems, type PatchCheckResult, type PatchViolation } from './check-patch';
-
-const patch = (...lines: string[]): string => `${lines.join('\n')}\n`;
 
 const modify = (path: string): string[] => [`diff --git a/${path} b/${path}`, `--- a/${path}`, `+++ b/${path}`, '@@ -1 +1 @@', '-a', '+b'];
 
@@ -147,16 +146,7 @@ describe('checkPatch', () => {
   describe('binary', () => {
     it('refuses GIT binary patch and Binary files … differ, naming the file', () => {
       const text = patch(
-        'diff --git a/src/model.bin b/src/model.bin',
-        'new file mode 100644',
-        'index 0000000000000000000000000000000000000000..6ebbd4f1c8eb8313a39119770223e261d41a1adc',
-        'GIT binary patch',
-        'literal 5',
-        'Mcmb<msAQ-D00cq-YybcN',
-        '',
-        'literal 0',
-        'HcmV?d00001',
-        '',
+        ...newBinaryFile('src/model.bin'),
         'diff --git a/src/old.bin b/src/old.bin',
         'deleted file mode 100644',
         'index 6ebbd4f..0000000',

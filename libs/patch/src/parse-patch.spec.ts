@@ -1,6 +1,6 @@
+import { thrownBy } from '@rcs/testing';
+import { newBinaryFile, patch } from '../test/patch-text';
 import { parsePatch, PatchParseError, type PatchFile } from './parse-patch';
-
-const patch = (...lines: string[]): string => `${lines.join('\n')}\n`;
 
 const modifyX = [
   'diff --git a/src/x.py b/src/x.py',
@@ -14,15 +14,7 @@ const modifyX = [
   ' c',
 ];
 
-function parseError(text: string): PatchParseError | undefined {
-  try {
-    parsePatch(text);
-    return undefined;
-  } catch (error) {
-    if (error instanceof PatchParseError) return error;
-    throw error;
-  }
-}
+const parseError = (text: string): PatchParseError | undefined => thrownBy(PatchParseError, () => parsePatch(text));
 
 const file = (fields: Partial<PatchFile>): PatchFile => ({
   oldPath: 'src/x.py',
@@ -178,16 +170,7 @@ describe('parsePatch', () => {
 
   it('reads binary patches as binary', () => {
     const text = patch(
-      'diff --git a/img.png b/img.png',
-      'new file mode 100644',
-      'index 0000000000000000000000000000000000000000..6ebbd4f1c8eb8313a39119770223e261d41a1adc',
-      'GIT binary patch',
-      'literal 5',
-      'Mcmb<msAQ-D00cq-YybcN',
-      '',
-      'literal 0',
-      'HcmV?d00001',
-      '',
+      ...newBinaryFile('img.png'),
       'diff --git a/blob.bin b/blob.bin',
       'index 6ebbd4f..0a1b2c3 100644',
       'GIT binary patch',

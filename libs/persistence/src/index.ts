@@ -14,3 +14,4 @@ export * from './schema/schema-diff';
 export * from './schema/migration-file';
 export * from './nest/persistence.module';
 export * from './database/sql-rows';
+export * from './entity/column-decorators';

@@ -4,6 +4,7 @@ import type { TestDatabase } from '@rcs/testing';
 import type { BestResultConsideration } from '../../src/best-results/best-results.service';
 import { DecisionService } from '../../src/decisions/decisions.module';
 import { CoordinatorHarness } from '../harness';
+import { insertSubmittedClaim } from './competition-rows';
 
 /** Rows and decisions for the best-result and idea-reward suites: tasks with ranking rules, and accepted results. */
 
@@ -49,16 +50,12 @@ export async function insertPendingSubmission(
   db: TestDatabase,
   fields: { taskId: string; minerHotkey: string; implementedSubmissionId?: string; proposedIdea?: string },
 ): Promise<string> {
-  const claims = (await db.dataSource.query(
-    `INSERT INTO claims (task_id, miner_hotkey, claim_description, status, expires_at)
-     VALUES ($1, $2, 'fixture claim', 'submitted', now() + interval '1 hour') RETURNING id`,
-    [fields.taskId, fields.minerHotkey],
-  )) as { id: string }[];
+  const claimId = await insertSubmittedClaim(db, fields.taskId, fields.minerHotkey);
   const rows = (await db.dataSource.query(
     `INSERT INTO submissions (task_id, claim_id, miner_hotkey, base_ref, patch, summary, proposed_idea, implemented_submission_id, status)
      VALUES ($1, $2, $3, 'main', 'diff --git a/src/a.py b/src/a.py', 'A fixture submission.', $4, $5, 'pending_verification')
      RETURNING id`,
-    [fields.taskId, claims[0].id, fields.minerHotkey, fields.proposedIdea ?? null, fields.implementedSubmissionId ?? null],
+    [fields.taskId, claimId, fields.minerHotkey, fields.proposedIdea ?? null, fields.implementedSubmissionId ?? null],
   )) as { id: string }[];
   return rows[0].id;
 }

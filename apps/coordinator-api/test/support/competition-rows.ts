@@ -36,22 +36,28 @@ export async function setTaskState(db: TestDatabase, taskId: string, state: Task
   await db.dataSource.query(`UPDATE tasks SET task_state = $2 WHERE id = $1`, [taskId, state]);
 }
 
+/** A claim of `minerHotkey` on the task that has become a submission; its id. */
+export async function insertSubmittedClaim(db: TestDatabase, taskId: string, minerHotkey: string): Promise<string> {
+  const rows = (await db.dataSource.query(
+    `INSERT INTO claims (task_id, miner_hotkey, claim_description, status, expires_at)
+     VALUES ($1, $2, 'fixture claim', 'submitted', now() + interval '1 hour') RETURNING id`,
+    [taskId, minerHotkey],
+  )) as { id: string }[];
+  return rows[0].id;
+}
+
 /** A submission (on its own submitted claim) by `minerHotkey`; its id. */
 export async function insertSubmission(
   db: TestDatabase,
   fields: { taskId: string; minerHotkey: string; proposedIdea?: string | null; status?: SubmissionStatus; summary?: string },
 ): Promise<string> {
-  const claims = (await db.dataSource.query(
-    `INSERT INTO claims (task_id, miner_hotkey, claim_description, status, expires_at)
-     VALUES ($1, $2, 'fixture claim', 'submitted', now() + interval '1 hour') RETURNING id`,
-    [fields.taskId, fields.minerHotkey],
-  )) as { id: string }[];
+  const claimId = await insertSubmittedClaim(db, fields.taskId, fields.minerHotkey);
   const submissions = (await db.dataSource.query(
     `INSERT INTO submissions (task_id, claim_id, miner_hotkey, base_ref, patch, summary, proposed_idea, status)
      VALUES ($1, $2, $3, 'main', 'diff --git a/src/a.py b/src/a.py', $4, $5, $6) RETURNING id`,
     [
       fields.taskId,
-      claims[0].id,
+      claimId,
       fields.minerHotkey,
       fields.summary ?? 'A fixture submission.',
       fields.proposedIdea ?? null,

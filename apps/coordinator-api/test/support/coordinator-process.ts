@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { cryptoReady } from '@rcs/auth';
-import { childProcessBaseEnv, createTestRedis, spawnService, SpawnedService, TestDatabase, TestRedis } from '@rcs/testing';
+import { childProcessBaseEnv, createTestRedis, devCoordinatorEnv, spawnService, SpawnedService, TestDatabase, TestRedis } from '@rcs/testing';
 import { createCoordinatorTestDatabase } from '../harness';
 
 const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
@@ -27,12 +27,7 @@ export async function startCoordinatorProcess(env: NodeJS.ProcessEnv = {}): Prom
     portVariable: 'COORDINATOR_PORT',
     healthPath: '/healthz',
     env: {
-      COORDINATOR_DATABASE_URL: db.url,
-      REDIS_URL: redis.url,
-      REDIS_KEY_PREFIX: redis.prefix,
-      CHAIN: 'dev',
-      NETUID: '1',
-      STAKE_CHECK: 'off',
+      ...devCoordinatorEnv(db.url, redis),
       ADMIN_TOKENS: adminToken,
       ...env,
     },

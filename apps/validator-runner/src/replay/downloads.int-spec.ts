@@ -6,19 +6,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { VerificationStatus } from '@rcs/contracts';
+import { LoopbackServer } from '../../test/support/loopback-server';
+import { replayFailureOf } from '../../test/support/replay-failure-of';
 import { downloadArtifact } from './artifact-download';
 import { prefetchHeldout } from './heldout';
-import { ReplayFailure } from './replay-failure';
 
 /** A plain HTTP server on loopback that records what it was asked; downloads reach it with the test-only flags. */
-class FileServer {
+class FileServer extends LoopbackServer {
   readonly requests: { path: string; headers: IncomingHttpHeaders }[] = [];
   private readonly closedEarly = new Map<string, Promise<void>>();
   private readonly onClosedEarly = new Map<string, () => void>();
-  private readonly server: Server;
-  url = '';
+  protected readonly server: Server;
 
   constructor(private readonly routes: Record<string, (res: ServerResponse, headers: IncomingHttpHeaders) => void>) {
+    super();
     this.server = createServer((req, res) => {
       const path = req.url ?? '/';
       this.requests.push({ path, headers: req.headers });
@@ -40,16 +41,6 @@ class FileServer {
   private earlyClose(path: string): void {
     void this.closedBeforeEnd(path);
     this.onClosedEarly.get(path)?.();
-  }
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  stop(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
   }
 }
 
@@ -99,15 +90,6 @@ describe('artifact download and held-out prefetch against a local HTTP server', 
       { directory: dir, rules: overrides.rules ?? LOCAL, maxBytes: 1024 * 1024 * 1024, signal: AbortSignal.timeout(10_000) },
     );
 
-  async function failure(promise: Promise<unknown>): Promise<ReplayFailure> {
-    const error = await promise.then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(ReplayFailure);
-    return error as ReplayFailure;
-  }
-
   it('streams the artifact to disk, checking its size and SHA-256', async () => {
     const artifact = await download('/model.bin');
     expect(artifact).toMatchObject({ bytes: BODY.length, sha256: SHA, path: join(dir, 'model.bin') });
@@ -115,33 +97,33 @@ describe('artifact download and held-out prefetch against a local HTTP server', 
   });
 
   it('rejects a hash mismatch and a size mismatch', async () => {
-    const hash = await failure(download('/model.bin', { sha256: 'a'.repeat(64) }));
+    const hash = await replayFailureOf(download('/model.bin', { sha256: 'a'.repeat(64) }));
     expect(hash).toMatchObject({ status: VerificationStatus.Rejected, note: expect.stringMatching(/SHA-256 is [0-9a-f]{64}; the submission declares a{64}/) });
-    const size = await failure(download('/short.bin', { sizeBytes: BODY.length }));
+    const size = await replayFailureOf(download('/short.bin', { sizeBytes: BODY.length }));
     expect(size).toMatchObject({ status: VerificationStatus.Rejected, note: `The artifact is 1000 bytes; the submission declares ${BODY.length}.` });
   });
 
   it('refuses a Content-Length above the declared size before reading, and stops an endless stream at the declared size', async () => {
-    const announced = await failure(download('/model.bin', { sizeBytes: 100 }));
+    const announced = await replayFailureOf(download('/model.bin', { sizeBytes: 100 }));
     expect(announced).toMatchObject({ status: VerificationStatus.Rejected, note: expect.stringMatching(/announces 65536 bytes, more than the 100/) });
-    const endlessFailure = await failure(download('/endless', { sizeBytes: 50_000 }));
+    const endlessFailure = await replayFailureOf(download('/endless', { sizeBytes: 50_000 }));
     expect(endlessFailure).toMatchObject({ status: VerificationStatus.Rejected, note: expect.stringMatching(/went past 50000 bytes and was stopped/) });
     await server.closedBeforeEnd('/endless');
   });
 
   it('refuses redirects without following them', async () => {
     const before = server.requests.filter((r) => r.path === '/model.bin').length;
-    const redirect = await failure(download('/moved'));
+    const redirect = await replayFailureOf(download('/moved'));
     expect(redirect).toMatchObject({ status: VerificationStatus.Rejected, note: expect.stringMatching(/answered 302 \(a redirect\)/) });
     expect(server.requests.filter((r) => r.path === '/model.bin')).toHaveLength(before);
   });
 
   it('refuses loopback hosts (by address or by name) unless private hosts are allowed, without connecting', async () => {
     const before = server.requests.length;
-    const byAddress = await failure(download('/model.bin', { rules: { allowInsecureHttp: true, allowPrivateAddresses: false } }));
+    const byAddress = await replayFailureOf(download('/model.bin', { rules: { allowInsecureHttp: true, allowPrivateAddresses: false } }));
     expect(byAddress).toMatchObject({ status: VerificationStatus.Rejected, note: expect.stringMatching(/resolves to a loopback address/) });
     const port = new URL(server.url).port;
-    const byName = await failure(
+    const byName = await replayFailureOf(
       downloadArtifact(
         { uri: `http://localhost:${port}/model.bin`, sha256: SHA, sizeBytes: BODY.length },
         { directory: dir, rules: { allowInsecureHttp: true, allowPrivateAddresses: false }, maxBytes: 1 << 30, signal: AbortSignal.timeout(10_000) },
@@ -152,17 +134,17 @@ describe('artifact download and held-out prefetch against a local HTTP server', 
   });
 
   it('refuses http:// unless insecure URIs are allowed, and file:// always', async () => {
-    const http = await failure(download('/model.bin', { rules: { allowInsecureHttp: false, allowPrivateAddresses: true } }));
+    const http = await replayFailureOf(download('/model.bin', { rules: { allowInsecureHttp: false, allowPrivateAddresses: true } }));
     expect(http).toMatchObject({ status: VerificationStatus.Rejected, note: expect.stringMatching(/http:\/\/ URLs are not allowed; only https:\/\//) });
-    const file = await failure(
+    const file = await replayFailureOf(
       downloadArtifact({ uri: pathToFileURL(join(dir, 'model.bin')).href, sha256: SHA, sizeBytes: BODY.length }, { directory: dir, rules: LOCAL, maxBytes: 1 << 30, signal: AbortSignal.timeout(10_000) }),
     );
     expect(file).toMatchObject({ status: VerificationStatus.Rejected, note: expect.stringMatching(/file:\/\/ sources are not allowed/) });
   });
 
   it('calls a 4xx the submission’s fault and a 5xx or a refused connection the validator’s', async () => {
-    expect(await failure(download('/gone'))).toMatchObject({ status: VerificationStatus.Rejected, note: expect.stringMatching(/answered 404/) });
-    expect(await failure(download('/broken'))).toMatchObject({ status: VerificationStatus.Error, note: expect.stringMatching(/answered 503/) });
+    expect(await replayFailureOf(download('/gone'))).toMatchObject({ status: VerificationStatus.Rejected, note: expect.stringMatching(/answered 404/) });
+    expect(await replayFailureOf(download('/broken'))).toMatchObject({ status: VerificationStatus.Error, note: expect.stringMatching(/answered 503/) });
     const closed = await new Promise<number>((resolve) => {
       const probe = createServer();
       probe.listen(0, '127.0.0.1', () => {
@@ -170,7 +152,7 @@ describe('artifact download and held-out prefetch against a local HTTP server', 
         probe.close(() => resolve(port));
       });
     });
-    const refused = await failure(
+    const refused = await replayFailureOf(
       downloadArtifact({ uri: `http://127.0.0.1:${closed}/x`, sha256: SHA, sizeBytes: 1 }, { directory: dir, rules: LOCAL, maxBytes: 1 << 30, signal: AbortSignal.timeout(10_000) }),
     );
     expect(refused).toMatchObject({ status: VerificationStatus.Error, note: expect.stringMatching(/ECONNREFUSED/) });
@@ -200,9 +182,9 @@ describe('artifact download and held-out prefetch against a local HTTP server', 
   it('ends the replay in error when a held-out source fails (wrong token, file:// not allowed)', async () => {
     const rules = { ...LOCAL, allowFile: false };
     const options = { directory: join(dir, 'heldout-bad'), rules, maxBytes: 1 << 20, signal: AbortSignal.timeout(10_000) };
-    const wrongToken = await failure(prefetchHeldout([{ name: 'HELDOUT', url: `${server.url}/heldout/rows.jsonl`, token: 'wrong' }], options));
+    const wrongToken = await replayFailureOf(prefetchHeldout([{ name: 'HELDOUT', url: `${server.url}/heldout/rows.jsonl`, token: 'wrong' }], options));
     expect(wrongToken).toMatchObject({ status: VerificationStatus.Error, note: 'Held-out source HELDOUT could not be prefetched: the server answered 401.' });
-    const file = await failure(prefetchHeldout([{ name: 'MIX', url: 'file:///etc/hostname', token: null }], options));
+    const file = await replayFailureOf(prefetchHeldout([{ name: 'MIX', url: 'file:///etc/hostname', token: null }], options));
     expect(file).toMatchObject({ status: VerificationStatus.Error, note: expect.stringMatching(/file:\/\/ sources are not allowed/) });
   });
 });

@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VerificationStatus } from '@rcs/contracts';
+import { replayFailureOf } from '../../test/support/replay-failure-of';
 import { Deadline } from './deadline';
 import { applyPatch, cloneAt, repositoryProblem } from './git-workspace';
-import { ReplayFailure } from './replay-failure';
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8' }).trim();
@@ -35,15 +35,6 @@ describe('git on the host: clone at the pinned base, apply the patch', () => {
 
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  async function failure(promise: Promise<unknown>): Promise<ReplayFailure> {
-    const error = await promise.then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(ReplayFailure);
-    return error as ReplayFailure;
-  }
-
   it('checks out base_commit_sha when set, else the branch or tag named by base_ref', async () => {
     const spec = { repository: `file://${origin}`, baseRef: 'main', baseCommitSha: first };
     expect(await cloneAt(spec, join(root, 'by-sha'), options())).toBe(first);
@@ -54,11 +45,11 @@ describe('git on the host: clone at the pinned base, apply the patch', () => {
   });
 
   it('ends in error for an unknown ref, a refused repository URL and a spent budget', async () => {
-    const unknown = await failure(cloneAt({ repository: `file://${origin}`, baseRef: 'nope', baseCommitSha: null }, join(root, 'unknown'), options()));
+    const unknown = await replayFailureOf(cloneAt({ repository: `file://${origin}`, baseRef: 'nope', baseCommitSha: null }, join(root, 'unknown'), options()));
     expect(unknown).toMatchObject({ status: VerificationStatus.Error, note: 'The base ref "nope" is not in the repository.' });
-    const local = await failure(cloneAt({ repository: `file://${origin}`, baseRef: 'main', baseCommitSha: null }, join(root, 'local'), { ...options(), allowLocalRepositories: false }));
+    const local = await replayFailureOf(cloneAt({ repository: `file://${origin}`, baseRef: 'main', baseCommitSha: null }, join(root, 'local'), { ...options(), allowLocalRepositories: false }));
     expect(local.note).toMatch(/ALLOW_LOCAL_REPOSITORIES=true/);
-    const late = await failure(cloneAt({ repository: `file://${origin}`, baseRef: 'main', baseCommitSha: null }, join(root, 'late'), options(0)));
+    const late = await replayFailureOf(cloneAt({ repository: `file://${origin}`, baseRef: 'main', baseCommitSha: null }, join(root, 'late'), options(0)));
     expect(late).toMatchObject({ status: VerificationStatus.Error, note: 'The time budget ran out while trying to clone the repository.' });
   });
 
@@ -70,7 +61,7 @@ describe('git on the host: clone at the pinned base, apply the patch', () => {
     expect(readFileSync(join(work, 'train.py'), 'utf8')).toBe('LR = 5\n');
     expect(git(work, 'diff', '--cached', '--name-only')).toBe('train.py');
     writeFileSync(join(root, 'bad.patch'), 'diff --git a/train.py b/train.py\n--- a/train.py\n+++ b/train.py\n@@ -1 +1 @@\n-LR = 9\n+LR = 5\n');
-    const bad = await failure(applyPatch(work, join(root, 'bad.patch'), options()));
+    const bad = await replayFailureOf(applyPatch(work, join(root, 'bad.patch'), options()));
     expect(bad).toMatchObject({ status: VerificationStatus.Rejected, note: expect.stringMatching(/^The patch does not apply to the base: error: patch failed: train.py:1/) });
   });
 

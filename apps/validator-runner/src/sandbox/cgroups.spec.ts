@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { testTempDir } from '@rcs/testing';
 import { createRunCgroup, probeCgroups } from './cgroups';
 
 const limits = { memoryBytes: 268435456, pids: 32, cpus: 1.5, outputBytes: 1024 };
@@ -8,11 +8,7 @@ const limits = { memoryBytes: 268435456, pids: 32, cpus: 1.5, outputBytes: 1024 
 describe('cgroups on a directory laid out like cgroupfs', () => {
   let root: string;
 
-  beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'rcs-cgroupfs-'));
-  });
-
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
+  testTempDir('rcs-cgroupfs-', (made) => (root = made));
 
   function selfCgroup(text: string): string {
     const file = join(root, 'self-cgroup');

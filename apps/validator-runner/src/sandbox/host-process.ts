@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { OutputTail } from './output-tail';
-import { SandboxError } from './sandbox.port';
+import { SandboxError, type SandboxRunResult } from './sandbox.port';
 
 /** Time a process group gets between SIGTERM and SIGKILL once the deadline has passed. */
 export const KILL_GRACE_MS = 1000;
@@ -22,13 +22,8 @@ export interface HostProcessSpec {
   terminate?: (status: readonly Record<string, unknown>[]) => void;
 }
 
-export interface HostProcessOutcome {
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  outputTruncated: boolean;
-  output: string;
-  durationMs: number;
+/** What a sandbox reports of a run, and the JSON lines collected from fd 3 (`statusFd`). */
+export interface HostProcessOutcome extends SandboxRunResult {
   status: Record<string, unknown>[];
 }
 

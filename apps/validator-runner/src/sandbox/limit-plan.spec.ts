@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { suiteTempDir } from '@rcs/testing';
 import { createLimitPlan, launcherArgv, resolveExecutable } from './limit-plan';
 
 const limits = { memoryBytes: 1048576, pids: 8, cpus: 1, outputBytes: 1024 };
@@ -30,11 +30,7 @@ describe('createLimitPlan', () => {
 describe('launcherArgv', () => {
   let dir: string;
 
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'rcs-launcher-'));
-  });
-
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  suiteTempDir('rcs-launcher-', (made) => (dir = made));
 
   it('closes every inherited descriptor above the ones it keeps', () => {
     const listFds = ['/bin/sh', '-c', 'ls /proc/$$/fd'];

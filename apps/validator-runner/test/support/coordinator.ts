@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { BtAuthSigner } from '@rcs/auth';
-import { childProcessBaseEnv, createScratchDatabase, createTestRedis, spawnService, SpawnedService, TestRedis } from '@rcs/testing';
+import { childProcessBaseEnv, createScratchDatabase, createTestRedis, devCoordinatorEnv, spawnService, SpawnedService, TestRedis } from '@rcs/testing';
 
 export const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
 
@@ -27,12 +27,7 @@ export async function startCoordinator(validatorHotkey: string): Promise<Running
     healthPath: '/healthz',
     timeoutMs: 120_000,
     env: {
-      COORDINATOR_DATABASE_URL: db.url,
-      REDIS_URL: redis.url,
-      REDIS_KEY_PREFIX: redis.prefix,
-      CHAIN: 'dev',
-      NETUID: '1',
-      STAKE_CHECK: 'off',
+      ...devCoordinatorEnv(db.url, redis),
       ADMIN_TOKENS: adminToken,
       VALIDATOR_HOTKEYS: validatorHotkey,
     },

@@ -1,21 +1,21 @@
 import { createServer, request, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { LoopbackServer } from './loopback-server';
 
 /**
  * A pass-through HTTP proxy to the coordinator that, for the first request matching `drop`, forwards it,
  * waits for the coordinator's whole answer, and then cuts the client's connection without answering:
  * the request took effect, the client saw a network failure.
  */
-export class DroppingProxy {
+export class DroppingProxy extends LoopbackServer {
   readonly seen: string[] = [];
   private dropped = false;
-  private readonly server: Server;
-  url = '';
+  protected readonly server: Server;
 
   constructor(
     private readonly upstream: string,
     private readonly drop: (method: string, path: string) => boolean,
   ) {
+    super();
     this.server = createServer((req, res) => {
       const method = req.method ?? 'GET';
       const path = req.url ?? '/';
@@ -34,15 +34,5 @@ export class DroppingProxy {
       forward.once('error', () => res.destroy());
       req.pipe(forward);
     });
-  }
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  stop(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
   }
 }

@@ -2,6 +2,7 @@ import type { BestResultChangeDto, BestResultDto, DashboardDecisionDto, IdeaRewa
 import type { Coordinator } from '../api/services';
 import { Empty, Hotkey, LiveBadge, Loaded, Time, useEvents, useLoad, type LiveState } from '../components/common';
 import { HistoryChart } from '../components/history-chart';
+import { Section, Table, type Column } from '../components/layout';
 import { formatMetric } from '../logic/format';
 import { concernsTask, COORDINATOR_EVENTS } from '../logic/live';
 import { rankAccepted, withMiners, type AcceptedResult } from '../logic/ranking';
@@ -60,14 +61,48 @@ export function CompetitionPage({ coordinator, id }: { coordinator: Coordinator;
   );
 }
 
+function historyColumns(metric: string): Column<BestResultChangeDto>[] {
+  return [
+    { title: 'When', cell: (change) => <Time value={change.changed_at} /> },
+    { title: metric, cell: (change) => formatMetric(change.metric_value) },
+    { title: 'Previous', cell: (change) => formatMetric(change.previous_metric_value) },
+    { title: 'Miner', cell: (change) => <Hotkey value={change.miner_hotkey} /> },
+  ];
+}
+
+function acceptedColumns(metric: string): Column<AcceptedResult>[] {
+  return [
+    { title: 'Rank', cell: (_row, i) => i + 1 },
+    { title: `Verified ${metric}`, cell: (row) => formatMetric(row.metric_value) },
+    { title: 'Miner', cell: (row) => <Hotkey value={row.miner_hotkey} /> },
+    { title: 'Submission', cell: (row) => <code>{row.submission_id}</code> },
+    { title: 'Decided', cell: (row) => <Time value={row.decided_at} /> },
+  ];
+}
+
+const IDEA_REWARD_COLUMNS: Column<IdeaRewardDto>[] = [
+  { title: 'Proposer', cell: (r) => <Hotkey value={r.proposer_hotkey} /> },
+  { title: 'Implementer', cell: (r) => <Hotkey value={r.implementer_hotkey} /> },
+  { title: 'Improvement', cell: (r) => `${formatMetric(r.previous_metric_value)} → ${formatMetric(r.improved_metric_value)}` },
+  { title: 'When', cell: (r) => <Time value={r.created_at} /> },
+];
+
+function consensusColumns(metric: string): Column<PeerConsensusDto>[] {
+  return [
+    { title: 'Submission', cell: (c) => <code>{c.submission_id}</code> },
+    { title: 'Status', cell: (c) => c.status },
+    { title: 'Accept / reject / error (threshold)', cell: (c) => `${c.accepted_count} / ${c.rejected_count} / ${c.error_count} (${c.threshold})` },
+    { title: `Consensus ${metric}`, cell: (c) => formatMetric(c.consensus_metric_value) },
+  ];
+}
+
 function Competition({ data, coordinator, live }: { data: CompetitionData; coordinator: Coordinator; live: LiveState }) {
   const { task, best, history } = data;
   return (
     <>
       <h1>{task.title}</h1>
       <LiveBadge state={live} />
-      <section aria-labelledby="onboarding">
-        <h2 id="onboarding">Onboarding</h2>
+      <Section id="onboarding" title="Onboarding">
         <dl class="facts">
           <dt>Slug</dt>
           <dd>{task.slug}</dd>
@@ -94,10 +129,9 @@ function Competition({ data, coordinator, live }: { data: CompetitionData; coord
         <p>
           Miners start from the onboarding document: <a href={coordinator.onboardUrl(task.id)}>onboard.md</a>.
         </p>
-      </section>
+      </Section>
 
-      <section aria-labelledby="best">
-        <h2 id="best">Best result</h2>
+      <Section id="best" title="Best result">
         {best ? (
           <p>
             <strong class="best-value">
@@ -111,82 +145,30 @@ function Competition({ data, coordinator, live }: { data: CompetitionData; coord
             <p>No accepted result yet: the first submission a validator accepts becomes the best.</p>
           </Empty>
         )}
-      </section>
+      </Section>
 
-      <section aria-labelledby="history">
-        <h2 id="history">Best result over time</h2>
+      <Section id="history" title="Best result over time">
         {history.length === 0 ? (
           <p class="muted">The chart starts with the first accepted result.</p>
         ) : (
           <>
             <HistoryChart changes={history} metric={task.metric_name} />
-            <table>
-              <caption class="sr-only">Every change of the best result, oldest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">{task.metric_name}</th>
-                  <th scope="col">Previous</th>
-                  <th scope="col">Miner</th>
-                </tr>
-              </thead>
-              <tbody>
-                {history.map((change) => (
-                  <tr key={`${change.submission_id}-${change.changed_at}`} class="history-point">
-                    <td>
-                      <Time value={change.changed_at} />
-                    </td>
-                    <td>{formatMetric(change.metric_value)}</td>
-                    <td>{formatMetric(change.previous_metric_value)}</td>
-                    <td>
-                      <Hotkey value={change.miner_hotkey} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <Table
+              columns={historyColumns(task.metric_name)}
+              rows={history}
+              rowKey={(change) => `${change.submission_id}-${change.changed_at}`}
+              rowProps={() => ({ class: 'history-point' })}
+              caption="Every change of the best result, oldest first"
+            />
           </>
         )}
-      </section>
+      </Section>
 
-      <section aria-labelledby="accepted">
-        <h2 id="accepted">Accepted results, ranked by verified {task.metric_name}</h2>
-        {data.accepted.length === 0 ? (
-          <p class="muted">No accepted results yet.</p>
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Rank</th>
-                <th scope="col">Verified {task.metric_name}</th>
-                <th scope="col">Miner</th>
-                <th scope="col">Submission</th>
-                <th scope="col">Decided</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.accepted.map((row, i) => (
-                <tr key={row.submission_id}>
-                  <td>{i + 1}</td>
-                  <td>{formatMetric(row.metric_value)}</td>
-                  <td>
-                    <Hotkey value={row.miner_hotkey} />
-                  </td>
-                  <td>
-                    <code>{row.submission_id}</code>
-                  </td>
-                  <td>
-                    <Time value={row.decided_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+      <Section id="accepted" title={`Accepted results, ranked by verified ${task.metric_name}`}>
+        <Table columns={acceptedColumns(task.metric_name)} rows={data.accepted} rowKey={(row) => row.submission_id} empty="No accepted results yet." />
+      </Section>
 
-      <section aria-labelledby="decisions">
-        <h2 id="decisions">Recent decisions</h2>
+      <Section id="decisions" title="Recent decisions">
         {data.decisions.length === 0 ? (
           <p class="muted">No decision among the latest ones concerns this competition.</p>
         ) : (
@@ -199,78 +181,28 @@ function Competition({ data, coordinator, live }: { data: CompetitionData; coord
             ))}
           </ul>
         )}
-      </section>
+      </Section>
 
       {data.ideaRewards ? (
-        <section aria-labelledby="ideas">
-          <h2 id="ideas">Idea rewards</h2>
-          {data.ideaRewards.length === 0 ? (
-            <p class="muted">None yet: a reward is recorded when an implementation of another miner's idea becomes the best.</p>
-          ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Proposer</th>
-                  <th scope="col">Implementer</th>
-                  <th scope="col">Improvement</th>
-                  <th scope="col">When</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.ideaRewards.map((r) => (
-                  <tr key={r.id}>
-                    <td>
-                      <Hotkey value={r.proposer_hotkey} />
-                    </td>
-                    <td>
-                      <Hotkey value={r.implementer_hotkey} />
-                    </td>
-                    <td>
-                      {formatMetric(r.previous_metric_value)} → {formatMetric(r.improved_metric_value)}
-                    </td>
-                    <td>
-                      <Time value={r.created_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </section>
+        <Section id="ideas" title="Idea rewards">
+          <Table
+            columns={IDEA_REWARD_COLUMNS}
+            rows={data.ideaRewards}
+            rowKey={(r) => r.id}
+            empty="None yet: a reward is recorded when an implementation of another miner's idea becomes the best."
+          />
+        </Section>
       ) : null}
 
       {data.consensus ? (
-        <section aria-labelledby="consensus">
-          <h2 id="consensus">Peer consensus</h2>
-          {data.consensus.length === 0 ? (
-            <p class="muted">No decided submissions yet; peers evaluate with POST /api/v1/submissions/&#123;id&#125;/peer-evaluate.</p>
-          ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Submission</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Accept / reject / error (threshold)</th>
-                  <th scope="col">Consensus {task.metric_name}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.consensus.map((c) => (
-                  <tr key={c.submission_id}>
-                    <td>
-                      <code>{c.submission_id}</code>
-                    </td>
-                    <td>{c.status}</td>
-                    <td>
-                      {c.accepted_count} / {c.rejected_count} / {c.error_count} ({c.threshold})
-                    </td>
-                    <td>{formatMetric(c.consensus_metric_value)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </section>
+        <Section id="consensus" title="Peer consensus">
+          <Table
+            columns={consensusColumns(task.metric_name)}
+            rows={data.consensus}
+            rowKey={(c) => c.submission_id}
+            empty="No decided submissions yet; peers evaluate with POST /api/v1/submissions/{id}/peer-evaluate."
+          />
+        </Section>
       ) : null}
     </>
   );

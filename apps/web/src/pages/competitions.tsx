@@ -1,6 +1,7 @@
 import type { DashboardDto } from '@rcs/contracts';
 import type { Coordinator } from '../api/services';
 import { Empty, Hotkey, LiveBadge, Loaded, Time, useEvents, useLoad } from '../components/common';
+import { Table, type Column } from '../components/layout';
 import { formatMetric } from '../logic/format';
 import { COORDINATOR_EVENTS } from '../logic/live';
 import { href } from '../logic/route';
@@ -32,6 +33,47 @@ export function CompetitionsPage({ coordinator }: { coordinator: Coordinator }) 
   );
 }
 
+type TaskRow = DashboardDto['tasks'][number];
+
+const COLUMNS: Column<TaskRow>[] = [
+  {
+    title: 'Competition',
+    rowHeader: true,
+    cell: (task) => (
+      <>
+        <a href={href({ page: 'competition', id: task.id })}>{task.title}</a>
+        <div class="muted">{task.slug}</div>
+      </>
+    ),
+  },
+  { title: 'State', cell: (task) => <span class={`state state-${task.task_state}`}>{task.task_state}</span> },
+  { title: 'Mode', cell: (task) => task.competition_mode },
+  {
+    title: 'Metric',
+    cell: (task) => (
+      <>
+        {task.metric_name} <span class="muted">({task.metric_direction})</span>
+      </>
+    ),
+  },
+  {
+    title: 'Best result',
+    cell: (task) =>
+      task.best ? (
+        <>
+          <strong class="best-value">{formatMetric(task.best.metric_value)}</strong> <Hotkey value={task.best.miner_hotkey} /> <Time value={task.best.updated_at} />
+        </>
+      ) : (
+        <span class="muted">none yet</span>
+      ),
+  },
+  { title: 'Pending', cell: (task) => task.submissions.pending_verification },
+  { title: 'Accepted', cell: (task) => task.submissions.accepted },
+  { title: 'Rejected', cell: (task) => task.submissions.rejected },
+  { title: 'Error', cell: (task) => task.submissions.error },
+  { title: 'Active claims', cell: (task) => task.active_claims },
+];
+
 function CompetitionsTable({ dashboard, coordinator }: { dashboard: DashboardDto; coordinator: Coordinator }) {
   if (dashboard.tasks.length === 0) return <NoCompetitions coordinator={coordinator} />;
   const counts = dashboard.task_counts;
@@ -42,55 +84,7 @@ function CompetitionsTable({ dashboard, coordinator }: { dashboard: DashboardDto
         {dashboard.tasks_truncated ? ` (the newest ${dashboard.tasks.length} are listed)` : ''}. As of <Time value={dashboard.generated_at} />.
       </p>
       <div class="scroll">
-        <table>
-          <caption class="sr-only">Competitions, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Competition</th>
-              <th scope="col">State</th>
-              <th scope="col">Mode</th>
-              <th scope="col">Metric</th>
-              <th scope="col">Best result</th>
-              <th scope="col">Pending</th>
-              <th scope="col">Accepted</th>
-              <th scope="col">Rejected</th>
-              <th scope="col">Error</th>
-              <th scope="col">Active claims</th>
-            </tr>
-          </thead>
-          <tbody>
-            {dashboard.tasks.map((task) => (
-              <tr key={task.id} data-task-id={task.id}>
-                <th scope="row">
-                  <a href={href({ page: 'competition', id: task.id })}>{task.title}</a>
-                  <div class="muted">{task.slug}</div>
-                </th>
-                <td>
-                  <span class={`state state-${task.task_state}`}>{task.task_state}</span>
-                </td>
-                <td>{task.competition_mode}</td>
-                <td>
-                  {task.metric_name} <span class="muted">({task.metric_direction})</span>
-                </td>
-                <td>
-                  {task.best ? (
-                    <>
-                      <strong class="best-value">{formatMetric(task.best.metric_value)}</strong> <Hotkey value={task.best.miner_hotkey} />{' '}
-                      <Time value={task.best.updated_at} />
-                    </>
-                  ) : (
-                    <span class="muted">none yet</span>
-                  )}
-                </td>
-                <td>{task.submissions.pending_verification}</td>
-                <td>{task.submissions.accepted}</td>
-                <td>{task.submissions.rejected}</td>
-                <td>{task.submissions.error}</td>
-                <td>{task.active_claims}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table columns={COLUMNS} rows={dashboard.tasks} rowKey={(task) => task.id} rowProps={(task) => ({ 'data-task-id': task.id })} caption="Competitions, newest first" />
       </div>
     </>
   );

@@ -1,7 +1,8 @@
-import type { ClaimEpochDto, ClaimPackageDto } from '@rcs/contracts';
+import type { ClaimEpochDto, ClaimPackageDto, LeaderboardEntryDto, SotaDto } from '@rcs/contracts';
 import { useState } from 'preact/hooks';
 import type { Pool } from '../api/services';
 import { Hash, Hotkey, LiveBadge, Loaded, Time, useEvents, useLoad } from '../components/common';
+import { Section, Table, type Column } from '../components/layout';
 import { checkClaimPackage, type ClaimCheck } from '../logic/claim-check';
 import { formatMetric, formatRao } from '../logic/format';
 import { POOL_EVENTS } from '../logic/live';
@@ -14,6 +15,34 @@ async function readPool(pool: Pool) {
   return { leaderboard, sota, epochs, defaultEpoch: list.default_epoch };
 }
 
+const LEADERBOARD_COLUMNS: Column<LeaderboardEntryDto>[] = [
+  { title: 'Rank', cell: (entry) => entry.rank },
+  { title: 'Miner', cell: (entry) => <Hotkey value={entry.hotkey} /> },
+  { title: 'Reputation', cell: (entry) => formatMetric(entry.reputation) },
+  { title: 'Evaluations', cell: (entry) => entry.evaluations },
+  { title: 'Evolutions', cell: (entry) => entry.evolutions },
+  { title: 'Last seen', cell: (entry) => <Time value={entry.last_seen_at} /> },
+];
+
+function epochColumns(pool: Pool): Column<ClaimEpochDto>[] {
+  return [
+    { title: 'Epoch', cell: (epoch) => epoch.epoch },
+    { title: 'Status', cell: (epoch) => epoch.status },
+    { title: 'Root', cell: (epoch) => <Hash value={epoch.root} /> },
+    { title: 'Leaves', cell: (epoch) => epoch.leaf_count },
+    { title: 'Total', cell: (epoch) => formatRao(epoch.total_amount) },
+    { title: 'Published', cell: (epoch) => <Time value={epoch.published_at} /> },
+    { title: 'Allocation', cell: (epoch) => <a href={pool.allocationUrl(epoch.epoch)}>allocation of epoch {epoch.epoch}</a> },
+  ];
+}
+
+const SOTA_COLUMNS: Column<SotaDto>[] = [
+  { title: 'Task type', cell: (row) => row.task_type },
+  { title: 'SOTA threshold', cell: (row) => formatMetric(row.sota_threshold) },
+  { title: 'Result', cell: (row) => row.result_id ?? '—' },
+  { title: 'Updated', cell: (row) => <Time value={row.updated_at} /> },
+];
+
 /** Pool miners, SOTA, payout epochs and a claim lookup whose proof is checked here, in the browser. */
 export function PoolPage({ pool }: { pool: Pool }) {
   const [load, reload] = useLoad(() => readPool(pool), [pool]);
@@ -25,81 +54,25 @@ export function PoolPage({ pool }: { pool: Pool }) {
       <Loaded load={load} label="the pool">
         {({ leaderboard, sota, epochs, defaultEpoch }) => (
           <>
-            <section aria-labelledby="leaderboard">
-              <h2 id="leaderboard">Miners leaderboard</h2>
-              {leaderboard.length === 0 ? (
-                <p class="muted">No pool miner yet: miners register with POST /api/v1/miners/register and take leases.</p>
-              ) : (
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Rank</th>
-                      <th scope="col">Miner</th>
-                      <th scope="col">Reputation</th>
-                      <th scope="col">Evaluations</th>
-                      <th scope="col">Evolutions</th>
-                      <th scope="col">Last seen</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {leaderboard.map((entry) => (
-                      <tr key={entry.hotkey} class="pool-miner">
-                        <td>{entry.rank}</td>
-                        <td>
-                          <Hotkey value={entry.hotkey} />
-                        </td>
-                        <td>{formatMetric(entry.reputation)}</td>
-                        <td>{entry.evaluations}</td>
-                        <td>{entry.evolutions}</td>
-                        <td>
-                          <Time value={entry.last_seen_at} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              )}
-            </section>
+            <Section id="leaderboard" title="Miners leaderboard">
+              <Table
+                columns={LEADERBOARD_COLUMNS}
+                rows={leaderboard}
+                rowKey={(entry) => entry.hotkey}
+                rowProps={() => ({ class: 'pool-miner' })}
+                empty="No pool miner yet: miners register with POST /api/v1/miners/register and take leases."
+              />
+            </Section>
             <SotaSection pool={pool} initial={sota} />
-            <section aria-labelledby="epochs">
-              <h2 id="epochs">Payout epochs</h2>
-              {epochs.length === 0 ? (
-                <p class="muted">No epoch yet: the pool stores one per window once the reward snapshot has scores.</p>
-              ) : (
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Epoch</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Root</th>
-                      <th scope="col">Leaves</th>
-                      <th scope="col">Total</th>
-                      <th scope="col">Published</th>
-                      <th scope="col">Allocation</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {epochs.map((epoch) => (
-                      <tr key={epoch.epoch} class="epoch">
-                        <td>{epoch.epoch}</td>
-                        <td>{epoch.status}</td>
-                        <td>
-                          <Hash value={epoch.root} />
-                        </td>
-                        <td>{epoch.leaf_count}</td>
-                        <td>{formatRao(epoch.total_amount)}</td>
-                        <td>
-                          <Time value={epoch.published_at} />
-                        </td>
-                        <td>
-                          <a href={pool.allocationUrl(epoch.epoch)}>allocation of epoch {epoch.epoch}</a>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              )}
-            </section>
+            <Section id="epochs" title="Payout epochs">
+              <Table
+                columns={epochColumns(pool)}
+                rows={epochs}
+                rowKey={(epoch) => epoch.epoch}
+                rowProps={() => ({ class: 'epoch' })}
+                empty="No epoch yet: the pool stores one per window once the reward snapshot has scores."
+              />
+            </Section>
             <ClaimLookup pool={pool} epoch={defaultEpoch ?? epochs[0]?.epoch ?? null} />
           </>
         )}
@@ -108,7 +81,7 @@ export function PoolPage({ pool }: { pool: Pool }) {
   );
 }
 
-function SotaSection({ pool, initial }: { pool: Pool; initial: Awaited<ReturnType<Pool['sota']>> }) {
+function SotaSection({ pool, initial }: { pool: Pool; initial: SotaDto }) {
   const [rows, setRows] = useState([initial]);
   const [taskType, setTaskType] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -125,37 +98,15 @@ function SotaSection({ pool, initial }: { pool: Pool; initial: Awaited<ReturnTyp
     );
   };
   return (
-    <section aria-labelledby="sota">
-      <h2 id="sota">State of the art per task type</h2>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Task type</th>
-            <th scope="col">SOTA threshold</th>
-            <th scope="col">Result</th>
-            <th scope="col">Updated</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.task_type}>
-              <td>{row.task_type}</td>
-              <td>{formatMetric(row.sota_threshold)}</td>
-              <td>{row.result_id ?? '—'}</td>
-              <td>
-                <Time value={row.updated_at} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+    <Section id="sota" title="State of the art per task type">
+      <Table columns={SOTA_COLUMNS} rows={rows} rowKey={(row) => row.task_type} />
       <form onSubmit={add} class="inline">
         <label for="task-type">Another task type</label>
         <input id="task-type" name="task_type" value={taskType} onInput={(e) => setTaskType(e.currentTarget.value)} pattern="[a-z0-9_]{1,64}" />
         <button type="submit">Show its SOTA</button>
       </form>
       {error ? <p role="alert" class="error">{error}</p> : null}
-    </section>
+    </Section>
   );
 }
 
@@ -174,8 +125,7 @@ function ClaimLookup({ pool, epoch }: { pool: Pool; epoch: number | null }) {
     );
   };
   return (
-    <section aria-labelledby="claim">
-      <h2 id="claim">Claim lookup</h2>
+    <Section id="claim" title="Claim lookup">
       {epoch === null ? (
         <p class="muted">No epoch to claim from yet.</p>
       ) : (
@@ -220,6 +170,6 @@ function ClaimLookup({ pool, epoch }: { pool: Pool; epoch: number | null }) {
           </>
         ) : null}
       </div>
-    </section>
+    </Section>
   );
 }

@@ -1,6 +1,7 @@
 import type { RewardSnapshotDto } from '@rcs/contracts';
 import type { Coordinator } from '../api/services';
 import { Hotkey, LiveBadge, Loaded, Time, useEvents, useLoad } from '../components/common';
+import { Section, Table, type Column } from '../components/layout';
 import { formatMetric } from '../logic/format';
 
 /** The reward snapshot per competition (miner, score) and the policy it was computed with. */
@@ -18,6 +19,13 @@ export function RewardsPage({ coordinator }: { coordinator: Coordinator }) {
   );
 }
 
+type MinerScore = RewardSnapshotDto['competitions'][number]['miners'][number];
+
+const MINER_COLUMNS: Column<MinerScore>[] = [
+  { title: 'Miner', cell: (miner) => <Hotkey value={miner.miner_hotkey} /> },
+  { title: 'Score', cell: (miner) => formatMetric(miner.score) },
+];
+
 function Snapshot({ snapshot }: { snapshot: RewardSnapshotDto }) {
   const policy = snapshot.reward_policy;
   const defaults = policy.competition_defaults;
@@ -27,8 +35,7 @@ function Snapshot({ snapshot }: { snapshot: RewardSnapshotDto }) {
         Snapshot generated <Time value={snapshot.generated_at} /> (<code>{snapshot.generated_at}</code>), {snapshot.competition_count} competitions, scores
         decayed over {snapshot.score_ema_days} days.
       </p>
-      <section aria-labelledby="policy">
-        <h2 id="policy">Policy</h2>
+      <Section id="policy" title="Policy">
         <dl class="facts">
           <dt>Validator weights</dt>
           <dd>mode {policy.validator_weights.mode}, {policy.validator_weights.targets.length} fixed targets</dd>
@@ -41,7 +48,7 @@ function Snapshot({ snapshot }: { snapshot: RewardSnapshotDto }) {
           <dt>Pools</dt>
           <dd>{policy.pools.length === 0 ? 'none' : policy.pools.map((pool) => pool.label).join(', ')}</dd>
         </dl>
-      </section>
+      </Section>
       <h2>Scores per competition</h2>
       {snapshot.competitions.length === 0 ? (
         <p class="muted">No competition in the snapshot yet: it lists every competition once one exists.</p>
@@ -51,28 +58,13 @@ function Snapshot({ snapshot }: { snapshot: RewardSnapshotDto }) {
             <h3 id={`c-${competition.competition_id}`}>
               {competition.title} <span class="muted">({competition.slug}, weight {formatMetric(competition.weight)}, {competition.scoring_mode})</span>
             </h3>
-            {competition.miners.length === 0 ? (
-              <p class="muted">No miner has a score here yet.</p>
-            ) : (
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Miner</th>
-                    <th scope="col">Score</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {competition.miners.map((miner) => (
-                    <tr key={miner.miner_hotkey} class="reward-miner">
-                      <td>
-                        <Hotkey value={miner.miner_hotkey} />
-                      </td>
-                      <td>{formatMetric(miner.score)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
+            <Table
+              columns={MINER_COLUMNS}
+              rows={competition.miners}
+              rowKey={(miner) => miner.miner_hotkey}
+              rowProps={() => ({ class: 'reward-miner' })}
+              empty="No miner has a score here yet."
+            />
           </section>
         ))
       )}

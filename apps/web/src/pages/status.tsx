@@ -1,6 +1,7 @@
 import type { DisclaimerDto } from '@rcs/contracts';
 import type { Coordinator, Pool } from '../api/services';
-import { Loaded, useLoad } from '../components/common';
+import { useLoad } from '../components/common';
+import { LoadedSection } from '../components/layout';
 import { inlineRuns, markdownBlocks } from '../logic/markdown';
 
 /** Readiness of each service, the chain and claim contract, and the participation disclaimer in full. */
@@ -12,64 +13,52 @@ export function StatusPage({ coordinator, pool }: { coordinator: Coordinator; po
   return (
     <>
       <h1>Status</h1>
-      <section aria-labelledby="coordinator">
-        <h2 id="coordinator">Coordinator</h2>
-        <Loaded load={ready} label="the coordinator's readiness">
-          {(r) => (
-            <>
-              <p>
-                <span class={r.status === 'ready' ? 'ok' : 'bad'}>{r.status === 'ready' ? 'ready' : 'not ready'}</span> at <code>{coordinator.baseUrl}</code>
-                {r.stake_check ? `; miner stake check ${r.stake_check}` : ''}
-              </p>
-              <ul>
-                {Object.entries(r.checks).map(([name, check]) => (
-                  <li key={name}>
-                    {name}: <span class={check.ok ? 'ok' : 'bad'}>{check.ok ? 'ok' : `failing (${check.error ?? 'no answer'})`}</span>
-                    {check.latest_block !== undefined ? `, block ${check.latest_block}` : ''}
-                  </li>
-                ))}
-              </ul>
-            </>
-          )}
-        </Loaded>
-      </section>
-      <section aria-labelledby="pool-status">
-        <h2 id="pool-status">Pool</h2>
-        <Loaded load={poolStatus} label="the pool's status">
-          {(s) => (
+      <LoadedSection id="coordinator" title="Coordinator" load={ready} label="the coordinator's readiness">
+        {(r) => (
+          <>
+            <p>
+              <span class={r.status === 'ready' ? 'ok' : 'bad'}>{r.status === 'ready' ? 'ready' : 'not ready'}</span> at <code>{coordinator.baseUrl}</code>
+              {r.stake_check ? `; miner stake check ${r.stake_check}` : ''}
+            </p>
             <ul>
-              <li>
-                <span class={s.status === 'healthy' ? 'ok' : 'bad'}>{s.status}</span> at <code>{pool.baseUrl}</code>
-              </li>
-              <li>
-                block {s.current_block ?? '—'}, window {s.window_number ?? '—'} ({s.window_blocks} blocks each), latest published epoch {s.latest_epoch ?? 'none'}
-              </li>
-              <li>
-                claim contract {s.onchain_runtime.enabled ? (s.onchain_runtime.contract_status.claim_ready ? 'ready for claims' : 'not ready for claims') : 'not configured'}
-              </li>
-              <li>publication {s.payout.publication.enabled ? 'enabled' : 'disabled'}{s.payout.publication.last_error ? `, last error: ${s.payout.publication.last_error}` : ''}</li>
+              {Object.entries(r.checks).map(([name, check]) => (
+                <li key={name}>
+                  {name}: <span class={check.ok ? 'ok' : 'bad'}>{check.ok ? 'ok' : `failing (${check.error ?? 'no answer'})`}</span>
+                  {check.latest_block !== undefined ? `, block ${check.latest_block}` : ''}
+                </li>
+              ))}
             </ul>
-          )}
-        </Loaded>
-      </section>
-      <section aria-labelledby="onchain">
-        <h2 id="onchain">On chain</h2>
-        <Loaded load={onchain} label="the on-chain status">
-          {(o) => (
-            <ul>
-              <li>chain {o.chain_reachable === null ? 'not probed' : o.chain_reachable ? 'reachable' : 'unreachable'}{o.latest_block !== null ? `, latest block ${o.latest_block}` : ''}</li>
-              <li>claim contract {o.configured ? <code>{o.contract}</code> : 'not configured'}{o.configured ? `, messages ${o.required_messages_present ? 'present' : 'missing'}` : ''}</li>
-              {o.error ? <li class="bad">{o.error}</li> : null}
-            </ul>
-          )}
-        </Loaded>
-      </section>
-      <section aria-labelledby="disclaimer">
-        <h2 id="disclaimer">Participation disclaimer</h2>
-        <Loaded load={disclaimer} label="the disclaimer">
-          {(d) => <DisclaimerText disclaimer={d} />}
-        </Loaded>
-      </section>
+          </>
+        )}
+      </LoadedSection>
+      <LoadedSection id="pool-status" title="Pool" load={poolStatus} label="the pool's status">
+        {(s) => (
+          <ul>
+            <li>
+              <span class={s.status === 'healthy' ? 'ok' : 'bad'}>{s.status}</span> at <code>{pool.baseUrl}</code>
+            </li>
+            <li>
+              block {s.current_block ?? '—'}, window {s.window_number ?? '—'} ({s.window_blocks} blocks each), latest published epoch {s.latest_epoch ?? 'none'}
+            </li>
+            <li>
+              claim contract {s.onchain_runtime.enabled ? (s.onchain_runtime.contract_status.claim_ready ? 'ready for claims' : 'not ready for claims') : 'not configured'}
+            </li>
+            <li>publication {s.payout.publication.enabled ? 'enabled' : 'disabled'}{s.payout.publication.last_error ? `, last error: ${s.payout.publication.last_error}` : ''}</li>
+          </ul>
+        )}
+      </LoadedSection>
+      <LoadedSection id="onchain" title="On chain" load={onchain} label="the on-chain status">
+        {(o) => (
+          <ul>
+            <li>chain {o.chain_reachable === null ? 'not probed' : o.chain_reachable ? 'reachable' : 'unreachable'}{o.latest_block !== null ? `, latest block ${o.latest_block}` : ''}</li>
+            <li>claim contract {o.configured ? <code>{o.contract}</code> : 'not configured'}{o.configured ? `, messages ${o.required_messages_present ? 'present' : 'missing'}` : ''}</li>
+            {o.error ? <li class="bad">{o.error}</li> : null}
+          </ul>
+        )}
+      </LoadedSection>
+      <LoadedSection id="disclaimer" title="Participation disclaimer" load={disclaimer} label="the disclaimer">
+        {(d) => <DisclaimerText disclaimer={d} />}
+      </LoadedSection>
     </>
   );
 }

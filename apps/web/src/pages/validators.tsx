@@ -1,6 +1,23 @@
+import type { VerificationSummaryDto } from '@rcs/contracts';
 import type { Coordinator } from '../api/services';
 import { Hotkey, LiveBadge, Loaded, Time, useEvents, useLoad } from '../components/common';
+import { Section, Table, type Column } from '../components/layout';
 import { formatDuration, formatMetric } from '../logic/format';
+
+const VERIFICATION_COLUMNS: Column<VerificationSummaryDto>[] = [
+  { title: 'When', cell: (v) => <Time value={v.created_at} /> },
+  { title: 'Validator', cell: (v) => <Hotkey value={v.validator_hotkey} /> },
+  { title: 'Verdict', cell: (v) => <span class={`verdict verdict-${v.status}`}>{v.status}</span> },
+  {
+    title: 'Observed metric',
+    cell: (v) => (
+      <>
+        {v.metric_name} {formatMetric(v.metric_value)}
+      </>
+    ),
+  },
+  { title: 'Submission', cell: (v) => <code>{v.submission_id}</code> },
+];
 
 /** The validator job backlog and the latest verifications. */
 export function ValidatorsPage({ coordinator }: { coordinator: Coordinator }) {
@@ -18,8 +35,7 @@ export function ValidatorsPage({ coordinator }: { coordinator: Coordinator }) {
           const backlog = dashboard.validator_backlog;
           return (
             <>
-              <section aria-labelledby="backlog">
-                <h2 id="backlog">Backlog</h2>
+              <Section id="backlog" title="Backlog">
                 <dl class="facts">
                   <dt>Pending jobs</dt>
                   <dd>{backlog.pending_jobs}</dd>
@@ -34,46 +50,15 @@ export function ValidatorsPage({ coordinator }: { coordinator: Coordinator }) {
                   As of <Time value={dashboard.generated_at} />. Validators on the coordinator's allowlist lease jobs with{' '}
                   <code>POST /api/v1/validator/submissions/scan</code>.
                 </p>
-              </section>
-              <section aria-labelledby="verifications">
-                <h2 id="verifications">Recent verifications</h2>
-                {verifications.length === 0 ? (
-                  <p class="muted">No verification yet: they appear once a validator replays a submission.</p>
-                ) : (
-                  <table>
-                    <thead>
-                      <tr>
-                        <th scope="col">When</th>
-                        <th scope="col">Validator</th>
-                        <th scope="col">Verdict</th>
-                        <th scope="col">Observed metric</th>
-                        <th scope="col">Submission</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {verifications.map((v) => (
-                        <tr key={v.id}>
-                          <td>
-                            <Time value={v.created_at} />
-                          </td>
-                          <td>
-                            <Hotkey value={v.validator_hotkey} />
-                          </td>
-                          <td>
-                            <span class={`verdict verdict-${v.status}`}>{v.status}</span>
-                          </td>
-                          <td>
-                            {v.metric_name} {formatMetric(v.metric_value)}
-                          </td>
-                          <td>
-                            <code>{v.submission_id}</code>
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                )}
-              </section>
+              </Section>
+              <Section id="verifications" title="Recent verifications">
+                <Table
+                  columns={VERIFICATION_COLUMNS}
+                  rows={verifications}
+                  rowKey={(v) => v.id}
+                  empty="No verification yet: they appear once a validator replays a submission."
+                />
+              </Section>
             </>
           );
         }}

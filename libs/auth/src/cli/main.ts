@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CanonicalBodyError, canonicalBody } from '../canonical-body';
 import { bodySha256, buildMessage } from '../message';
+import type { VectorCase } from './vector-case';
 
 const HELP = `Usage: npm run -s auth -- message [options]
 
@@ -26,15 +27,6 @@ Exit codes: 0 ok, 1 bad input (unreadable file, body not JSON), 2 bad usage.`;
 class UsageError extends Error {}
 /** Input that cannot be processed (exit 1). */
 class InputError extends Error {}
-
-interface VectorCase {
-  name: string;
-  method: string;
-  path: string;
-  query: string;
-  timestamp: string;
-  raw_body: string | null;
-}
 
 function main(argv: string[]): void {
   const { values, positionals } = parseArgs({

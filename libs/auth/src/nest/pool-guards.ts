@@ -1,10 +1,10 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { ApiError, ErrorCode } from '@rcs/contracts';
 import type { FastifyRequest } from 'fastify';
 import { verifyPoolSignedRequest, verifyRecipientUpdateRequest, type PoolRequestContext } from '../pool-signed-request';
 import { ReplayGuardStore } from '../replay-guard.store';
 import { canonicalSs58 } from '../signature';
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options';
+import { assertAllowlistConfigured, assertAllowlisted } from './validator-allowlist';
 import './fastify-request';
 
 declare module 'fastify' {
@@ -24,42 +24,41 @@ function poolContext(request: FastifyRequest, options: AuthOptions, replayGuard:
   };
 }
 
-/** `@PoolSigned()`: X-Key / X-Timestamp / X-Signature over `auth:{ts}` (or the legacy form); the principal is canonical. */
+/** What the pool guards share: the signing context of the request; `authenticate` verifies it and sets the principal. */
 @Injectable()
-export class PoolWalletGuard implements CanActivate {
+abstract class PoolSignedGuard implements CanActivate {
   constructor(
-    @Inject(AUTH_OPTIONS) private readonly options: AuthOptions,
+    @Inject(AUTH_OPTIONS) protected readonly options: AuthOptions,
     private readonly replayGuard: ReplayGuardStore,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const hotkey = await verifyPoolSignedRequest(poolContext(request, this.options, this.replayGuard));
-    request.authPrincipal = { kind: 'hotkey', hotkey };
+    await this.authenticate(request, poolContext(request, this.options, this.replayGuard));
     return true;
+  }
+
+  protected abstract authenticate(request: FastifyRequest, signed: PoolRequestContext): Promise<void>;
+}
+
+/** `@PoolSigned()`: X-Key / X-Timestamp / X-Signature over `auth:{ts}` (or the legacy form); the principal is canonical. */
+@Injectable()
+export class PoolWalletGuard extends PoolSignedGuard {
+  protected async authenticate(request: FastifyRequest, signed: PoolRequestContext): Promise<void> {
+    const hotkey = await verifyPoolSignedRequest(signed);
+    request.authPrincipal = { kind: 'hotkey', hotkey };
   }
 }
 
 /** `@PoolValidator()`: pool-wallet signed by a hotkey of the validator allowlist (403 otherwise, 503 when it is empty). */
 @Injectable()
-export class PoolValidatorGuard implements CanActivate {
-  constructor(
-    @Inject(AUTH_OPTIONS) private readonly options: AuthOptions,
-    private readonly replayGuard: ReplayGuardStore,
-  ) {}
-
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+export class PoolValidatorGuard extends PoolSignedGuard {
+  protected async authenticate(request: FastifyRequest, signed: PoolRequestContext): Promise<void> {
     const allowlist = (await this.options.validatorHotkeys()).map((hotkey) => canonicalSs58(hotkey)).filter((hotkey) => hotkey !== null);
-    if (allowlist.length === 0) {
-      throw ApiError.unavailable(ErrorCode.ValidatorAllowlistUnconfigured, 'No validator hotkeys are configured on this service.');
-    }
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const hotkey = await verifyPoolSignedRequest(poolContext(request, this.options, this.replayGuard));
-    if (!allowlist.includes(hotkey)) {
-      throw ApiError.forbidden(ErrorCode.ValidatorNotAllowlisted, 'This hotkey is not on the validator allowlist.', { hotkey });
-    }
+    assertAllowlistConfigured(allowlist);
+    const hotkey = await verifyPoolSignedRequest(signed);
+    assertAllowlisted(allowlist, hotkey);
     request.authPrincipal = { kind: 'hotkey', hotkey };
-    return true;
   }
 }
 
@@ -68,17 +67,10 @@ export class PoolValidatorGuard implements CanActivate {
  * comes from the body (`recipient_coldkey` or `coldkey_address`), 422 when absent or not SS58.
  */
 @Injectable()
-export class RecipientUpdateGuard implements CanActivate {
-  constructor(
-    @Inject(AUTH_OPTIONS) private readonly options: AuthOptions,
-    private readonly replayGuard: ReplayGuardStore,
-  ) {}
-
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const { hotkey, coldkey } = await verifyRecipientUpdateRequest(poolContext(request, this.options, this.replayGuard), request.body);
+export class RecipientUpdateGuard extends PoolSignedGuard {
+  protected async authenticate(request: FastifyRequest, signed: PoolRequestContext): Promise<void> {
+    const { hotkey, coldkey } = await verifyRecipientUpdateRequest(signed, request.body);
     request.authPrincipal = { kind: 'hotkey', hotkey };
     request.recipientColdkey = coldkey;
-    return true;
   }
 }

@@ -1,18 +1,11 @@
 import { encodeAddress } from '@polkadot/util-crypto';
+import { thrownBy } from '@rcs/testing';
 import { ChainConfigError } from '../errors';
 import { parseDevChainSeed } from './dev-chain-seed';
 
 const hotkey = (fill: number, prefix = 42): string => encodeAddress(new Uint8Array(32).fill(fill), prefix);
 
-function problemsOf(value: unknown): string[] {
-  try {
-    parseDevChainSeed(value);
-  } catch (error) {
-    if (error instanceof ChainConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+const problemsOf = (value: unknown): string[] => thrownBy(ChainConfigError, () => parseDevChainSeed(value))?.problems ?? [];
 
 describe('parseDevChainSeed', () => {
   it('parses subnets, normalising hotkeys to prefix 42 and defaulting an omitted uid to null', () => {

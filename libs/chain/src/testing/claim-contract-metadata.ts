@@ -27,6 +27,9 @@ export function claimContractMetadata(): Record<string, unknown> {
 
   const T = { bool: 0, u8: 1, bytes32: 2, accountId: 3, hash: 4, u64: 5, u32: 6, str: 7, hashes: 8, claimData: 9, epoch: 10, optionEpoch: 11, optionU64: 12, unit: 13, langError: 14, error: 15 };
   const R = { unitOrError: 16, messageUnitOrError: 17, messageOptionEpoch: 18, messageOptionU64: 19, messageU64: 20, constructorResult: 21, chainExtension: 22 };
+  // A struct's named fields in order, each given by its type's name in the contract's Rust source.
+  const rustTypes = { bool: T.bool, '[u8; 32]': T.bytes32, AccountId: T.accountId, u32: T.u32, u64: T.u64, 'Vec<Hash>': T.hashes };
+  const fields = (types: Record<string, keyof typeof rustTypes>) => Object.entries(types).map(([name, typeName]) => ({ name, type: rustTypes[typeName], typeName }));
   const types = [
     prim(T.bool, 'bool'),
     prim(T.u8, 'u8'),
@@ -37,23 +40,8 @@ export function claimContractMetadata(): Record<string, unknown> {
     prim(T.u32, 'u32'),
     prim(T.str, 'str'),
     { id: T.hashes, type: { def: { sequence: { type: T.hash } } } },
-    composite(T.claimData, ['merklepool', 'merklepool', 'ClaimData'], [
-      { name: 'epoch', type: T.u64, typeName: 'u64' },
-      { name: 'index', type: T.u32, typeName: 'u32' },
-      { name: 'hotkey', type: T.accountId, typeName: 'AccountId' },
-      { name: 'recipient_coldkey', type: T.accountId, typeName: 'AccountId' },
-      { name: 'amount', type: T.u64, typeName: 'u64' },
-      { name: 'proof', type: T.hashes, typeName: 'Vec<Hash>' },
-    ]),
-    composite(T.epoch, ['merklepool', 'merklepool', 'Epoch'], [
-      { name: 'root', type: T.bytes32, typeName: '[u8; 32]' },
-      { name: 'num_of_leaves', type: T.u32, typeName: 'u32' },
-      { name: 'total_rao', type: T.u64, typeName: 'u64' },
-      { name: 'spent_rao', type: T.u64, typeName: 'u64' },
-      { name: 'disputed', type: T.bool, typeName: 'bool' },
-      { name: 'claims_open_at', type: T.u32, typeName: 'u32' },
-      { name: 'bond_rao', type: T.u64, typeName: 'u64' },
-    ]),
+    composite(T.claimData, ['merklepool', 'merklepool', 'ClaimData'], fields({ epoch: 'u64', index: 'u32', hotkey: 'AccountId', recipient_coldkey: 'AccountId', amount: 'u64', proof: 'Vec<Hash>' })),
+    composite(T.epoch, ['merklepool', 'merklepool', 'Epoch'], fields({ root: '[u8; 32]', num_of_leaves: 'u32', total_rao: 'u64', spent_rao: 'u64', disputed: 'bool', claims_open_at: 'u32', bond_rao: 'u64' })),
     option(T.optionEpoch, T.epoch),
     option(T.optionU64, T.u64),
     { id: T.unit, type: { def: { tuple: [] } } },

@@ -1,28 +1,29 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiDateTime, ApiNumber, ApiNumberOrNull, ApiText, ApiTextOrNull } from '../common/api-fields';
+
 
 /** `GET /api/v1/tasks/{task_id}/best/history`: one change of a task's best (charts and audit, DECISIONS §3). */
 export class BestResultChangeDto {
-  @ApiProperty({ type: String, description: 'Task id.' })
+  @ApiText('Task id.')
   task_id!: string;
 
-  @ApiProperty({ type: String, description: 'Submission that became the best.' })
+  @ApiText('Submission that became the best.')
   submission_id!: string;
 
-  @ApiProperty({ type: String, description: 'Hotkey of the miner of that submission.' })
+  @ApiText('Hotkey of the miner of that submission.')
   miner_hotkey!: string;
 
-  @ApiProperty({ description: 'Its verified primary metric value.', type: Number })
+  @ApiNumber('Its verified primary metric value.')
   metric_value!: number;
 
-  @ApiProperty({ description: 'Its verified secondary metric value; null when the task has none or the result lacked it.', type: Number, nullable: true })
+  @ApiNumberOrNull('Its verified secondary metric value; null when the task has none or the result lacked it.')
   secondary_metric_value!: number | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Submission it replaced; null for the first best.' })
+  @ApiTextOrNull('Submission it replaced; null for the first best.')
   previous_submission_id!: string | null;
 
-  @ApiProperty({ description: 'Primary metric value it replaced; null for the first best.', type: Number, nullable: true })
+  @ApiNumberOrNull('Primary metric value it replaced; null for the first best.')
   previous_metric_value!: number | null;
 
-  @ApiProperty({ description: 'When the change happened.', type: String, format: 'date-time' })
+  @ApiDateTime('When the change happened.')
   changed_at!: string;
 }

@@ -1,29 +1,29 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { MetricDirection } from '../enums';
+import { ApiDateTime, ApiEnum, ApiNumber, ApiText, ApiTextOrNull } from '../common/api-fields';
 
 /** `GET /api/v1/tasks/{task_id}/best`: the task's current best accepted result. */
 export class BestResultDto {
-  @ApiProperty({ type: String, description: 'Task id.' })
+  @ApiText('Task id.')
   task_id!: string;
 
-  @ApiProperty({ type: String, description: 'Submission holding the best result.' })
+  @ApiText('Submission holding the best result.')
   submission_id!: string;
 
-  @ApiProperty({ type: String, description: 'Primary metric key.' })
+  @ApiText('Primary metric key.')
   metric_name!: string;
 
-  @ApiProperty({ description: 'Direction of the primary metric.', enum: MetricDirection, enumName: 'MetricDirection' })
+  @ApiEnum(MetricDirection, 'Direction of the primary metric.')
   metric_direction!: MetricDirection;
 
-  @ApiProperty({ description: 'Unit of the metric, when known.', type: String, nullable: true })
+  @ApiTextOrNull('Unit of the metric, when known.')
   metric_unit!: string | null;
 
-  @ApiProperty({ description: 'Verified metric value.', type: Number })
+  @ApiNumber('Verified metric value.')
   metric_value!: number;
 
-  @ApiProperty({ type: String, description: 'Hotkey of the miner holding the best.' })
+  @ApiText('Hotkey of the miner holding the best.')
   miner_hotkey!: string;
 
-  @ApiProperty({ description: 'When this result became the best.', type: String, format: 'date-time' })
+  @ApiDateTime('When this result became the best.')
   updated_at!: string;
 }

@@ -1,37 +1,38 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ClaimStatus } from '../enums';
 import { DisclaimerDto } from '../status/disclaimer.dto';
+import { ApiDateTime, ApiEnum, ApiText, ApiTextOrNull } from '../common/api-fields';
 
 /** A claim: a miner's time-limited reservation of a task or work item. */
 export class ClaimDto {
-  @ApiProperty({ type: String, description: 'Claim id.' })
+  @ApiText('Claim id.')
   id!: string;
 
-  @ApiProperty({ type: String, description: 'Task id.' })
+  @ApiText('Task id.')
   task_id!: string;
 
-  @ApiProperty({ type: String, description: 'Hotkey of the claiming miner.' })
+  @ApiText('Hotkey of the claiming miner.')
   miner_hotkey!: string;
 
-  @ApiProperty({ type: String, description: 'What the miner intends to try (empty for a work-item claim without one).' })
+  @ApiText('What the miner intends to try (empty for a work-item claim without one).')
   claim_description!: string;
 
-  @ApiProperty({ description: 'Submission this work builds on.', type: String, nullable: true })
+  @ApiTextOrNull('Submission this work builds on.')
   base_submission_id!: string | null;
 
-  @ApiProperty({ description: 'Work item claimed, for a work-item claim.', type: String, nullable: true })
+  @ApiTextOrNull('Work item claimed, for a work-item claim.')
   work_item_id!: string | null;
 
-  @ApiProperty({ description: 'Claim status.', enum: ClaimStatus, enumName: 'ClaimStatus' })
+  @ApiEnum(ClaimStatus, 'Claim status.')
   status!: ClaimStatus;
 
-  @ApiProperty({ description: 'When an active claim expires.', type: String, format: 'date-time' })
+  @ApiDateTime('When an active claim expires.')
   expires_at!: string;
 
-  @ApiProperty({ description: 'Creation time.', type: String, format: 'date-time' })
+  @ApiDateTime('Creation time.')
   created_at!: string;
 
-  @ApiProperty({ description: 'Last change.', type: String, format: 'date-time' })
+  @ApiDateTime('Last change.')
   updated_at!: string;
 
   @ApiPropertyOptional({ description: 'Disclaimer the client must show.', type: () => DisclaimerDto })

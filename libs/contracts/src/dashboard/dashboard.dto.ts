@@ -1,5 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, PickType } from '@nestjs/swagger';
+import { TaskDto } from '../tasks/task.dto';
 import { CompetitionMode, MetricDirection, SubmissionStatus, TaskState } from '../enums';
+import { ApiBoolean, ApiDateTime, ApiEnum, ApiInteger, ApiIntegerOrNull, ApiNumber, ApiNumberOrNull, ApiText } from '../common/api-fields';
 
 /** The dashboard lists at most this many tasks, newest first; `tasks_truncated` says when more exist. */
 export const DASHBOARD_TASK_LIMIT = 200;
@@ -9,76 +11,67 @@ export const DASHBOARD_RECENT_DECISIONS = 20;
 
 /** How many tasks are in each state, over every task (not only the listed ones). */
 export class DashboardTaskCountsDto {
-  @ApiProperty({ description: 'Tasks in state `live`.', type: 'integer' })
+  @ApiInteger('Tasks in state `live`.')
   live!: number;
 
-  @ApiProperty({ description: 'Tasks in state `paused`.', type: 'integer' })
+  @ApiInteger('Tasks in state `paused`.')
   paused!: number;
 
-  @ApiProperty({ description: 'Tasks in state `closed`.', type: 'integer' })
+  @ApiInteger('Tasks in state `closed`.')
   closed!: number;
 
-  @ApiProperty({ description: 'All tasks.', type: 'integer' })
+  @ApiInteger('All tasks.')
   total!: number;
 }
 
 /** A task's current best result, in short. */
 export class DashboardBestDto {
-  @ApiProperty({ type: String, description: 'Submission holding the best result.' })
+  @ApiText('Submission holding the best result.')
   submission_id!: string;
 
-  @ApiProperty({ type: String, description: 'Hotkey of the miner holding the best.' })
+  @ApiText('Hotkey of the miner holding the best.')
   miner_hotkey!: string;
 
-  @ApiProperty({ description: 'Verified value of the task metric.', type: Number })
+  @ApiNumber('Verified value of the task metric.')
   metric_value!: number;
 
-  @ApiProperty({ description: 'When this result became the best.', type: String, format: 'date-time' })
+  @ApiDateTime('When this result became the best.')
   updated_at!: string;
 }
 
 /** Submissions of a task per status; every status is present, zeros included. */
 export class DashboardSubmissionCountsDto {
-  @ApiProperty({ description: 'Submissions waiting for a decision.', type: 'integer' })
+  @ApiInteger('Submissions waiting for a decision.')
   pending_verification!: number;
 
-  @ApiProperty({ description: 'Accepted submissions.', type: 'integer' })
+  @ApiInteger('Accepted submissions.')
   accepted!: number;
 
-  @ApiProperty({ description: 'Rejected submissions.', type: 'integer' })
+  @ApiInteger('Rejected submissions.')
   rejected!: number;
 
-  @ApiProperty({ description: 'Submissions decided as `error`.', type: 'integer' })
+  @ApiInteger('Submissions decided as `error`.')
   error!: number;
 
-  @ApiProperty({ description: 'All submissions of the task.', type: 'integer' })
+  @ApiInteger('All submissions of the task.')
   total!: number;
 }
 
 /** One task at a glance; validator-private fields are never part of it. */
-export class DashboardTaskDto {
-  @ApiProperty({ type: String, description: 'Task id.' })
-  id!: string;
-
-  @ApiProperty({ type: String, description: 'Unique task key.' })
-  slug!: string;
-
-  @ApiProperty({ type: String, description: 'Human title.' })
-  title!: string;
-
-  @ApiProperty({ description: 'Task state.', enum: TaskState, enumName: 'TaskState' })
+export class DashboardTaskDto extends PickType(TaskDto, ['id', 'slug', 'title'] as const) {
+  @ApiEnum(TaskState, 'Task state.')
   task_state!: TaskState;
 
-  @ApiProperty({ description: 'Competition rules of the task.', enum: CompetitionMode, enumName: 'CompetitionMode' })
+  @ApiEnum(CompetitionMode, 'Competition rules of the task.')
   competition_mode!: CompetitionMode;
 
-  @ApiProperty({ type: String, description: 'Primary metric key.' })
+  @ApiText('Primary metric key.')
   metric_name!: string;
 
-  @ApiProperty({ description: 'Direction of the primary metric.', enum: MetricDirection, enumName: 'MetricDirection' })
+  @ApiEnum(MetricDirection, 'Direction of the primary metric.')
   metric_direction!: MetricDirection;
 
-  @ApiProperty({ description: 'Creation time; tasks are listed newest first.', type: String, format: 'date-time' })
+  @ApiDateTime('Creation time; tasks are listed newest first.')
   created_at!: string;
 
   @ApiProperty({ description: 'The current best result; null before the first accepted result.', type: () => DashboardBestDto, nullable: true })
@@ -87,58 +80,58 @@ export class DashboardTaskDto {
   @ApiProperty({ description: 'Submissions per status.', type: () => DashboardSubmissionCountsDto })
   submissions!: DashboardSubmissionCountsDto;
 
-  @ApiProperty({ description: 'Claims that are `active` and not past their expiry (a claim past its TTL never counts).', type: 'integer' })
+  @ApiInteger('Claims that are `active` and not past their expiry (a claim past its TTL never counts).')
   active_claims!: number;
 
-  @ApiProperty({ description: 'Work items in status `open`.', type: 'integer' })
+  @ApiInteger('Work items in status `open`.')
   open_work_items!: number;
 }
 
 /** The validators' queue of work. */
 export class DashboardValidatorBacklogDto {
-  @ApiProperty({ description: 'Validator jobs waiting for a validator.', type: 'integer' })
+  @ApiInteger('Validator jobs waiting for a validator.')
   pending_jobs!: number;
 
-  @ApiProperty({ description: 'Validator jobs leased to a validator, expired leases included.', type: 'integer' })
+  @ApiInteger('Validator jobs leased to a validator, expired leases included.')
   leased_jobs!: number;
 
-  @ApiProperty({ description: 'Leased jobs whose lease has run out and that have not yet returned to the pool.', type: 'integer' })
+  @ApiInteger('Leased jobs whose lease has run out and that have not yet returned to the pool.')
   expired_leases!: number;
 
-  @ApiProperty({ description: 'Whole seconds since the oldest pending job was created (a returned lease keeps its age); null when none is pending.', type: 'integer', nullable: true })
+  @ApiIntegerOrNull('Whole seconds since the oldest pending job was created (a returned lease keeps its age); null when none is pending.')
   oldest_pending_age_seconds!: number | null;
 }
 
 /** One decided submission. */
 export class DashboardDecisionDto {
-  @ApiProperty({ type: String, description: 'Task id.' })
+  @ApiText('Task id.')
   task_id!: string;
 
-  @ApiProperty({ type: String, description: 'Task slug.' })
+  @ApiText('Task slug.')
   task_slug!: string;
 
-  @ApiProperty({ type: String, description: 'Decided submission.' })
+  @ApiText('Decided submission.')
   submission_id!: string;
 
-  @ApiProperty({ type: String, description: 'Hotkey of the submitting miner.' })
+  @ApiText('Hotkey of the submitting miner.')
   miner_hotkey!: string;
 
-  @ApiProperty({ description: 'The decision: `accepted`, `rejected` or `error`.', enum: SubmissionStatus, enumName: 'SubmissionStatus' })
+  @ApiEnum(SubmissionStatus, 'The decision: `accepted`, `rejected` or `error`.')
   status!: SubmissionStatus;
 
-  @ApiProperty({ type: String, description: 'Task metric name.' })
+  @ApiText('Task metric name.')
   metric_name!: string;
 
-  @ApiProperty({ description: 'Verified value of the task metric; null when the decision carried none.', type: Number, nullable: true })
+  @ApiNumberOrNull('Verified value of the task metric; null when the decision carried none.')
   verified_metric_value!: number | null;
 
-  @ApiProperty({ description: 'When the submission was decided.', type: String, format: 'date-time' })
+  @ApiDateTime('When the submission was decided.')
   decided_at!: string;
 }
 
 /** `GET /api/v1/dashboard`: what operators and miners want at a glance, from one consistent read. */
 export class DashboardDto {
-  @ApiProperty({ description: 'The moment every number was read at.', type: String, format: 'date-time' })
+  @ApiDateTime('The moment every number was read at.')
   generated_at!: string;
 
   @ApiProperty({ description: 'Tasks per state, over every task.', type: () => DashboardTaskCountsDto })
@@ -147,7 +140,7 @@ export class DashboardDto {
   @ApiProperty({ description: `Tasks, newest first (created_at, then id), at most ${DASHBOARD_TASK_LIMIT}.`, type: () => [DashboardTaskDto] })
   tasks!: DashboardTaskDto[];
 
-  @ApiProperty({ description: `True when more than ${DASHBOARD_TASK_LIMIT} tasks exist and the oldest are left out.`, type: Boolean })
+  @ApiBoolean(`True when more than ${DASHBOARD_TASK_LIMIT} tasks exist and the oldest are left out.`)
   tasks_truncated!: boolean;
 
   @ApiProperty({ description: 'Validator job backlog.', type: () => DashboardValidatorBacklogDto })

@@ -1,12 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ErrorCode } from './error-code';
+import { ApiText } from '../common/api-fields';
 
 /** `detail` of every non-422 error: a code, a sentence, and context fields next to them. */
 export class ErrorDetailContentDto {
   @ApiProperty({ description: 'Machine-readable code.', enum: ErrorCode, enumName: 'ErrorCode' })
   error!: ErrorCode;
 
-  @ApiProperty({ type: String, description: 'Human sentence.' })
+  @ApiText('Human sentence.')
   message!: string;
 }
 
@@ -18,7 +19,7 @@ export class ErrorDetailDto {
 
 /** One violation, FastAPI/pydantic-shaped. */
 export class ValidationErrorItemDto {
-  @ApiProperty({ type: String, description: 'Violation type, e.g. `missing`, `string_too_long`, `extra_forbidden`.' })
+  @ApiText('Violation type, e.g. `missing`, `string_too_long`, `extra_forbidden`.')
   type!: string;
 
   @ApiProperty({
@@ -29,7 +30,7 @@ export class ValidationErrorItemDto {
   })
   loc!: (string | number)[];
 
-  @ApiProperty({ type: String, description: 'Human sentence.' })
+  @ApiText('Human sentence.')
   msg!: string;
 
   @ApiPropertyOptional({

@@ -1,26 +1,17 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString } from 'class-validator';
 import { PageQueryDto } from '../common/page-query.dto';
+import { FilterText } from '../common/request-fields';
 
 /** Query of `GET /api/v1/idea-rewards`: newest first, paged like the other lists. */
 export class IdeaRewardQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ type: String, description: 'Only rewards of this task.' })
-  @IsOptional()
-  @IsString()
+  @FilterText('Only rewards of this task.')
   task_id?: string;
 
-  @ApiPropertyOptional({ type: String, description: 'Only rewards where this submission is the idea or the improvement.' })
-  @IsOptional()
-  @IsString()
+  @FilterText('Only rewards where this submission is the idea or the improvement.')
   submission_id?: string;
 
-  @ApiPropertyOptional({ type: String, description: 'Only rewards of this proposer.' })
-  @IsOptional()
-  @IsString()
+  @FilterText('Only rewards of this proposer.')
   proposer_hotkey?: string;
 
-  @ApiPropertyOptional({ type: String, description: 'Only rewards of this implementer.' })
-  @IsOptional()
-  @IsString()
+  @FilterText('Only rewards of this implementer.')
   implementer_hotkey?: string;
 }

@@ -1,29 +1,29 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { VerificationStatus } from '../enums';
+import { ApiEnum, ApiInteger, ApiNumberOrNull, ApiText } from '../common/api-fields';
 
 /** Consensus of the peer evaluations of one submission (DECISIONS §6). */
 export class PeerConsensusDto {
-  @ApiProperty({ type: String, description: 'Submission id.' })
+  @ApiText('Submission id.')
   submission_id!: string;
 
-  @ApiProperty({ description: "The task's `min_peer_evaluations`.", type: 'integer' })
+  @ApiInteger("The task's `min_peer_evaluations`.")
   threshold!: number;
 
-  @ApiProperty({ description: 'Accepted evaluations.', type: 'integer' })
+  @ApiInteger('Accepted evaluations.')
   accepted_count!: number;
 
-  @ApiProperty({ description: 'Rejected evaluations.', type: 'integer' })
+  @ApiInteger('Rejected evaluations.')
   rejected_count!: number;
 
-  @ApiProperty({ description: 'Error evaluations.', type: 'integer' })
+  @ApiInteger('Error evaluations.')
   error_count!: number;
 
-  @ApiProperty({ description: '`pending` until a count reaches the threshold.', enum: VerificationStatus, enumName: 'VerificationStatus' })
+  @ApiEnum(VerificationStatus, '`pending` until a count reaches the threshold.')
   status!: VerificationStatus;
 
-  @ApiProperty({ type: String, description: 'Task metric name.' })
+  @ApiText('Task metric name.')
   metric_name!: string;
 
-  @ApiProperty({ description: 'Median of the metric values of the accepted evaluations.', type: Number, nullable: true })
+  @ApiNumberOrNull('Median of the metric values of the accepted evaluations.')
   consensus_metric_value!: number | null;
 }

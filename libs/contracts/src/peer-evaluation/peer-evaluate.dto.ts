@@ -1,22 +1,14 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsObject, IsOptional, IsString } from 'class-validator';
-import { IsMetricRecord, MaxProperties } from '../common/validators';
-import { VERDICT_STATUSES, VerificationStatus } from '../enums';
+import { VerificationStatus } from '../enums';
+import { MetricsField, OptionalText, VerdictField } from '../common/request-fields';
 
 /** Body of `POST /api/v1/submissions/{id}/peer-evaluate` (signed, peer_evaluation tasks). */
 export class PeerEvaluateDto {
-  @ApiProperty({ description: "The evaluator's verdict.", enum: [...VERDICT_STATUSES], enumName: 'VerdictStatus' })
-  @IsIn(VERDICT_STATUSES)
+  @VerdictField("The evaluator's verdict.")
   status!: VerificationStatus;
 
-  @ApiPropertyOptional({ description: 'Metrics the evaluator observed (names of 1..120 characters, finite numbers); `accepted` needs the task metric.', type: 'object', additionalProperties: { type: 'number' }, maxProperties: 64, default: {} })
-  @IsObject()
-  @MaxProperties(64)
-  @IsMetricRecord()
+  @MetricsField('Metrics the evaluator observed (names of 1..120 characters, finite numbers); `accepted` needs the task metric.')
   observed_metrics: Record<string, unknown> = {};
 
-  @ApiPropertyOptional({ description: 'Free-form notes.', type: String, nullable: true, default: null })
-  @IsOptional()
-  @IsString()
+  @OptionalText('Free-form notes.')
   notes: string | null = null;
 }

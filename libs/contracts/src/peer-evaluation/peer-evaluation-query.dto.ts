@@ -1,22 +1,15 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEnum, IsOptional, IsString } from 'class-validator';
 import { VerificationStatus } from '../enums';
 import { PageQueryDto } from '../common/page-query.dto';
+import { FilterEnum, FilterText } from '../common/request-fields';
 
 /** Query of `GET /api/v1/peer-evaluations`: newest first, paged like the other lists. */
 export class PeerEvaluationQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ type: String, description: 'Only evaluations of this submission.' })
-  @IsOptional()
-  @IsString()
+  @FilterText('Only evaluations of this submission.')
   submission_id?: string;
 
-  @ApiPropertyOptional({ type: String, description: 'Only evaluations by this hotkey.' })
-  @IsOptional()
-  @IsString()
+  @FilterText('Only evaluations by this hotkey.')
   evaluator_hotkey?: string;
 
-  @ApiPropertyOptional({ description: 'Only evaluations with this verdict.', enum: VerificationStatus, enumName: 'VerificationStatus' })
-  @IsOptional()
-  @IsEnum(VerificationStatus)
+  @FilterEnum(VerificationStatus, 'Only evaluations with this verdict.')
   status?: VerificationStatus;
 }

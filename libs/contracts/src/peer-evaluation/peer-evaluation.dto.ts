@@ -1,29 +1,29 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { VerificationStatus } from '../enums';
+import { ApiDateTime, ApiDateTimeOrNull, ApiEnum, ApiJsonObject, ApiText, ApiTextOrNull } from '../common/api-fields';
 
 /** One miner's evaluation of another miner's submission. */
 export class PeerEvaluationDto {
-  @ApiProperty({ type: String, description: 'Evaluation id.' })
+  @ApiText('Evaluation id.')
   id!: string;
 
-  @ApiProperty({ type: String, description: 'Evaluated submission.' })
+  @ApiText('Evaluated submission.')
   submission_id!: string;
 
-  @ApiProperty({ type: String, description: 'Hotkey of the evaluating miner.' })
+  @ApiText('Hotkey of the evaluating miner.')
   evaluator_hotkey!: string;
 
-  @ApiProperty({ description: 'Verdict.', enum: VerificationStatus, enumName: 'VerificationStatus' })
+  @ApiEnum(VerificationStatus, 'Verdict.')
   status!: VerificationStatus;
 
-  @ApiProperty({ description: 'Metrics the evaluator observed.', type: 'object', additionalProperties: true })
+  @ApiJsonObject('Metrics the evaluator observed.')
   observed_metrics!: Record<string, unknown>;
 
-  @ApiProperty({ description: 'Free-form notes.', type: String, nullable: true })
+  @ApiTextOrNull('Free-form notes.')
   notes!: string | null;
 
-  @ApiProperty({ description: 'Creation time.', type: String, format: 'date-time' })
+  @ApiDateTime('Creation time.')
   created_at!: string;
 
-  @ApiProperty({ description: 'When the evaluation was completed.', type: String, format: 'date-time', nullable: true })
+  @ApiDateTimeOrNull('When the evaluation was completed.')
   completed_at!: string | null;
 }

@@ -17,6 +17,9 @@ import {
 } from 'class-validator';
 import { ToNumber } from '../common/transforms';
 import { IsParentRefs, MAX_ALGORITHM_DSL_BYTES, MAX_POOL_LIST_ITEMS, MaxUtf8Bytes, POOL_TASK_TYPE_PATTERN } from './pool-validators';
+import { ApiNumber } from '../common/api-fields';
+import { stacked } from '../common/request-fields';
+import { DEFAULT_PAGE_LIMIT, PageLimit } from '../common/page-query.dto';
 
 /*
  * Pool request models ignore unknown properties (DECISIONS.md §2 Pool, compat: BitSota clients repeat
@@ -26,6 +29,22 @@ import { IsParentRefs, MAX_ALGORITHM_DSL_BYTES, MAX_POOL_LIST_ITEMS, MaxUtf8Byte
 export const BATCH_KINDS = ['evolve', 'evaluate'] as const;
 export type BatchKind = (typeof BATCH_KINDS)[number];
 
+/** At most MAX_POOL_LIST_ITEMS objects, each validated as an `item`; absent means none. */
+function OptionalPoolList(item: new () => object, description: string): PropertyDecorator {
+  return stacked(
+    ApiPropertyOptional({ type: [item], description, maxItems: MAX_POOL_LIST_ITEMS, default: [] }),
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(MAX_POOL_LIST_ITEMS),
+    ValidateNested({ each: true }),
+    Type(() => item),
+  );
+}
+
+/** A benchmark name, `[a-z0-9_]{1,64}`; absent means the default one. */
+function OptionalTaskType(description: string): PropertyDecorator {
+  return stacked(ApiPropertyOptional({ type: String, description, pattern: POOL_TASK_TYPE_PATTERN.source }), IsOptional(), IsString(), Matches(POOL_TASK_TYPE_PATTERN));
+}
 /** `POST /api/v1/tasks/request` (TaskRequest). */
 export class TaskRequestDto {
   @ApiPropertyOptional({ description: 'Which batch: `evolve` (default) or `evaluate`.', enum: BATCH_KINDS, default: 'evolve' })
@@ -36,10 +55,7 @@ export class TaskRequestDto {
 
 /** `POST /api/v1/tasks/lease` (LeaseRequest). */
 export class LeaseRequestDto {
-  @ApiPropertyOptional({ type: String, description: 'Benchmark task type, `[a-z0-9_]{1,64}`; default POOL_DEFAULT_TASK_TYPE.', pattern: POOL_TASK_TYPE_PATTERN.source })
-  @IsOptional()
-  @IsString()
-  @Matches(POOL_TASK_TYPE_PATTERN)
+  @OptionalTaskType('Benchmark task type, `[a-z0-9_]{1,64}`; default POOL_DEFAULT_TASK_TYPE.')
   task_type?: string;
 
   @ApiPropertyOptional({ type: 'integer', description: 'Algorithms to evaluate; default POOL_EVAL_BATCH_SIZE.', minimum: 2, maximum: 64 })
@@ -79,7 +95,7 @@ export class AlgorithmScoreDto {
   @Max(Number.MAX_SAFE_INTEGER)
   algorithm_id!: number;
 
-  @ApiProperty({ type: Number, description: 'Score the miner measured (finite).' })
+  @ApiNumber('Score the miner measured (finite).')
   @IsNumber({ allowNaN: false, allowInfinity: false })
   score!: number;
 }
@@ -135,20 +151,10 @@ export class LeaseEvolutionDto {
 
 /** `POST /api/v1/tasks/{lease_id}/submit_lease` (LeaseSubmission). */
 export class LeaseSubmissionDto {
-  @ApiPropertyOptional({ type: [AlgorithmScoreDto], description: 'Scores of the lease’s evaluate_algorithms, each id at most once.', maxItems: MAX_POOL_LIST_ITEMS, default: [] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_POOL_LIST_ITEMS)
-  @ValidateNested({ each: true })
-  @Type(() => AlgorithmScoreDto)
+  @OptionalPoolList(AlgorithmScoreDto, 'Scores of the lease’s evaluate_algorithms, each id at most once.')
   evaluations: AlgorithmScoreDto[] = [];
 
-  @ApiPropertyOptional({ type: [LeaseEvolutionDto], description: 'Evolved algorithms, at most the lease’s evolve_budget (422 beyond).', maxItems: MAX_POOL_LIST_ITEMS, default: [] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_POOL_LIST_ITEMS)
-  @ValidateNested({ each: true })
-  @Type(() => LeaseEvolutionDto)
+  @OptionalPoolList(LeaseEvolutionDto, 'Evolved algorithms, at most the lease’s evolve_budget (422 beyond).')
   evolutions: LeaseEvolutionDto[] = [];
 
   @ApiPropertyOptional({ type: 'integer', description: 'Local iterations the miner ran (informational).', minimum: 0 })
@@ -180,12 +186,8 @@ export class RecipientUpdateDto {
 
 /** `GET /api/v1/miners/leaderboard`. */
 export class LeaderboardQueryDto {
-  @ApiPropertyOptional({ type: 'integer', description: 'Rows.', minimum: 1, maximum: 1000, default: 100 })
-  @ToNumber()
-  @IsInt()
-  @Min(1)
-  @Max(1000)
-  limit = 100;
+  @PageLimit('Rows.')
+  limit = DEFAULT_PAGE_LIMIT;
 }
 
 export const RESULT_STATUSES = ['verified', 'pending'] as const;
@@ -193,17 +195,10 @@ export type ResultStatus = (typeof RESULT_STATUSES)[number];
 
 /** `GET /api/v1/results/`. */
 export class ResultsQueryDto {
-  @ApiPropertyOptional({ type: 'integer', description: 'Rows, newest first.', minimum: 1, maximum: 1000, default: 100 })
-  @ToNumber()
-  @IsInt()
-  @Min(1)
-  @Max(1000)
-  limit = 100;
+  @PageLimit('Rows, newest first.')
+  limit = DEFAULT_PAGE_LIMIT;
 
-  @ApiPropertyOptional({ type: String, description: 'Only this task type.', pattern: POOL_TASK_TYPE_PATTERN.source })
-  @IsOptional()
-  @IsString()
-  @Matches(POOL_TASK_TYPE_PATTERN)
+  @OptionalTaskType('Only this task type.')
   task_type?: string;
 
   @ApiPropertyOptional({ type: Number, description: 'Only results scoring at least this.' })
@@ -220,9 +215,6 @@ export class ResultsQueryDto {
 
 /** `GET /api/v1/results/sota`. */
 export class SotaQueryDto {
-  @ApiPropertyOptional({ type: String, description: 'Task type; default POOL_DEFAULT_TASK_TYPE.', pattern: POOL_TASK_TYPE_PATTERN.source })
-  @IsOptional()
-  @IsString()
-  @Matches(POOL_TASK_TYPE_PATTERN)
+  @OptionalTaskType('Task type; default POOL_DEFAULT_TASK_TYPE.')
   task_type?: string;
 }

@@ -1,63 +1,64 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PayoutStatusDto } from './claims.dto';
+import { ApiBoolean, ApiDateTime, ApiDateTimeOrNull, ApiInteger, ApiIntegerOrNull, ApiNumber, ApiText, ApiTextOrNull } from '../common/api-fields';
 
 /** `POST /api/v1/miners/register`. */
 export class PoolMinerDto {
-  @ApiProperty({ type: String, description: 'Miner hotkey (canonical SS58, prefix 42).' })
+  @ApiText('Miner hotkey (canonical SS58, prefix 42).')
   hotkey!: string;
-  @ApiProperty({ type: String, format: 'date-time', description: 'First registration.' })
+  @ApiDateTime('First registration.')
   registered_at!: string;
-  @ApiProperty({ type: String, format: 'date-time', description: 'Last signed request.' })
+  @ApiDateTime('Last signed request.')
   last_seen_at!: string;
-  @ApiProperty({ type: Number, description: 'Current decayed reputation (≥ 0).' })
+  @ApiNumber('Current decayed reputation (≥ 0).')
   reputation!: number;
-  @ApiProperty({ type: String, nullable: true, description: 'Stored payout recipient coldkey.' })
+  @ApiTextOrNull('Stored payout recipient coldkey.')
   recipient_coldkey!: string | null;
 }
 
 /** The miner's open assignment, if any. */
 export class ActiveAssignmentDto {
-  @ApiProperty({ type: String, description: 'Batch or lease id.' })
+  @ApiText('Batch or lease id.')
   id!: string;
   @ApiProperty({ description: 'What it is.', enum: ['evolve', 'evaluate', 'lease'] })
   kind!: string;
-  @ApiProperty({ type: String, format: 'date-time', description: 'When it expires.' })
+  @ApiDateTime('When it expires.')
   timeout_at!: string;
 }
 
 export class MinerStatsMinerDto {
-  @ApiProperty({ type: String, description: 'Miner hotkey (canonical SS58).' })
+  @ApiText('Miner hotkey (canonical SS58).')
   hotkey!: string;
-  @ApiProperty({ type: Number, description: 'Current decayed reputation (≥ 0).' })
+  @ApiNumber('Current decayed reputation (≥ 0).')
   reputation!: number;
-  @ApiProperty({ type: 'integer', description: 'Evaluations submitted.' })
+  @ApiInteger('Evaluations submitted.')
   evaluations!: number;
-  @ApiProperty({ type: 'integer', description: 'Evaluations found in consensus.' })
+  @ApiInteger('Evaluations found in consensus.')
   evaluations_in_consensus!: number;
-  @ApiProperty({ type: 'integer', description: 'Algorithms evolved.' })
+  @ApiInteger('Algorithms evolved.')
   evolutions!: number;
-  @ApiProperty({ type: 'integer', description: 'Evolved algorithms that were scored.' })
+  @ApiInteger('Evolved algorithms that were scored.')
   evolutions_scored!: number;
   @ApiProperty({ type: () => ActiveAssignmentDto, nullable: true, description: 'The open batch or lease.' })
   active_assignment!: ActiveAssignmentDto | null;
-  @ApiProperty({ type: String, format: 'date-time', description: 'Last signed request.' })
+  @ApiDateTime('Last signed request.')
   last_seen_at!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'Stored payout recipient coldkey.' })
+  @ApiTextOrNull('Stored payout recipient coldkey.')
   recipient_coldkey!: string | null;
 }
 
 export class PoolSummaryDto {
-  @ApiProperty({ type: 'integer', description: 'Registered miners.' })
+  @ApiInteger('Registered miners.')
   miners!: number;
-  @ApiProperty({ type: 'integer', description: 'Miners seen in the last 24 h.' })
+  @ApiInteger('Miners seen in the last 24 h.')
   active_miners_24h!: number;
-  @ApiProperty({ type: 'integer', description: 'Algorithms stored.' })
+  @ApiInteger('Algorithms stored.')
   algorithms!: number;
-  @ApiProperty({ type: 'integer', description: 'Algorithms still waiting for consensus.' })
+  @ApiInteger('Algorithms still waiting for consensus.')
   pending_evaluations!: number;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Current payout window (null when the chain is unreachable).' })
+  @ApiIntegerOrNull('Current payout window (null when the chain is unreachable).')
   window_number!: number | null;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Latest published epoch (null until epochs exist).' })
+  @ApiIntegerOrNull('Latest published epoch (null until epochs exist).')
   latest_epoch!: number | null;
 }
 
@@ -71,17 +72,17 @@ export class MinerStatsDto {
 
 /** One row of `GET /api/v1/miners/leaderboard`. */
 export class LeaderboardEntryDto {
-  @ApiProperty({ type: 'integer', description: '1-based rank (reputation, then hotkey).' })
+  @ApiInteger('1-based rank (reputation, then hotkey).')
   rank!: number;
-  @ApiProperty({ type: String, description: 'Miner hotkey.' })
+  @ApiText('Miner hotkey.')
   hotkey!: string;
-  @ApiProperty({ type: Number, description: 'Decayed reputation.' })
+  @ApiNumber('Decayed reputation.')
   reputation!: number;
-  @ApiProperty({ type: 'integer', description: 'Evaluations submitted.' })
+  @ApiInteger('Evaluations submitted.')
   evaluations!: number;
-  @ApiProperty({ type: 'integer', description: 'Algorithms evolved.' })
+  @ApiInteger('Algorithms evolved.')
   evolutions!: number;
-  @ApiProperty({ type: String, format: 'date-time', description: 'Last signed request.' })
+  @ApiDateTime('Last signed request.')
   last_seen_at!: string;
 }
 
@@ -89,25 +90,25 @@ export class LeaderboardEntryDto {
 export class RecipientUpdatedDto {
   @ApiProperty({ type: String, description: 'Always `updated`.', example: 'updated' })
   status!: 'updated';
-  @ApiProperty({ type: String, description: 'Miner hotkey.' })
+  @ApiText('Miner hotkey.')
   hotkey!: string;
-  @ApiProperty({ type: String, description: 'Stored recipient (canonical SS58).' })
+  @ApiText('Stored recipient (canonical SS58).')
   recipient_coldkey!: string;
-  @ApiProperty({ type: String, format: 'date-time', description: 'When it was stored.' })
+  @ApiDateTime('When it was stored.')
   updated_at!: string;
 }
 
 /** `GET /api/v1/miners/recipient-coldkey[/{miner_hotkey}]`. */
 export class RecipientDto {
-  @ApiProperty({ type: String, description: 'Miner hotkey (canonical SS58).' })
+  @ApiText('Miner hotkey (canonical SS58).')
   hotkey!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'Stored recipient: where the next published leaf pays.' })
+  @ApiTextOrNull('Stored recipient: where the next published leaf pays.')
   recipient_coldkey!: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the recipient was stored.' })
+  @ApiDateTimeOrNull('When the recipient was stored.')
   updated_at!: string | null;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Latest epoch that published this recipient (null until then).' })
+  @ApiIntegerOrNull('Latest epoch that published this recipient (null until then).')
   published_in_epoch!: number | null;
-  @ApiProperty({ type: String, nullable: true, description: 'Coldkey declared on the root compatibility route (does not govern claims).' })
+  @ApiTextOrNull('Coldkey declared on the root compatibility route (does not govern claims).')
   declared_coldkey!: string | null;
 }
 
@@ -115,36 +116,36 @@ export class RecipientDto {
 export class ColdkeyDeclaredDto {
   @ApiProperty({ type: String, description: 'Always `success` (compat).', example: 'success' })
   status!: 'success';
-  @ApiProperty({ type: String, description: 'The declared coldkey (canonical SS58).' })
+  @ApiText('The declared coldkey (canonical SS58).')
   coldkey_address!: string;
 }
 
 /** An algorithm handed out in a batch or lease. */
 export class PoolAlgorithmDto {
-  @ApiProperty({ type: 'integer', description: 'Algorithm id.' })
+  @ApiInteger('Algorithm id.')
   id!: number;
-  @ApiProperty({ type: String, description: 'Algorithm DSL (opaque to the pool).' })
+  @ApiText('Algorithm DSL (opaque to the pool).')
   algorithm_dsl!: string;
-  @ApiProperty({ type: 'integer', description: 'Input dimension.' })
+  @ApiInteger('Input dimension.')
   input_dim!: number;
-  @ApiProperty({ type: String, description: 'Benchmark task type.' })
+  @ApiText('Benchmark task type.')
   task_type!: string;
 }
 
 /** `POST /api/v1/tasks/request`. */
 export class PoolBatchDto {
-  @ApiProperty({ type: String, description: 'Batch id (submit to it).' })
+  @ApiText('Batch id (submit to it).')
   batch_id!: string;
   @ApiProperty({ description: '`evolve` or `evaluate`.', enum: ['evolve', 'evaluate'] })
   task_type!: string;
   @ApiProperty({ type: [PoolAlgorithmDto], description: 'Algorithms to evaluate, or parents to evolve.' })
   algorithms!: PoolAlgorithmDto[];
-  @ApiProperty({ type: String, format: 'date-time', description: 'When the batch expires.' })
+  @ApiDateTime('When the batch expires.')
   timeout_at!: string;
 }
 
 export class GossipDto {
-  @ApiProperty({ type: String, description: 'Task type of the gossiped algorithms.' })
+  @ApiText('Task type of the gossiped algorithms.')
   task_type!: string;
   @ApiProperty({ type: [Number], description: 'Ids of the best scored algorithms.' })
   algorithm_ids!: number[];
@@ -152,13 +153,13 @@ export class GossipDto {
 
 /** `POST /api/v1/tasks/lease`. */
 export class PoolLeaseDto {
-  @ApiProperty({ type: String, description: 'Lease id (submit to it).' })
+  @ApiText('Lease id (submit to it).')
   lease_id!: string;
-  @ApiProperty({ type: 'integer', description: 'Window the lease belongs to (one lease per miner per window).' })
+  @ApiInteger('Window the lease belongs to (one lease per miner per window).')
   window_number!: number;
-  @ApiProperty({ type: String, format: 'date-time', description: 'When the lease expires (ISO 8601, Z).' })
+  @ApiDateTime('When the lease expires (ISO 8601, Z).')
   timeout_at!: string;
-  @ApiProperty({ type: 'integer', description: 'Evolutions the lease accepts (POOL_LEASE_EVOLVE_BUDGET).' })
+  @ApiInteger('Evolutions the lease accepts (POOL_LEASE_EVOLVE_BUDGET).')
   evolve_budget!: number;
   @ApiProperty({ type: [PoolAlgorithmDto], description: 'Algorithms to evaluate.' })
   evaluate_algorithms!: PoolAlgorithmDto[];
@@ -172,7 +173,7 @@ export class PoolLeaseDto {
 export class EvolutionAcceptedDto {
   @ApiProperty({ type: String, description: 'Always `accepted`.', example: 'accepted' })
   status!: 'accepted';
-  @ApiProperty({ type: 'integer', description: 'Id of the new algorithm.' })
+  @ApiInteger('Id of the new algorithm.')
   algorithm_id!: number;
 }
 
@@ -180,7 +181,7 @@ export class EvolutionAcceptedDto {
 export class EvaluationAcceptedDto {
   @ApiProperty({ type: String, description: 'Always `accepted`.', example: 'accepted' })
   status!: 'accepted';
-  @ApiProperty({ type: 'integer', description: 'Evaluations recorded.' })
+  @ApiInteger('Evaluations recorded.')
   recorded!: number;
 }
 
@@ -188,7 +189,7 @@ export class EvaluationAcceptedDto {
 export class LeaseAcceptedDto {
   @ApiProperty({ type: String, description: 'Always `accepted`.', example: 'accepted' })
   status!: 'accepted';
-  @ApiProperty({ type: 'integer', description: 'Evaluations recorded.' })
+  @ApiInteger('Evaluations recorded.')
   recorded_evaluations!: number;
   @ApiProperty({ type: [Number], description: 'Ids of the algorithms the evolutions created.' })
   created_algorithm_ids!: number[];
@@ -196,35 +197,35 @@ export class LeaseAcceptedDto {
 
 /** `GET /api/v1/tasks/pending_evaluations`. */
 export class PendingEvaluationsDto {
-  @ApiProperty({ type: Boolean, description: 'Whether an evaluation batch would find work for the signer.' })
+  @ApiBoolean('Whether an evaluation batch would find work for the signer.')
   has_pending_evaluations!: boolean;
-  @ApiProperty({ type: 'integer', description: 'Pending algorithms the signer may evaluate.' })
+  @ApiInteger('Pending algorithms the signer may evaluate.')
   count!: number;
 }
 
 /** One row of `GET /api/v1/results/`. */
 export class PoolResultDto {
-  @ApiProperty({ type: 'integer', description: 'Result id.' })
+  @ApiInteger('Result id.')
   id!: number;
-  @ApiProperty({ type: 'integer', description: 'Algorithm id.' })
+  @ApiInteger('Algorithm id.')
   algorithm_id!: number;
-  @ApiProperty({ type: String, description: 'Benchmark task type.' })
+  @ApiText('Benchmark task type.')
   task_type!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'Author hotkey (null for seeds).' })
+  @ApiTextOrNull('Author hotkey (null for seeds).')
   miner_hotkey!: string | null;
-  @ApiProperty({ type: String, description: 'Algorithm DSL.' })
+  @ApiText('Algorithm DSL.')
   algorithm_dsl!: string;
-  @ApiProperty({ type: Number, description: 'Consensus score.' })
+  @ApiNumber('Consensus score.')
   score!: number;
-  @ApiProperty({ type: 'integer', description: 'Evaluations the consensus used.' })
+  @ApiInteger('Evaluations the consensus used.')
   evaluations!: number;
-  @ApiProperty({ type: Boolean, description: 'Verified by an allowlisted validator.' })
+  @ApiBoolean('Verified by an allowlisted validator.')
   verified!: boolean;
-  @ApiProperty({ type: String, nullable: true, description: 'Validator hotkey that verified it.' })
+  @ApiTextOrNull('Validator hotkey that verified it.')
   verified_by!: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it was verified.' })
+  @ApiDateTimeOrNull('When it was verified.')
   verified_at!: string | null;
-  @ApiProperty({ type: String, format: 'date-time', description: 'When it became a result.' })
+  @ApiDateTime('When it became a result.')
   created_at!: string;
 }
 
@@ -232,37 +233,37 @@ export class PoolResultDto {
 export class ResultVerifiedDto {
   @ApiProperty({ type: String, description: 'Always `verified`.', example: 'verified' })
   status!: 'verified';
-  @ApiProperty({ type: 'integer', description: 'Result id.' })
+  @ApiInteger('Result id.')
   result_id!: number;
-  @ApiProperty({ type: Number, description: 'The task type’s threshold after the verification.' })
+  @ApiNumber('The task type’s threshold after the verification.')
   sota_threshold!: number;
 }
 
 /** `GET /api/v1/results/sota`. */
 export class SotaDto {
-  @ApiProperty({ type: String, description: 'Task type.' })
+  @ApiText('Task type.')
   task_type!: string;
-  @ApiProperty({ type: Number, description: 'Score a result must beat (starts at POOL_SOTA_INITIAL).' })
+  @ApiNumber('Score a result must beat (starts at POOL_SOTA_INITIAL).')
   sota_threshold!: number;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it last rose.' })
+  @ApiDateTimeOrNull('When it last rose.')
   updated_at!: string | null;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'The verified result that set it.' })
+  @ApiIntegerOrNull('The verified result that set it.')
   result_id!: number | null;
 }
 
 export class ContractStatusDto {
-  @ApiProperty({ type: 'integer', description: 'Active vetoes (challenges).' })
+  @ApiInteger('Active vetoes (challenges).')
   active_veto_count!: number;
-  @ApiProperty({ type: Boolean, description: 'A veto is active.' })
+  @ApiBoolean('A veto is active.')
   is_veto_active!: boolean;
-  @ApiProperty({ type: Boolean, description: 'A published epoch is claimable.' })
+  @ApiBoolean('A published epoch is claimable.')
   claim_ready!: boolean;
-  @ApiProperty({ type: String, nullable: true, description: 'Why reading the contract failed.' })
+  @ApiTextOrNull('Why reading the contract failed.')
   read_error!: string | null;
 }
 
 export class OnchainRuntimeDto {
-  @ApiProperty({ type: Boolean, description: 'A claim contract is configured.' })
+  @ApiBoolean('A claim contract is configured.')
   enabled!: boolean;
   @ApiProperty({ type: () => ContractStatusDto, description: 'The claim contract as read.' })
   contract_status!: ContractStatusDto;
@@ -282,13 +283,13 @@ export class OnchainRuntimeDto {
 export class PoolHealthDto {
   @ApiProperty({ description: '`healthy`, or `degraded` when the database, Redis or chain fails.', enum: ['healthy', 'degraded'] })
   status!: 'healthy' | 'degraded';
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Current window: ⌊block / POOL_WINDOW_BLOCKS⌋.' })
+  @ApiIntegerOrNull('Current window: ⌊block / POOL_WINDOW_BLOCKS⌋.')
   window_number!: number | null;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Current chain block (null when unreachable).' })
+  @ApiIntegerOrNull('Current chain block (null when unreachable).')
   current_block!: number | null;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Latest published epoch (null until epochs exist).' })
+  @ApiIntegerOrNull('Latest published epoch (null until epochs exist).')
   latest_epoch!: number | null;
-  @ApiProperty({ type: 'integer', description: 'Blocks per window (POOL_WINDOW_BLOCKS).' })
+  @ApiInteger('Blocks per window (POOL_WINDOW_BLOCKS).')
   window_blocks!: number;
   @ApiProperty({ type: () => OnchainRuntimeDto, description: 'On-chain runtime status.' })
   onchain_runtime!: OnchainRuntimeDto;

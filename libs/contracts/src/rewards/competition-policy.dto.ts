@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsEnum, IsInt, IsNumber, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsNumber, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { AcceptedRewardFloorMode, RewardScope, ScoringMode } from '../enums';
+import { EnumOrDefault } from '../common/request-fields';
 
 const FINITE = { allowNaN: false, allowInfinity: false } as const;
 
@@ -20,12 +21,10 @@ export class CompetitionPolicyDto {
   @Length(1, 120)
   target_pool_id = 'main';
 
-  @ApiPropertyOptional({ description: 'Whether miners share the competition alone or the whole pool.', enum: RewardScope, enumName: 'RewardScope', default: RewardScope.CompetitionOnly })
-  @IsEnum(RewardScope)
+  @EnumOrDefault(RewardScope, RewardScope.CompetitionOnly, 'Whether miners share the competition alone or the whole pool.')
   reward_scope: RewardScope = RewardScope.CompetitionOnly;
 
-  @ApiPropertyOptional({ description: 'Which events score.', enum: ScoringMode, enumName: 'ScoringMode', default: ScoringMode.AcceptedPlusBest })
-  @IsEnum(ScoringMode)
+  @EnumOrDefault(ScoringMode, ScoringMode.AcceptedPlusBest, 'Which events score.')
   scoring_mode: ScoringMode = ScoringMode.AcceptedPlusBest;
 
   @ApiPropertyOptional({ description: 'Accepted results within this of an earlier one are duplicates.', type: Number, minimum: 0, default: 1e-6 })
@@ -33,13 +32,7 @@ export class CompetitionPolicyDto {
   @Min(0)
   accepted_reward_metric_tolerance = 1e-6;
 
-  @ApiPropertyOptional({
-    description: 'Floor an accepted result must pass to score.',
-    enum: AcceptedRewardFloorMode,
-    enumName: 'AcceptedRewardFloorMode',
-    default: AcceptedRewardFloorMode.BestPopulationStddev,
-  })
-  @IsEnum(AcceptedRewardFloorMode)
+  @EnumOrDefault(AcceptedRewardFloorMode, AcceptedRewardFloorMode.BestPopulationStddev, 'Floor an accepted result must pass to score.')
   accepted_reward_floor_mode: AcceptedRewardFloorMode = AcceptedRewardFloorMode.BestPopulationStddev;
 
   @ApiPropertyOptional({ description: 'Floor value of the `fixed` mode.', type: Number, nullable: true, default: null })

@@ -1,10 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiDateTime } from '../common/api-fields';
 
 /** One stored version of the reward policy (`GET /api/v1/reward-policy/versions`); every version is kept. */
 export class RewardPolicyVersionDto {
   @ApiProperty({ description: 'Document version.', type: 'integer', minimum: 1 })
   version!: number;
 
-  @ApiProperty({ description: 'When this version was stored (its `updated_at`).', type: String, format: 'date-time' })
+  @ApiDateTime('When this version was stored (its `updated_at`).')
   updated_at!: string;
 }

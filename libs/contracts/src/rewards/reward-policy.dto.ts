@@ -1,10 +1,11 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsInt, IsObject, Max, Min, ValidateNested } from 'class-validator';
 import { isRecord, ValidateNestedRecord } from '../common/validators';
 import { CompetitionPolicyDto } from './competition-policy.dto';
 import { PoolPolicyDto } from './pool-policy.dto';
 import { ValidatorWeightsPolicyDto } from './validator-weights-policy.dto';
+import { ApiDateTime } from '../common/api-fields';
 
 export const MAX_POOLS = 64;
 
@@ -62,6 +63,6 @@ export class UpdateRewardPolicyDto {
 
 /** The stored reward policy document. */
 export class RewardPolicyDto extends UpdateRewardPolicyDto {
-  @ApiProperty({ description: 'When this version was stored.', type: String, format: 'date-time' })
+  @ApiDateTime('When this version was stored.')
   updated_at!: string;
 }

@@ -1,55 +1,56 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { AcceptedRewardFloorMode, CompetitionMode, RewardScope, ScoringMode } from '../enums';
 import { UpdateRewardPolicyDto } from './reward-policy.dto';
+import { ApiDateTime, ApiEnum, ApiInteger, ApiNumber, ApiNumberOrNull, ApiText } from '../common/api-fields';
 
 /** One miner's decayed score in a competition. */
 export class MinerScoreDto {
-  @ApiProperty({ type: String, description: 'Miner hotkey.' })
+  @ApiText('Miner hotkey.')
   miner_hotkey!: string;
 
-  @ApiProperty({ description: 'Score, rounded to 12 significant digits; always > 0.', type: Number })
+  @ApiNumber('Score, rounded to 12 significant digits; always > 0.')
   score!: number;
 }
 
 /** One competition (task) of the snapshot with its resolved policy and scores. */
 export class RewardSnapshotCompetitionDto {
-  @ApiProperty({ type: String, description: 'Task id.' })
+  @ApiText('Task id.')
   competition_id!: string;
 
-  @ApiProperty({ type: String, description: 'Task slug; competitions are sorted by it.' })
+  @ApiText('Task slug; competitions are sorted by it.')
   slug!: string;
 
-  @ApiProperty({ type: String, description: 'Task title.' })
+  @ApiText('Task title.')
   title!: string;
 
-  @ApiProperty({ description: 'Competition mode.', enum: CompetitionMode, enumName: 'CompetitionMode' })
+  @ApiEnum(CompetitionMode, 'Competition mode.')
   competition_mode!: CompetitionMode;
 
-  @ApiProperty({ description: 'Share weight within the target pool.', type: Number })
+  @ApiNumber('Share weight within the target pool.')
   weight!: number;
 
-  @ApiProperty({ type: String, description: 'Pool the competition pays into.' })
+  @ApiText('Pool the competition pays into.')
   target_pool_id!: string;
 
-  @ApiProperty({ description: 'Reward scope.', enum: RewardScope, enumName: 'RewardScope' })
+  @ApiEnum(RewardScope, 'Reward scope.')
   reward_scope!: RewardScope;
 
-  @ApiProperty({ description: 'Scoring mode.', enum: ScoringMode, enumName: 'ScoringMode' })
+  @ApiEnum(ScoringMode, 'Scoring mode.')
   scoring_mode!: ScoringMode;
 
-  @ApiProperty({ description: 'Duplicate tolerance.', type: Number })
+  @ApiNumber('Duplicate tolerance.')
   accepted_reward_metric_tolerance!: number;
 
-  @ApiProperty({ description: 'Floor mode.', enum: AcceptedRewardFloorMode, enumName: 'AcceptedRewardFloorMode' })
+  @ApiEnum(AcceptedRewardFloorMode, 'Floor mode.')
   accepted_reward_floor_mode!: AcceptedRewardFloorMode;
 
-  @ApiProperty({ description: 'Floor value of the `fixed` mode.', type: Number, nullable: true })
+  @ApiNumberOrNull('Floor value of the `fixed` mode.')
   accepted_reward_floor_value!: number | null;
 
-  @ApiProperty({ description: 'Standard deviations of the stddev floor.', type: Number })
+  @ApiNumber('Standard deviations of the stddev floor.')
   accepted_reward_floor_stddevs!: number;
 
-  @ApiProperty({ description: 'Samples needed before the stddev floor applies.', type: 'integer' })
+  @ApiInteger('Samples needed before the stddev floor applies.')
   accepted_reward_floor_min_samples!: number;
 
   @ApiProperty({ description: 'Miners with a positive score, by score descending then hotkey.', type: () => [MinerScoreDto] })
@@ -58,13 +59,13 @@ export class RewardSnapshotCompetitionDto {
 
 /** `GET /api/v1/reward-snapshot`: read by the weight setter and the payout service (DECISIONS §7). */
 export class RewardSnapshotDto {
-  @ApiProperty({ description: 'Time the scores were computed for.', type: String, format: 'date-time' })
+  @ApiDateTime('Time the scores were computed for.')
   generated_at!: string;
 
-  @ApiProperty({ description: 'Decay constant D of `exp(-(T - t)/D)`, in days.', type: Number })
+  @ApiNumber('Decay constant D of `exp(-(T - t)/D)`, in days.')
   score_ema_days!: number;
 
-  @ApiProperty({ description: 'Number of competitions.', type: 'integer' })
+  @ApiInteger('Number of competitions.')
   competition_count!: number;
 
   @ApiProperty({ description: 'The policy document in force (without `updated_at`).', type: () => UpdateRewardPolicyDto })

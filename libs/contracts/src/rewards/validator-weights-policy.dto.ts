@@ -17,6 +17,7 @@ import {
 } from 'class-validator';
 import { ExactlyOneOf } from '../common/validators';
 import { ValidatorWeightsMode } from '../enums';
+import { BoundedText, EnumOrDefault } from '../common/request-fields';
 
 export const MAX_UID = 65_535;
 export const MAX_WEIGHT_TARGETS = 4096;
@@ -60,9 +61,7 @@ export class TransitionPolicyDto {
   @IsEnum(TransitionPolicyStatus)
   status!: TransitionPolicyStatus;
 
-  @ApiProperty({ description: 'Hotkey (SS58) of the contract that must receive `required_contract_weight`.', type: String, minLength: 1, maxLength: 128 })
-  @IsString()
-  @Length(1, 128)
+  @BoundedText('Hotkey (SS58) of the contract that must receive `required_contract_weight`.', 1, 128)
   required_contract_hotkey!: string;
 
   @ApiProperty({ description: 'Fraction of the vector on the contract hotkey, 0..1.', type: Number, minimum: 0, maximum: 1 })
@@ -80,13 +79,7 @@ export class TransitionPolicyDto {
 
 /** How the weight setter turns the snapshot into chain weights (DECISIONS §7). */
 export class ValidatorWeightsPolicyDto {
-  @ApiPropertyOptional({
-    description: '`local`: from the snapshot scores; `burn_uid0`: everything to uid 0; `targets`: the listed targets.',
-    enum: ValidatorWeightsMode,
-    enumName: 'ValidatorWeightsMode',
-    default: ValidatorWeightsMode.Local,
-  })
-  @IsEnum(ValidatorWeightsMode)
+  @EnumOrDefault(ValidatorWeightsMode, ValidatorWeightsMode.Local, '`local`: from the snapshot scores; `burn_uid0`: everything to uid 0; `targets`: the listed targets.')
   mode: ValidatorWeightsMode = ValidatorWeightsMode.Local;
 
   @ApiPropertyOptional({ description: 'Targets of the `targets` mode.', type: () => [ValidatorWeightTargetDto], maxItems: MAX_WEIGHT_TARGETS, default: [] })

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PARTICIPATION_DISCLAIMER } from './participation-disclaimer';
+import { ApiText } from '../common/api-fields';
 
 /** The participation disclaimer clients must show (`must_display`); fixed server content. */
 export class DisclaimerDto {
@@ -21,9 +22,9 @@ export class DisclaimerDto {
   @ApiProperty({ type: String, description: 'One-paragraph summary.', default: PARTICIPATION_DISCLAIMER.summary })
   summary!: string;
 
-  @ApiProperty({ type: String, description: 'Full text (Markdown); equals `full_text`.' })
+  @ApiText('Full text (Markdown); equals `full_text`.')
   text!: string;
 
-  @ApiProperty({ type: String, description: 'Full text (Markdown).' })
+  @ApiText('Full text (Markdown).')
   full_text!: string;
 }

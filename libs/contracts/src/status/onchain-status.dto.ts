@@ -1,43 +1,44 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiBoolean, ApiBooleanOrNull, ApiIntegerOrNull, ApiText, ApiTextOrNull } from '../common/api-fields';
 
 /** `GET /api/v1/onchain/status`: the claim contract as this deployment sees it. */
 export class OnchainStatusDto {
-  @ApiProperty({ type: Boolean, description: 'A chain endpoint and contract address are configured.' })
+  @ApiBoolean('A chain endpoint and contract address are configured.')
   configured!: boolean;
 
-  @ApiProperty({ type: String, description: 'Chain websocket endpoint.' })
+  @ApiText('Chain websocket endpoint.')
   ws_url!: string;
 
-  @ApiProperty({ type: String, description: 'Claim contract address.' })
+  @ApiText('Claim contract address.')
   contract!: string;
 
-  @ApiProperty({ type: String, description: "Path of the contract's ink! metadata JSON." })
+  @ApiText("Path of the contract's ink! metadata JSON.")
   metadata_path!: string;
 
-  @ApiProperty({ type: Boolean, description: 'The metadata file exists.' })
+  @ApiBoolean('The metadata file exists.')
   metadata_exists!: boolean;
 
   @ApiProperty({ description: 'Message labels found in the metadata.', type: [String] })
   metadata_messages!: string[];
 
-  @ApiProperty({ type: Boolean, description: 'The metadata has every required message (`publish_epoch`, `claim_single`, `challenge_epoch`).' })
+  @ApiBoolean('The metadata has every required message (`publish_epoch`, `claim_single`, `challenge_epoch`).')
   required_messages_present!: boolean;
 
-  @ApiProperty({ description: 'The chain answered; null when not checked.', type: Boolean, nullable: true })
+  @ApiBooleanOrNull('The chain answered; null when not checked.')
   chain_reachable!: boolean | null;
 
-  @ApiProperty({ description: 'Latest block number seen.', type: 'integer', nullable: true })
+  @ApiIntegerOrNull('Latest block number seen.')
   latest_block!: number | null;
 
-  @ApiProperty({ description: 'Contract info exists on chain; null when not checked.', type: Boolean, nullable: true })
+  @ApiBooleanOrNull('Contract info exists on chain; null when not checked.')
   contract_info_present!: boolean | null;
 
-  @ApiProperty({ description: 'Free balance of the contract account, in planck.', type: 'integer', nullable: true })
+  @ApiIntegerOrNull('Free balance of the contract account, in planck.')
   contract_account_free!: number | null;
 
-  @ApiProperty({ description: 'Reserved balance of the contract account, in planck.', type: 'integer', nullable: true })
+  @ApiIntegerOrNull('Reserved balance of the contract account, in planck.')
   contract_account_reserved!: number | null;
 
-  @ApiProperty({ description: 'Why a check failed.', type: String, nullable: true })
+  @ApiTextOrNull('Why a check failed.')
   error!: string | null;
 }

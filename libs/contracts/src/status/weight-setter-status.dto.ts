@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiBoolean, ApiDateTime, ApiInteger, ApiIntegerOrNull, ApiNumber, ApiText, ApiTextOrNull } from '../common/api-fields';
 
 export enum WeightsPassOutcome {
   Set = 'set',
@@ -9,57 +10,57 @@ export enum WeightsPassOutcome {
 
 /** One weight of a pass's vector. */
 export class WeightsPassEntryDto {
-  @ApiProperty({ description: 'Subnet uid.', type: 'integer' })
+  @ApiInteger('Subnet uid.')
   uid!: number;
 
-  @ApiProperty({ description: 'Hotkey (SS58) holding the uid; null when the metagraph has none.', type: String, nullable: true })
+  @ApiTextOrNull('Hotkey (SS58) holding the uid; null when the metagraph has none.')
   hotkey!: string | null;
 
-  @ApiProperty({ description: 'Fraction of the whole vector (the fractions sum to 1).', type: Number })
+  @ApiNumber('Fraction of the whole vector (the fractions sum to 1).')
   weight!: number;
 
-  @ApiProperty({ description: 'The u16 value sent to the chain (largest → 65535).', type: 'integer' })
+  @ApiInteger('The u16 value sent to the chain (largest → 65535).')
   value!: number;
 }
 
 /** The last pass of the weight setter (DECISIONS §12). */
 export class WeightsPassDto {
-  @ApiProperty({ description: 'When the pass ended.', type: String, format: 'date-time' })
+  @ApiDateTime('When the pass ended.')
   at!: string;
 
   @ApiProperty({ description: '`set`, `skipped` (rate limit), `failed` or `dry_run`.', enum: WeightsPassOutcome, enumName: 'WeightsPassOutcome' })
   outcome!: WeightsPassOutcome;
 
-  @ApiProperty({ description: 'Why it was skipped or failed, starting with a code (e.g. `commit_reveal_unsupported`, `rate_limited`, `snapshot_unavailable`).', type: String, nullable: true })
+  @ApiTextOrNull('Why it was skipped or failed, starting with a code (e.g. `commit_reveal_unsupported`, `rate_limited`, `snapshot_unavailable`).')
   reason!: string | null;
 
-  @ApiProperty({ description: '`validator_weights.mode` of the snapshot; null when no snapshot was read.', type: String, nullable: true })
+  @ApiTextOrNull('`validator_weights.mode` of the snapshot; null when no snapshot was read.')
   mode!: string | null;
 
-  @ApiProperty({ description: '`generated_at` of the snapshot the pass used.', type: String, nullable: true })
+  @ApiTextOrNull('`generated_at` of the snapshot the pass used.')
   snapshot_generated_at!: string | null;
 
   @ApiProperty({ description: 'The vector, uids ascending (empty when none was computed).', type: () => [WeightsPassEntryDto] })
   weights!: WeightsPassEntryDto[];
 
-  @ApiProperty({ description: 'Hash of the `set_weights` extrinsic.', type: String, nullable: true })
+  @ApiTextOrNull('Hash of the `set_weights` extrinsic.')
   tx_hash!: string | null;
 
-  @ApiProperty({ description: 'Block the extrinsic was included in.', type: 'integer', nullable: true })
+  @ApiIntegerOrNull('Block the extrinsic was included in.')
   block!: number | null;
 }
 
 /** `GET /status` of the weight setter. */
 export class WeightSetterStatusDto {
-  @ApiProperty({ description: 'The validator hotkey (SS58, prefix 42).', type: String })
+  @ApiText('The validator hotkey (SS58, prefix 42).')
   hotkey!: string;
 
-  @ApiProperty({ description: 'Whether this process holds the one-owner-per-hotkey lock (false: standby).', type: Boolean })
+  @ApiBoolean('Whether this process holds the one-owner-per-hotkey lock (false: standby).')
   owner!: boolean;
 
   @ApiProperty({ description: 'The last pass of whichever process owned the hotkey; null before the first.', type: () => WeightsPassDto, nullable: true })
   last_pass!: WeightsPassDto | null;
 
-  @ApiProperty({ description: 'First block at which the chain accepts new weights from this hotkey, when known.', type: 'integer', nullable: true })
+  @ApiIntegerOrNull('First block at which the chain accepts new weights from this hotkey, when known.')
   next_allowed_block!: number | null;
 }

@@ -1,16 +1,17 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiInteger, ApiText } from '../common/api-fields';
+
 
 /** `GET /api/v1/submissions/{id}/artifact`: where the artifact is and how to check it (DECISIONS §5). */
 export class ArtifactDescriptorDto {
-  @ApiProperty({ type: String, description: 'Submission id.' })
+  @ApiText('Submission id.')
   submission_id!: string;
 
-  @ApiProperty({ type: String, description: 'Public artifact URI.' })
+  @ApiText('Public artifact URI.')
   artifact_uri!: string;
 
-  @ApiProperty({ type: String, description: 'Lowercase SHA-256 of the artifact bytes.' })
+  @ApiText('Lowercase SHA-256 of the artifact bytes.')
   artifact_sha256!: string;
 
-  @ApiProperty({ description: 'Artifact size in bytes.', type: 'integer' })
+  @ApiInteger('Artifact size in bytes.')
   artifact_size_bytes!: number;
 }

@@ -4,6 +4,7 @@ import { PeerConsensusDto } from '../peer-evaluation/peer-consensus.dto';
 import { PeerEvaluationDto } from '../peer-evaluation/peer-evaluation.dto';
 import { VerificationSummaryDto } from '../validator-jobs/verification-summary.dto';
 import { SubmissionDto } from './submission.dto';
+import { ApiText } from '../common/api-fields';
 
 /** `GET /api/v1/submissions/{id}/detail` (owner only): a submission with everything decided about it. */
 export class SubmissionDetailDto {
@@ -22,6 +23,6 @@ export class SubmissionDetailDto {
   @ApiProperty({ description: 'Idea rewards this submission took part in.', type: () => [IdeaRewardDto] })
   idea_rewards!: IdeaRewardDto[];
 
-  @ApiProperty({ type: String, description: 'Task metric name.' })
+  @ApiText('Task metric name.')
   metric_name!: string;
 }

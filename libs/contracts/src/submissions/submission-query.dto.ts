@@ -1,18 +1,13 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEnum, IsOptional, IsString } from 'class-validator';
 import { SubmissionStatus } from '../enums';
 import { PageQueryDto } from '../common/page-query.dto';
+import { FilterEnum, FilterText } from '../common/request-fields';
 
 
 /** Query of `GET /api/v1/submissions`: newest first, paged (DECISIONS §5). */
 export class SubmissionQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ type: String, description: 'Only submissions of this task.' })
-  @IsOptional()
-  @IsString()
+  @FilterText('Only submissions of this task.')
   task_id?: string;
 
-  @ApiPropertyOptional({ description: 'Only submissions in this status.', enum: SubmissionStatus, enumName: 'SubmissionStatus' })
-  @IsOptional()
-  @IsEnum(SubmissionStatus)
+  @FilterEnum(SubmissionStatus, 'Only submissions in this status.')
   status?: SubmissionStatus;
 }

@@ -1,20 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsEnum,
-  IsInt,
-  IsNumber,
-  IsOptional,
-  IsString,
-  Length,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsEnum, IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
 import { CompetitionMode, MetricDirection, MetricResolutionMode, RankingMode } from '../enums';
 import { IsRepoGlob, IsStringRecord, MaxProperties, REPO_GLOB_MAX_LENGTH } from '../common/validators';
+import { ApiEnum } from '../common/api-fields';
+import { BoundedText, EnumOrDefault, OptionalCount, OptionalText } from '../common/request-fields';
 
 export const MAX_PATCH_BYTES_LIMIT = 1_048_576;
 export const DEFAULT_MAX_PATCH_BYTES = 262_144;
@@ -22,58 +11,31 @@ export const MAX_TIME_BUDGET_SECONDS = 86_400;
 
 /** Body of `POST /api/v1/tasks` (admin): the spec's create-task table plus DECISIONS §3. */
 export class CreateTaskDto {
-  @ApiProperty({ type: String, description: 'Unique, stable task key (used in URLs and reward-policy overrides).', minLength: 3, maxLength: 120 })
-  @IsString()
-  @Length(3, 120)
+  @BoundedText('Unique, stable task key (used in URLs and reward-policy overrides).', 3, 120)
   slug!: string;
 
-  @ApiProperty({ type: String, description: 'Human title.', minLength: 3, maxLength: 255 })
-  @IsString()
-  @Length(3, 255)
+  @BoundedText('Human title.', 3, 255)
   title!: string;
 
-  @ApiPropertyOptional({ description: 'Task brief (Markdown).', type: String, nullable: true, maxLength: 20000, default: null })
-  @IsOptional()
-  @IsString()
-  @MaxLength(20000)
+  @OptionalText('Task brief (Markdown).', 20000)
   brief: string | null = null;
 
-  @ApiPropertyOptional({
-    description: 'Markdown used as the brief part of onboard.md instead of the generated one.',
-    type: String,
-    nullable: true,
-    maxLength: 40000,
-    default: null,
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(40000)
+  @OptionalText('Markdown used as the brief part of onboard.md instead of the generated one.', 40000)
   onboard_md: string | null = null;
 
-  @ApiProperty({ type: String, description: 'Public repository URL the benchmark is run from.', minLength: 1 })
-  @IsString()
-  @MinLength(1)
+  @BoundedText('Public repository URL the benchmark is run from.', 1)
   repository!: string;
 
-  @ApiProperty({ type: String, description: 'Pinned base ref (branch, tag or commit) patches apply to.', minLength: 1, maxLength: 255 })
-  @IsString()
-  @Length(1, 255)
+  @BoundedText('Pinned base ref (branch, tag or commit) patches apply to.', 1, 255)
   base_ref!: string;
 
-  @ApiPropertyOptional({ description: 'Command run once before the benchmark.', type: String, nullable: true, default: null })
-  @IsOptional()
-  @IsString()
+  @OptionalText('Command run once before the benchmark.')
   setup_command: string | null = null;
 
-  @ApiProperty({ type: String, description: 'Command that runs the benchmark and writes the result file.', minLength: 1 })
-  @IsString()
-  @MinLength(1)
+  @BoundedText('Command that runs the benchmark and writes the result file.', 1)
   benchmark_command!: string;
 
-  @ApiPropertyOptional({ description: 'Path of the JSON result file the benchmark writes.', type: String, nullable: true, maxLength: 1000, default: null })
-  @IsOptional()
-  @IsString()
-  @MaxLength(1000)
+  @OptionalText('Path of the JSON result file the benchmark writes.', 1000)
   result_path: string | null = null;
 
   @ApiPropertyOptional({
@@ -95,23 +57,17 @@ export class CreateTaskDto {
   @Max(MAX_PATCH_BYTES_LIMIT)
   max_patch_bytes: number = DEFAULT_MAX_PATCH_BYTES;
 
-  @ApiProperty({ type: String, description: 'Primary metric key in the result file.', minLength: 1, maxLength: 120 })
-  @IsString()
-  @Length(1, 120)
+  @BoundedText('Primary metric key in the result file.', 1, 120)
   metric_name!: string;
 
-  @ApiProperty({ description: 'Whether a larger or a smaller primary metric is better.', enum: MetricDirection, enumName: 'MetricDirection' })
+  @ApiEnum(MetricDirection, 'Whether a larger or a smaller primary metric is better.')
   @IsEnum(MetricDirection)
   metric_direction!: MetricDirection;
 
-  @ApiPropertyOptional({ description: 'How candidates are compared with the best result.', enum: RankingMode, enumName: 'RankingMode', default: RankingMode.Scalar })
-  @IsEnum(RankingMode)
+  @EnumOrDefault(RankingMode, RankingMode.Scalar, 'How candidates are compared with the best result.')
   ranking_mode: RankingMode = RankingMode.Scalar;
 
-  @ApiPropertyOptional({ description: 'Secondary metric key (tie-break or second Pareto axis).', type: String, nullable: true, maxLength: 120, default: null })
-  @IsOptional()
-  @IsString()
-  @MaxLength(120)
+  @OptionalText('Secondary metric key (tie-break or second Pareto axis).', 120)
   secondary_metric_name: string | null = null;
 
   @ApiPropertyOptional({ description: 'Direction of the secondary metric.', enum: MetricDirection, enumName: 'MetricDirection', nullable: true, default: null })
@@ -130,8 +86,7 @@ export class CreateTaskDto {
   @MaxProperties(64)
   validator_benchmark_env: Record<string, string> = {};
 
-  @ApiPropertyOptional({ description: 'Competition rules of the task.', enum: CompetitionMode, enumName: 'CompetitionMode', default: CompetitionMode.Centerless })
-  @IsEnum(CompetitionMode)
+  @EnumOrDefault(CompetitionMode, CompetitionMode.Centerless, 'Competition rules of the task.')
   competition_mode: CompetitionMode = CompetitionMode.Centerless;
 
   @ApiPropertyOptional({ description: 'Peer evaluations needed for consensus (peer_evaluation tasks).', type: 'integer', minimum: 1, maximum: 20, default: 2 })
@@ -156,37 +111,18 @@ export class CreateTaskDto {
   @Min(0)
   metric_resolution = 0;
 
-  @ApiPropertyOptional({
-    description: '`absolute`: plain difference; `log`: difference of natural logs (the 0.02-nat perplexity rule).',
-    enum: MetricResolutionMode,
-    enumName: 'MetricResolutionMode',
-    default: MetricResolutionMode.Absolute,
-  })
-  @IsEnum(MetricResolutionMode)
+  @EnumOrDefault(MetricResolutionMode, MetricResolutionMode.Absolute, '`absolute`: plain difference; `log`: difference of natural logs (the 0.02-nat perplexity rule).')
   metric_resolution_mode: MetricResolutionMode = MetricResolutionMode.Absolute;
 
-  @ApiPropertyOptional({ description: 'Reference model id (model tasks).', type: String, nullable: true, maxLength: 255, default: null })
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText('Reference model id (model tasks).', 255)
   reference_model_id: string | null = null;
 
-  @ApiPropertyOptional({ description: 'Parameter count of the reference model (model tasks).', type: 'integer', nullable: true, minimum: 0, default: null })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @OptionalCount('Parameter count of the reference model (model tasks).')
   reference_parameter_count: number | null = null;
 
-  @ApiPropertyOptional({ description: 'Model family (model tasks).', type: String, nullable: true, maxLength: 120, default: null })
-  @IsOptional()
-  @IsString()
-  @MaxLength(120)
+  @OptionalText('Model family (model tasks).', 120)
   model_family: string | null = null;
 
-  @ApiPropertyOptional({ description: 'Note for clients that knew the task under an older slug.', type: String, nullable: true, maxLength: 2000, default: null })
-  @IsOptional()
-  @IsString()
-  @MaxLength(2000)
+  @OptionalText('Note for clients that knew the task under an older slug.', 2000)
   slug_compatibility_note: string | null = null;
 }

@@ -1,20 +1,20 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { TaskState } from '../enums';
+import { ApiBoolean, ApiDateTime, ApiEnum, ApiText } from '../common/api-fields';
 
 /** Answer of pause, resume and close (DECISIONS §3). */
 export class TaskStateUpdateDto {
-  @ApiProperty({ type: String, description: 'Task id.' })
+  @ApiText('Task id.')
   task_id!: string;
 
-  @ApiProperty({ description: 'State before the operation.', enum: TaskState, enumName: 'TaskState' })
+  @ApiEnum(TaskState, 'State before the operation.')
   previous_state!: TaskState;
 
-  @ApiProperty({ description: 'State after the operation.', enum: TaskState, enumName: 'TaskState' })
+  @ApiEnum(TaskState, 'State after the operation.')
   task_state!: TaskState;
 
-  @ApiProperty({ type: Boolean, description: '`task_state == "live"`.' })
+  @ApiBoolean('`task_state == "live"`.')
   is_active!: boolean;
 
-  @ApiProperty({ description: 'Time of the change.', type: String, format: 'date-time' })
+  @ApiDateTime('Time of the change.')
   updated_at!: string;
 }

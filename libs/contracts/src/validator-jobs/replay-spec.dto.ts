@@ -1,62 +1,63 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { MetricDirection, RankingMode } from '../enums';
+import { ApiEnum, ApiEnumOrNull, ApiInteger, ApiIntegerOrNull, ApiText, ApiTextOrNull } from '../common/api-fields';
 
 /** Everything a validator needs to replay one submission (DECISIONS §6, compat); includes validator-private fields. */
 export class ReplaySpecDto {
-  @ApiProperty({ type: String, description: 'Repository URL.' })
+  @ApiText('Repository URL.')
   repository!: string;
 
-  @ApiProperty({ type: String, description: 'Base ref the patch applies to.' })
+  @ApiText('Base ref the patch applies to.')
   base_ref!: string;
 
-  @ApiProperty({ description: 'Commit the base ref resolved to, when known.', type: String, nullable: true })
+  @ApiTextOrNull('Commit the base ref resolved to, when known.')
   base_commit_sha!: string | null;
 
-  @ApiProperty({ description: 'Setup command.', type: String, nullable: true })
+  @ApiTextOrNull('Setup command.')
   setup_command!: string | null;
 
-  @ApiProperty({ type: String, description: 'Benchmark command.' })
+  @ApiText('Benchmark command.')
   benchmark_command!: string;
 
-  @ApiProperty({ description: 'JSON result file path.', type: String, nullable: true })
+  @ApiTextOrNull('JSON result file path.')
   result_path!: string | null;
 
   @ApiProperty({ description: 'Globs the patch may touch.', type: [String] })
   allowed_patch_paths!: string[];
 
-  @ApiProperty({ type: String, description: 'Primary metric key.' })
+  @ApiText('Primary metric key.')
   metric_name!: string;
 
-  @ApiProperty({ description: 'Direction of the primary metric.', enum: MetricDirection, enumName: 'MetricDirection' })
+  @ApiEnum(MetricDirection, 'Direction of the primary metric.')
   metric_direction!: MetricDirection;
 
-  @ApiProperty({ description: 'Ranking mode.', enum: RankingMode, enumName: 'RankingMode' })
+  @ApiEnum(RankingMode, 'Ranking mode.')
   ranking_mode!: RankingMode;
 
-  @ApiProperty({ description: 'Secondary metric key.', type: String, nullable: true })
+  @ApiTextOrNull('Secondary metric key.')
   secondary_metric_name!: string | null;
 
-  @ApiProperty({ description: 'Direction of the secondary metric.', enum: MetricDirection, enumName: 'MetricDirection', nullable: true })
+  @ApiEnumOrNull(MetricDirection, 'Direction of the secondary metric.')
   secondary_metric_direction!: MetricDirection | null;
 
   @ApiProperty({ description: 'Validator-private benchmark environment.', type: 'object', additionalProperties: { type: 'string' } })
   validator_benchmark_env!: Record<string, string>;
 
-  @ApiProperty({ description: 'Wall-clock budget in seconds.', type: 'integer' })
+  @ApiInteger('Wall-clock budget in seconds.')
   time_budget_seconds!: number;
 
-  @ApiProperty({ description: 'Largest accepted patch, in UTF-8 bytes.', type: 'integer' })
+  @ApiInteger('Largest accepted patch, in UTF-8 bytes.')
   max_patch_bytes!: number;
 
-  @ApiProperty({ type: String, description: 'Unified git diff to apply (may be empty).' })
+  @ApiText('Unified git diff to apply (may be empty).')
   patch!: string;
 
-  @ApiProperty({ description: 'Artifact to download.', type: String, nullable: true })
+  @ApiTextOrNull('Artifact to download.')
   artifact_uri!: string | null;
 
-  @ApiProperty({ description: 'Expected SHA-256 of the artifact.', type: String, nullable: true })
+  @ApiTextOrNull('Expected SHA-256 of the artifact.')
   artifact_sha256!: string | null;
 
-  @ApiProperty({ description: 'Expected artifact size in bytes.', type: 'integer', nullable: true })
+  @ApiIntegerOrNull('Expected artifact size in bytes.')
   artifact_size_bytes!: number | null;
 }

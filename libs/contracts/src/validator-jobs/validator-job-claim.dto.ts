@@ -1,15 +1,10 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString } from 'class-validator';
+import { OptionalText } from '../common/request-fields';
 
 /** Optional body of `POST /api/v1/validator/jobs/claim`: restrict the claim to one task. */
 export class ValidatorJobClaimDto {
-  @ApiPropertyOptional({ description: 'Only jobs of this task.', type: String, nullable: true, default: null })
-  @IsOptional()
-  @IsString()
+  @OptionalText('Only jobs of this task.')
   task_id: string | null = null;
 
-  @ApiPropertyOptional({ description: 'Only jobs of the task with this slug.', type: String, nullable: true, default: null })
-  @IsOptional()
-  @IsString()
+  @OptionalText('Only jobs of the task with this slug.')
   task_slug: string | null = null;
 }

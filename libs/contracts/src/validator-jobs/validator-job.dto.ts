@@ -3,13 +3,14 @@ import { SubmissionDetailDto } from '../submissions/submission-detail.dto';
 import { SubmissionDto } from '../submissions/submission.dto';
 import { TaskDto } from '../tasks/task.dto';
 import { ReplaySpecDto } from './replay-spec.dto';
+import { ApiDateTime, ApiText } from '../common/api-fields';
 
 /** A leased validator job: the answer of job claim, and one entry of a scan. */
 export class ValidatorJobDto {
-  @ApiProperty({ type: String, description: 'Job id; post the result to `/api/v1/validator/jobs/{job_id}/result`.' })
+  @ApiText('Job id; post the result to `/api/v1/validator/jobs/{job_id}/result`.')
   job_id!: string;
 
-  @ApiProperty({ type: String, description: 'Submission to replay.' })
+  @ApiText('Submission to replay.')
   submission_id!: string;
 
   @ApiProperty({ description: 'The submission.', type: () => SubmissionDto })
@@ -21,7 +22,7 @@ export class ValidatorJobDto {
   @ApiProperty({ description: 'Everything the replay needs, validator-private fields included.', type: () => ReplaySpecDto })
   replay_spec!: ReplaySpecDto;
 
-  @ApiProperty({ description: 'When the lease ends and the job returns to pending.', type: String, format: 'date-time' })
+  @ApiDateTime('When the lease ends and the job returns to pending.')
   lease_expires_at!: string;
 
   @ApiProperty({ description: 'The submission detail (compat: clients read `detail.submission`).', type: () => SubmissionDetailDto })

@@ -1,17 +1,12 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEnum, IsOptional, IsString } from 'class-validator';
 import { VerificationStatus } from '../enums';
 import { PageQueryDto } from '../common/page-query.dto';
+import { FilterEnum, FilterText } from '../common/request-fields';
 
 /** Query of `GET /api/v1/verifications`: newest first, paged like the other lists. */
 export class VerificationQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ type: String, description: 'Only verifications of this submission.' })
-  @IsOptional()
-  @IsString()
+  @FilterText('Only verifications of this submission.')
   submission_id?: string;
 
-  @ApiPropertyOptional({ description: 'Only verifications with this verdict.', enum: VerificationStatus, enumName: 'VerificationStatus' })
-  @IsOptional()
-  @IsEnum(VerificationStatus)
+  @FilterEnum(VerificationStatus, 'Only verifications with this verdict.')
   status?: VerificationStatus;
 }

@@ -1,38 +1,38 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { VerificationStatus } from '../enums';
+import { ApiDateTime, ApiEnum, ApiJsonObject, ApiNumberOrNull, ApiText, ApiTextOrNull } from '../common/api-fields';
 
 /** A recorded validator result (DECISIONS §6); also the answer of verify and job result. */
 export class VerificationSummaryDto {
-  @ApiProperty({ type: String, description: 'Verification id.' })
+  @ApiText('Verification id.')
   id!: string;
 
-  @ApiProperty({ type: String, description: 'Verified submission.' })
+  @ApiText('Verified submission.')
   submission_id!: string;
 
-  @ApiProperty({ type: String, description: 'Validator job the result completed.' })
+  @ApiText('Validator job the result completed.')
   job_id!: string;
 
-  @ApiProperty({ type: String, description: 'Task id.' })
+  @ApiText('Task id.')
   task_id!: string;
 
-  @ApiProperty({ type: String, description: 'Hotkey of the validator.' })
+  @ApiText('Hotkey of the validator.')
   validator_hotkey!: string;
 
-  @ApiProperty({ description: 'Verdict.', enum: VerificationStatus, enumName: 'VerificationStatus' })
+  @ApiEnum(VerificationStatus, 'Verdict.')
   status!: VerificationStatus;
 
-  @ApiProperty({ type: String, description: 'Task metric name.' })
+  @ApiText('Task metric name.')
   metric_name!: string;
 
-  @ApiProperty({ description: 'Observed value of the task metric, when the replay produced one.', type: Number, nullable: true })
+  @ApiNumberOrNull('Observed value of the task metric, when the replay produced one.')
   metric_value!: number | null;
 
-  @ApiProperty({ description: 'Metrics the replay produced.', type: 'object', additionalProperties: true })
+  @ApiJsonObject('Metrics the replay produced.')
   observed_metrics!: Record<string, unknown>;
 
-  @ApiProperty({ description: 'Validator notes.', type: String, nullable: true })
+  @ApiTextOrNull('Validator notes.')
   notes!: string | null;
 
-  @ApiProperty({ description: 'Creation time.', type: String, format: 'date-time' })
+  @ApiDateTime('Creation time.')
   created_at!: string;
 }

@@ -1,44 +1,44 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { WorkItemSource, WorkItemStatus } from '../enums';
+import { ApiDateTime, ApiEnum, ApiInteger, ApiText, ApiTextOrNull } from '../common/api-fields';
 
 /** A planned unit of work on a task (DECISIONS §4). */
 export class WorkItemDto {
-  @ApiProperty({ type: String, description: 'Work item id.' })
+  @ApiText('Work item id.')
   id!: string;
 
-  @ApiProperty({ type: String, description: 'Task id.' })
+  @ApiText('Task id.')
   task_id!: string;
 
-  @ApiProperty({ type: String, description: 'Short title.' })
+  @ApiText('Short title.')
   title!: string;
 
-  @ApiProperty({ type: String, description: 'What to do (Markdown).' })
+  @ApiText('What to do (Markdown).')
   description!: string;
 
-  @ApiProperty({ description: 'Higher runs first.', type: 'integer' })
+  @ApiInteger('Higher runs first.')
   priority!: number;
 
-  @ApiProperty({ description: 'Work item status.', enum: WorkItemStatus, enumName: 'WorkItemStatus' })
+  @ApiEnum(WorkItemStatus, 'Work item status.')
   status!: WorkItemStatus;
 
-  @ApiProperty({ description: 'Who created the item.', enum: WorkItemSource, enumName: 'WorkItemSource' })
+  @ApiEnum(WorkItemSource, 'Who created the item.')
   source!: WorkItemSource;
 
-  @ApiProperty({ description: 'Submission whose idea this item implements (centerless).', type: String, nullable: true })
+  @ApiTextOrNull('Submission whose idea this item implements (centerless).')
   idea_submission_id!: string | null;
 
-  @ApiProperty({ description: 'Submission this item improves on (e.g. the current best).', type: String, nullable: true })
+  @ApiTextOrNull('Submission this item improves on (e.g. the current best).')
   parent_submission_id!: string | null;
 
-  @ApiProperty({ description: 'Claim holding the item while `claimed`.', type: String, nullable: true })
+  @ApiTextOrNull('Claim holding the item while `claimed`.')
   claim_id!: string | null;
 
-  @ApiProperty({ description: 'Submission that completed the item.', type: String, nullable: true })
+  @ApiTextOrNull('Submission that completed the item.')
   completed_submission_id!: string | null;
 
-  @ApiProperty({ description: 'Creation time.', type: String, format: 'date-time' })
+  @ApiDateTime('Creation time.')
   created_at!: string;
 
-  @ApiProperty({ description: 'Last change.', type: String, format: 'date-time' })
+  @ApiDateTime('Last change.')
   updated_at!: string;
 }

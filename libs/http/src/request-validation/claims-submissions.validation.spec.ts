@@ -1,18 +1,13 @@
 import { ArtifactDescriptorDto, CreateSubmissionDto, CreateTaskClaimDto, CreateWorkItemClaimDto } from '@rcs/contracts';
-import { accept, expectBounds, reject, text } from './pipe.test-helpers';
+import { accept, expectBounds, lengthBounds, reject, text, tooLong, tooShort } from './pipe.test-helpers';
 
-const tooShort = (min: number) => ({ type: 'string_too_short', ctx: { min_length: min } });
-const tooLong = (max: number) => ({ type: 'string_too_long', ctx: { max_length: max } });
 
 describe('CreateTaskClaimDto', () => {
   const valid = { claim_description: 'try a cosine schedule' };
 
   it('bounds claim_description to 8..4000 characters', () =>
     expectBounds(CreateTaskClaimDto, valid, 'claim_description', [
-      { value: text(7), error: tooShort(8) },
-      { value: text(8) },
-      { value: text(4000) },
-      { value: text(4001), error: tooLong(4000) },
+      ...lengthBounds(8, 4000),
       { value: null, error: { type: 'string_type' } },
       { value: undefined, error: { type: 'missing' } },
     ]));

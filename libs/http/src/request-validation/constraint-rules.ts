@@ -29,9 +29,8 @@ type Rule = (violation: Violation) => ValidationErrorItem[];
 export const WHITELIST_CONSTRAINT = 'whitelistValidation';
 export const UNKNOWN_VALUE_CONSTRAINT = 'unknownValue';
 
-/** Constraints reported first; among several failures on one property the earliest wins its loc. */
-const PRIORITY: readonly string[] = [
-  WHITELIST_CONSTRAINT,
+/** Type rules: once one fails at the property itself, the value rules behind it say nothing useful. */
+const TYPE_CONSTRAINT_ORDER: readonly string[] = [
   UNKNOWN_VALUE_CONSTRAINT,
   NESTED_VALIDATION_CONSTRAINT,
   'isDefined',
@@ -45,6 +44,14 @@ const PRIORITY: readonly string[] = [
   'isIn',
   ContractConstraint.StringRecord,
   ContractConstraint.NestedRecord,
+];
+
+export const TYPE_CONSTRAINTS: ReadonlySet<string> = new Set(TYPE_CONSTRAINT_ORDER);
+
+/** Constraints reported first; among several failures on one property the earliest wins its loc. */
+const PRIORITY: readonly string[] = [
+  WHITELIST_CONSTRAINT,
+  ...TYPE_CONSTRAINT_ORDER,
   'isNotEmpty',
   'isLength',
   'minLength',
@@ -60,23 +67,6 @@ const PRIORITY: readonly string[] = [
   ContractConstraint.RepoGlob,
   ContractConstraint.ExactlyOneOf,
 ];
-
-/** Type rules: once one fails at the property itself, the value rules behind it say nothing useful. */
-export const TYPE_CONSTRAINTS: ReadonlySet<string> = new Set([
-  UNKNOWN_VALUE_CONSTRAINT,
-  NESTED_VALIDATION_CONSTRAINT,
-  'isDefined',
-  'isObject',
-  'isArray',
-  'isString',
-  'isInt',
-  'isNumber',
-  'isBoolean',
-  'isEnum',
-  'isIn',
-  ContractConstraint.StringRecord,
-  ContractConstraint.NestedRecord,
-]);
 
 /** Constraints that look at the whole object and so may fail while their own property is absent. */
 export const ABSENCE_AWARE_CONSTRAINTS: ReadonlySet<string> = new Set([ContractConstraint.ExactlyOneOf]);

@@ -53,3 +53,19 @@ export async function expectBounds(metatype: Type<unknown>, valid: Record<string
 }
 
 export const text = (length: number): string => 'x'.repeat(length);
+
+export const tooShort = (min: number) => ({ type: 'string_too_short', ctx: { min_length: min } });
+export const tooLong = (max: number) => ({ type: 'string_too_long', ctx: { max_length: max } });
+
+/** A string field's length bounds: one short of `min` and one past `max` refused, both bounds accepted. */
+export function lengthBounds(min: number, max: number): BoundCase[] {
+  return [{ value: text(min - 1), error: tooShort(min) }, { value: text(min) }, { value: text(max) }, { value: text(max + 1), error: tooLong(max) }];
+}
+
+export const ge = (bound: number) => ({ type: 'greater_than_equal', ctx: { ge: bound } });
+export const le = (bound: number) => ({ type: 'less_than_equal', ctx: { le: bound } });
+
+/** A number field's bounds: one below `min` and one above `max` refused, both bounds accepted. */
+export function rangeBounds(min: number, max: number): BoundCase[] {
+  return [{ value: min - 1, error: ge(min) }, { value: min }, { value: max }, { value: max + 1, error: le(max) }];
+}

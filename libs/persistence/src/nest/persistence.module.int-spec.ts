@@ -1,7 +1,7 @@
 import { DynamicModule, Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { InjectDataSource, InjectRepository, TypeOrmModule } from '@nestjs/typeorm';
-import { createScratchDatabase, ScratchDatabase } from '@rcs/testing';
+import { createScratchDatabase, ScratchDatabase, suiteResource } from '@rcs/testing';
 import { DataSource, Repository } from 'typeorm';
 import schema from '../../test/fixtures/data-source';
 import { Note } from '../../test/fixtures/note.entity';
@@ -42,13 +42,7 @@ class ConfigModule {
 describe('PersistenceModule', () => {
   let scratch: ScratchDatabase;
 
-  beforeAll(async () => {
-    scratch = await createScratchDatabase('persistence_nest');
-  });
-
-  afterAll(async () => {
-    await scratch.drop();
-  });
+  suiteResource(() => createScratchDatabase('persistence_nest'), (resource) => resource.drop(), (made) => (scratch = made));
 
   it('opens the database from injected config, serves @InjectRepository, and closes on shutdown', async () => {
     @Module({

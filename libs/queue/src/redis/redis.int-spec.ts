@@ -1,16 +1,10 @@
-import { createTestRedis, TestRedis } from '@rcs/testing';
+import { createTestRedis, suiteResource, TestRedis } from '@rcs/testing';
 import { createRedis, redisReady } from './redis';
 
 describe('createRedis / redisReady', () => {
   let testRedis: TestRedis;
 
-  beforeAll(async () => {
-    testRedis = await createTestRedis();
-  });
-
-  afterAll(async () => {
-    await testRedis.cleanup();
-  });
+  suiteResource(() => createTestRedis(), (resource) => resource.cleanup(), (made) => (testRedis = made));
 
   it('is ready against a live server, and BullMQ connections never give up on a request', async () => {
     const redis = createRedis(testRedis.url, { forBullmq: true, connectionName: 'queue-int-spec' });

@@ -1,3 +1,4 @@
+import { thrownBy } from '@rcs/testing';
 import { JobRegistryError } from '../errors';
 import { buildJobRegistry, DiscoveredHandler } from './job-registry';
 
@@ -8,15 +9,7 @@ const handler = (queue: string, name: string, source: string): DiscoveredHandler
   handle: () => source,
 });
 
-function problemsOf(fn: () => unknown): JobRegistryError['problems'] {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof JobRegistryError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+const problemsOf = (fn: () => unknown): JobRegistryError['problems'] => thrownBy(JobRegistryError, fn)?.problems ?? [];
 
 describe('buildJobRegistry', () => {
   const queues = { rewards: { jobNames: ['rebuild'] }, maintenance: { jobNames: ['expire-claims', 'expire-leases'] } };

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity, Index } from 'typeorm';
+import { CreatedAt, DoubleColumn, ForeignKeyColumn, nullable, TextColumn, UuidPrimaryKey } from '@rcs/persistence';
 import { SubmissionEntity } from '../../submissions/entities/submission.entity';
 import { TaskEntity } from '../../tasks/entities/task.entity';
 
@@ -6,33 +7,30 @@ import { TaskEntity } from '../../tasks/entities/task.entity';
 @Entity({ name: 'best_result_changes' })
 @Index('best_result_changes_task_idx', ['taskId', 'createdAt'])
 export class BestResultChangeEntity {
-  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'best_result_changes_pkey' })
+  @UuidPrimaryKey('best_result_changes_pkey')
   id!: string;
 
-  @Column({ type: 'uuid' })
-  @ForeignKey(() => TaskEntity, { name: 'best_result_changes_task_id_fkey' })
+  @ForeignKeyColumn(() => TaskEntity, 'best_result_changes_task_id_fkey')
   taskId!: string;
 
-  @Column({ type: 'uuid' })
-  @ForeignKey(() => SubmissionEntity, { name: 'best_result_changes_submission_id_fkey' })
+  @ForeignKeyColumn(() => SubmissionEntity, 'best_result_changes_submission_id_fkey')
   submissionId!: string;
 
-  @Column({ type: 'uuid', nullable: true })
-  @ForeignKey(() => SubmissionEntity, { name: 'best_result_changes_previous_submission_id_fkey' })
+  @ForeignKeyColumn(() => SubmissionEntity, 'best_result_changes_previous_submission_id_fkey', nullable)
   previousSubmissionId!: string | null;
 
-  @Column({ type: 'double precision' })
+  @DoubleColumn()
   metricValue!: number;
 
-  @Column({ type: 'double precision', nullable: true })
+  @DoubleColumn(nullable)
   previousMetricValue!: number | null;
 
-  @Column({ type: 'double precision', nullable: true })
+  @DoubleColumn(nullable)
   secondaryMetricValue!: number | null;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   minerHotkey!: string;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 }

@@ -1,4 +1,5 @@
-import { Check, Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
+import { Check, Entity, ForeignKey } from 'typeorm';
+import { DoubleColumn, ForeignKeyColumn, nullable, PrimaryKey, TextColumn, TimestampColumn } from '@rcs/persistence';
 import { MetricDirection } from '@rcs/contracts';
 import { SubmissionEntity } from '../../submissions/entities/submission.entity';
 import { TaskEntity } from '../../tasks/entities/task.entity';
@@ -7,29 +8,28 @@ import { TaskEntity } from '../../tasks/entities/task.entity';
 @Entity({ name: 'best_results' })
 @Check('best_results_metric_direction_check', "metric_direction IN ('maximize', 'minimize')")
 export class BestResultEntity {
-  @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'best_results_pkey' })
+  @PrimaryKey('uuid', 'best_results_pkey')
   @ForeignKey(() => TaskEntity, { name: 'best_results_task_id_fkey' })
   taskId!: string;
 
-  @Column({ type: 'uuid' })
-  @ForeignKey(() => SubmissionEntity, { name: 'best_results_submission_id_fkey' })
+  @ForeignKeyColumn(() => SubmissionEntity, 'best_results_submission_id_fkey')
   submissionId!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   metricName!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   metricDirection!: MetricDirection;
 
-  @Column({ type: 'double precision' })
+  @DoubleColumn()
   metricValue!: number;
 
-  @Column({ type: 'double precision', nullable: true })
+  @DoubleColumn(nullable)
   secondaryMetricValue!: number | null;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   minerHotkey!: string;
 
-  @Column({ type: 'timestamptz', default: () => 'now()' })
+  @TimestampColumn({ default: () => 'now()' })
   updatedAt!: Date;
 }

@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Entity, Index } from 'typeorm';
+import { CreatedAt, ForeignKeyColumn, nullable, TextColumn, TimestampColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
 import { ClaimStatus } from '@rcs/contracts';
 import { SubmissionEntity } from '../../submissions/entities/submission.entity';
 import { TaskEntity } from '../../tasks/entities/task.entity';
@@ -10,37 +11,34 @@ import { WorkItemEntity } from '../../work-items/entities/work-item.entity';
 @Index('claims_task_status_idx', ['taskId', 'status', 'createdAt']) // (task_id, status, created_at DESC)
 @Check('claims_status_check', "status IN ('active', 'submitted', 'expired', 'cancelled')")
 export class ClaimEntity {
-  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'claims_pkey' })
+  @UuidPrimaryKey('claims_pkey')
   id!: string;
 
-  @Column({ type: 'uuid' })
-  @ForeignKey(() => TaskEntity, { name: 'claims_task_id_fkey' })
+  @ForeignKeyColumn(() => TaskEntity, 'claims_task_id_fkey')
   taskId!: string;
 
   /** Set when the claim was made through a work item. */
-  @Column({ type: 'uuid', nullable: true })
-  @ForeignKey(() => WorkItemEntity, { name: 'claims_work_item_id_fkey' })
+  @ForeignKeyColumn(() => WorkItemEntity, 'claims_work_item_id_fkey', nullable)
   workItemId!: string | null;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   minerHotkey!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   claimDescription!: string;
 
-  @Column({ type: 'uuid', nullable: true })
-  @ForeignKey(() => SubmissionEntity, { name: 'claims_base_submission_fk' })
+  @ForeignKeyColumn(() => SubmissionEntity, 'claims_base_submission_fk', nullable)
   baseSubmissionId!: string | null;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   status!: ClaimStatus;
 
-  @Column({ type: 'timestamptz' })
+  @TimestampColumn()
   expiresAt!: Date;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 
-  @UpdateDateColumn({ type: 'timestamptz' })
+  @UpdatedAt()
   updatedAt!: Date;
 }

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Entity, Index, Unique } from 'typeorm';
+import { CreatedAt, DoubleColumn, ForeignKeyColumn, nullable, TextColumn, UuidPrimaryKey } from '@rcs/persistence';
 import { SubmissionEntity } from '../../submissions/entities/submission.entity';
 import { TaskEntity } from '../../tasks/entities/task.entity';
 
@@ -7,39 +8,36 @@ import { TaskEntity } from '../../tasks/entities/task.entity';
 @Unique('idea_rewards_one_per_improvement_unique', ['improvedSubmissionId'])
 @Index('idea_rewards_created_idx', ['createdAt', 'id']) // (created_at DESC, id DESC)
 export class IdeaRewardEntity {
-  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'idea_rewards_pkey' })
+  @UuidPrimaryKey('idea_rewards_pkey')
   id!: string;
 
-  @Column({ type: 'uuid' })
-  @ForeignKey(() => TaskEntity, { name: 'idea_rewards_task_id_fkey' })
+  @ForeignKeyColumn(() => TaskEntity, 'idea_rewards_task_id_fkey')
   taskId!: string;
 
-  @Column({ type: 'uuid' })
-  @ForeignKey(() => SubmissionEntity, { name: 'idea_rewards_improved_submission_id_fkey' })
+  @ForeignKeyColumn(() => SubmissionEntity, 'idea_rewards_improved_submission_id_fkey')
   improvedSubmissionId!: string;
 
-  @Column({ type: 'uuid' })
-  @ForeignKey(() => SubmissionEntity, { name: 'idea_rewards_idea_submission_id_fkey' })
+  @ForeignKeyColumn(() => SubmissionEntity, 'idea_rewards_idea_submission_id_fkey')
   ideaSubmissionId!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   proposerHotkey!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   implementerHotkey!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   metricName!: string;
 
-  @Column({ type: 'double precision', nullable: true })
+  @DoubleColumn(nullable)
   previousMetricValue!: number | null;
 
-  @Column({ type: 'double precision' })
+  @DoubleColumn()
   improvedMetricValue!: number;
 
-  @Column({ type: 'double precision', nullable: true })
+  @DoubleColumn(nullable)
   improvementAmount!: number | null;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 }

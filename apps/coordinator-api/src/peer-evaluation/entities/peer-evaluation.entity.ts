@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Entity, Index, Unique } from 'typeorm';
+import { CreatedAt, DoubleColumn, ForeignKeyColumn, JsonbColumn, nullable, TextColumn, TimestampColumn, UuidPrimaryKey } from '@rcs/persistence';
 import { VerificationStatus } from '@rcs/contracts';
 import { SubmissionEntity } from '../../submissions/entities/submission.entity';
 import { TaskEntity } from '../../tasks/entities/task.entity';
@@ -8,36 +9,34 @@ import { TaskEntity } from '../../tasks/entities/task.entity';
 @Index('peer_evaluations_created_idx', ['createdAt', 'id']) // (created_at DESC, id DESC)
 @Check('peer_evaluations_status_check', "status IN ('accepted', 'rejected', 'error')")
 export class PeerEvaluationEntity {
-  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'peer_evaluations_pkey' })
+  @UuidPrimaryKey('peer_evaluations_pkey')
   id!: string;
 
-  @Column({ type: 'uuid' })
-  @ForeignKey(() => SubmissionEntity, { name: 'peer_evaluations_submission_id_fkey' })
+  @ForeignKeyColumn(() => SubmissionEntity, 'peer_evaluations_submission_id_fkey')
   submissionId!: string;
 
-  @Column({ type: 'uuid' })
-  @ForeignKey(() => TaskEntity, { name: 'peer_evaluations_task_id_fkey' })
+  @ForeignKeyColumn(() => TaskEntity, 'peer_evaluations_task_id_fkey')
   taskId!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   evaluatorHotkey!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   status!: VerificationStatus;
 
-  @Column({ type: 'jsonb', default: {} })
+  @JsonbColumn({ default: {} })
   observedMetrics!: Record<string, unknown>;
 
   /** The task metric read from observed_metrics, when present and finite. */
-  @Column({ type: 'double precision', nullable: true })
+  @DoubleColumn(nullable)
   metricValue!: number | null;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   notes!: string | null;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 
-  @Column({ type: 'timestamptz', nullable: true })
+  @TimestampColumn(nullable)
   completedAt!: Date | null;
 }

@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { PrimaryKey, TimestampColumn } from '@rcs/persistence';
 
 /**
  * A committed transaction that changed what the reward snapshot is built from and that no rebuild
@@ -7,9 +8,9 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 @Entity({ name: 'reward_snapshot_changes' })
 export class RewardSnapshotChangeEntity {
   /** `txid_current()` of the writing transaction: one row per transaction, however many statements. */
-  @PrimaryColumn({ type: 'bigint', primaryKeyConstraintName: 'reward_snapshot_changes_pkey' })
+  @PrimaryKey('bigint', 'reward_snapshot_changes_pkey')
   xactId!: string;
 
-  @Column({ type: 'timestamptz', default: () => 'now()' })
+  @TimestampColumn({ default: () => 'now()' })
   changedAt!: Date;
 }

@@ -1,16 +1,17 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { PrimaryKey, TextColumn, TimestampColumn } from '@rcs/persistence';
 
 /** The cached reward snapshot: the exact JSON served, rebuilt by a BullMQ job after every decision. */
 @Entity({ name: 'reward_snapshots' })
 export class RewardSnapshotEntity {
   /** Always `current`: one row, replaced by each rebuild. */
-  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'reward_snapshots_pkey' })
+  @PrimaryKey('text', 'reward_snapshots_pkey')
   id!: string;
 
-  @Column({ type: 'timestamptz' })
+  @TimestampColumn()
   generatedAt!: Date;
 
   /** The serialised snapshot, byte for byte what GET /reward-snapshot answers. */
-  @Column({ type: 'text' })
+  @TextColumn()
   body!: string;
 }

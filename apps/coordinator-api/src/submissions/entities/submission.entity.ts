@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Check, Column, Entity, Index, Unique } from 'typeorm';
+import { CreatedAt, DoubleColumn, ForeignKeyColumn, JsonbColumn, nullable, TextColumn, TimestampColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
 import { bigintAsNumber } from '../../common/column-transformers';
 import { SubmissionStatus } from '@rcs/contracts';
 import { ClaimEntity } from '../../claims/entities/claim.entity';
@@ -17,68 +18,65 @@ import { TaskEntity } from '../../tasks/entities/task.entity';
 @Check('submissions_artifact_size_bytes_check', 'artifact_size_bytes >= 0')
 @Check('submissions_status_check', "status IN ('pending_verification', 'accepted', 'rejected', 'error')")
 export class SubmissionEntity {
-  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'submissions_pkey' })
+  @UuidPrimaryKey('submissions_pkey')
   id!: string;
 
-  @Column({ type: 'uuid' })
-  @ForeignKey(() => TaskEntity, { name: 'submissions_task_id_fkey' })
+  @ForeignKeyColumn(() => TaskEntity, 'submissions_task_id_fkey')
   taskId!: string;
 
-  @Column({ type: 'uuid' })
-  @ForeignKey(() => ClaimEntity, { name: 'submissions_claim_id_fkey' })
+  @ForeignKeyColumn(() => ClaimEntity, 'submissions_claim_id_fkey')
   claimId!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   minerHotkey!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   baseRef!: string;
 
-  @Column({ type: 'text', default: '' })
+  @TextColumn({ default: '' })
   patch!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   summary!: string;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   proposedIdea!: string | null;
 
-  @Column({ type: 'uuid', nullable: true })
-  @ForeignKey(() => SubmissionEntity, { name: 'submissions_implemented_submission_id_fkey' })
+  @ForeignKeyColumn(() => SubmissionEntity, 'submissions_implemented_submission_id_fkey', nullable)
   implementedSubmissionId!: string | null;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   artifactUri!: string | null;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   artifactSha256!: string | null;
 
   @Column({ type: 'bigint', nullable: true, transformer: bigintAsNumber })
   artifactSizeBytes!: number | null;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   executionLog!: string | null;
 
-  @Column({ type: 'jsonb', default: {} })
+  @JsonbColumn({ default: {} })
   claimedMetrics!: Record<string, unknown>;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   status!: SubmissionStatus;
 
   /** When a validator result or peer consensus decided it; null while pending. */
-  @Column({ type: 'timestamptz', nullable: true })
+  @TimestampColumn(nullable)
   decidedAt!: Date | null;
 
   /** The observed task metric that decided it (validator result or consensus median). */
-  @Column({ type: 'double precision', nullable: true })
+  @DoubleColumn(nullable)
   verifiedMetricValue!: number | null;
 
-  @Column({ type: 'double precision', nullable: true })
+  @DoubleColumn(nullable)
   verifiedSecondaryMetricValue!: number | null;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 
-  @UpdateDateColumn({ type: 'timestamptz' })
+  @UpdatedAt()
   updatedAt!: Date;
 }

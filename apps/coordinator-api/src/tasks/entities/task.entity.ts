@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Check, Column, Entity, Index, Unique } from 'typeorm';
+import { CreatedAt, DoubleColumn, IntegerColumn, JsonbColumn, nullable, TextColumn, TimestampColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
 import { bigintAsNumber } from '../../common/column-transformers';
 import { CompetitionMode, MetricDirection, MetricResolutionMode, RankingMode, TaskState } from '@rcs/contracts';
 
@@ -17,101 +18,101 @@ import { CompetitionMode, MetricDirection, MetricResolutionMode, RankingMode, Ta
 @Check('tasks_time_budget_seconds_check', 'time_budget_seconds BETWEEN 1 AND 86400')
 @Check('tasks_task_state_check', "task_state IN ('live', 'paused', 'closed')")
 export class TaskEntity {
-  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'tasks_pkey' })
+  @UuidPrimaryKey('tasks_pkey')
   id!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   slug!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   title!: string;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   brief!: string | null;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   onboardMd!: string | null;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   repository!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   baseRef!: string;
 
   /** The pinned commit when `base_ref` is a full SHA-1; validators check it out exactly. */
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   baseCommitSha!: string | null;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   setupCommand!: string | null;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   benchmarkCommand!: string;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   resultPath!: string | null;
 
-  @Column({ type: 'jsonb', default: [] })
+  @JsonbColumn({ default: [] })
   allowedPatchPaths!: string[];
 
-  @Column({ type: 'integer' })
+  @IntegerColumn()
   maxPatchBytes!: number;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   metricName!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   metricDirection!: MetricDirection;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   rankingMode!: RankingMode;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   secondaryMetricName!: string | null;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   secondaryMetricDirection!: MetricDirection | null;
 
-  @Column({ type: 'double precision', default: 0 })
+  @DoubleColumn({ default: 0 })
   metricResolution!: number;
 
-  @Column({ type: 'text', default: 'absolute' })
+  @TextColumn({ default: 'absolute' })
   metricResolutionMode!: MetricResolutionMode;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   referenceModelId!: string | null;
 
   @Column({ type: 'bigint', nullable: true, transformer: bigintAsNumber })
   referenceParameterCount!: number | null;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   modelFamily!: string | null;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   slugCompatibilityNote!: string | null;
 
   /** Validator-private: served only through signed validator routes, never in public responses or logs. */
-  @Column({ type: 'jsonb', default: {} })
+  @JsonbColumn({ default: {} })
   validatorBenchmarkEnv!: Record<string, string>;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   competitionMode!: CompetitionMode;
 
-  @Column({ type: 'integer' })
+  @IntegerColumn()
   minPeerEvaluations!: number;
 
-  @Column({ type: 'integer' })
+  @IntegerColumn()
   timeBudgetSeconds!: number;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   taskState!: TaskState;
 
-  @Column({ type: 'timestamptz', nullable: true })
+  @TimestampColumn(nullable)
   closedAt!: Date | null;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 
-  @UpdateDateColumn({ type: 'timestamptz' })
+  @UpdatedAt()
   updatedAt!: Date;
 }

@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Check, Entity, Index, Unique } from 'typeorm';
+import { CreatedAt, ForeignKeyColumn, IntegerColumn, nullable, TextColumn, TimestampColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
 import { ValidatorJobStatus } from '@rcs/contracts';
 import { SubmissionEntity } from '../../submissions/entities/submission.entity';
 import { TaskEntity } from '../../tasks/entities/task.entity';
@@ -10,39 +11,37 @@ import { TaskEntity } from '../../tasks/entities/task.entity';
 @Index('validator_jobs_lease_idx', ['leaseExpiresAt'], { where: "status = 'leased'" })
 @Check('validator_jobs_status_check', "status IN ('pending', 'leased', 'completed')")
 export class ValidatorJobEntity {
-  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'validator_jobs_pkey' })
+  @UuidPrimaryKey('validator_jobs_pkey')
   id!: string;
 
-  @Column({ type: 'uuid' })
-  @ForeignKey(() => SubmissionEntity, { name: 'validator_jobs_submission_id_fkey' })
+  @ForeignKeyColumn(() => SubmissionEntity, 'validator_jobs_submission_id_fkey')
   submissionId!: string;
 
-  @Column({ type: 'uuid' })
-  @ForeignKey(() => TaskEntity, { name: 'validator_jobs_task_id_fkey' })
+  @ForeignKeyColumn(() => TaskEntity, 'validator_jobs_task_id_fkey')
   taskId!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   status!: ValidatorJobStatus;
 
-  @Column({ type: 'integer', default: 0 })
+  @IntegerColumn({ default: 0 })
   attempts!: number;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   validatorHotkey!: string | null;
 
-  @Column({ type: 'timestamptz', nullable: true })
+  @TimestampColumn(nullable)
   leaseExpiresAt!: Date | null;
 
-  @Column({ type: 'timestamptz', nullable: true })
+  @TimestampColumn(nullable)
   completedAt!: Date | null;
 
   /** Why the last lease ended without a result (e.g. expired), for operators. */
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   lastError!: string | null;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 
-  @UpdateDateColumn({ type: 'timestamptz' })
+  @UpdatedAt()
   updatedAt!: Date;
 }

@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Entity, Index, Unique } from 'typeorm';
+import { CreatedAt, DoubleColumn, ForeignKeyColumn, JsonbColumn, nullable, TextColumn, UuidPrimaryKey } from '@rcs/persistence';
 import { VerificationStatus } from '@rcs/contracts';
 import { SubmissionEntity } from '../../submissions/entities/submission.entity';
 import { TaskEntity } from '../../tasks/entities/task.entity';
@@ -11,44 +12,41 @@ import { ValidatorJobEntity } from './validator-job.entity';
 @Index('verifications_created_idx', ['createdAt', 'id']) // (created_at DESC, id DESC)
 @Check('verifications_status_check', "status IN ('accepted', 'rejected', 'error')")
 export class VerificationEntity {
-  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'verifications_pkey' })
+  @UuidPrimaryKey('verifications_pkey')
   id!: string;
 
-  @Column({ type: 'uuid' })
-  @ForeignKey(() => SubmissionEntity, { name: 'verifications_submission_id_fkey' })
+  @ForeignKeyColumn(() => SubmissionEntity, 'verifications_submission_id_fkey')
   submissionId!: string;
 
-  @Column({ type: 'uuid' })
-  @ForeignKey(() => ValidatorJobEntity, { name: 'verifications_job_id_fkey' })
+  @ForeignKeyColumn(() => ValidatorJobEntity, 'verifications_job_id_fkey')
   jobId!: string;
 
-  @Column({ type: 'uuid' })
-  @ForeignKey(() => TaskEntity, { name: 'verifications_task_id_fkey' })
+  @ForeignKeyColumn(() => TaskEntity, 'verifications_task_id_fkey')
   taskId!: string;
 
   /** The allowlisted validator, or `coordinator` when the coordinator itself gave up on a job. */
-  @Column({ type: 'text' })
+  @TextColumn()
   validatorHotkey!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   status!: VerificationStatus;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   metricName!: string;
 
-  @Column({ type: 'double precision', nullable: true })
+  @DoubleColumn(nullable)
   metricValue!: number | null;
 
-  @Column({ type: 'jsonb', default: {} })
+  @JsonbColumn({ default: {} })
   observedMetrics!: Record<string, unknown>;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   notes!: string | null;
 
   /** Served only by the admin replay.log route. */
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   replayLog!: string | null;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 }

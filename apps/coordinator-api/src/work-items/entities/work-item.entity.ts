@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Entity, Index } from 'typeorm';
+import { CreatedAt, ForeignKeyColumn, IntegerColumn, nullable, TextColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
 import { WorkItemSource, WorkItemStatus } from '@rcs/contracts';
 import { ClaimEntity } from '../../claims/entities/claim.entity';
 import { SubmissionEntity } from '../../submissions/entities/submission.entity';
@@ -10,51 +11,46 @@ import { TaskEntity } from '../../tasks/entities/task.entity';
 @Check('work_items_status_check', "status IN ('open', 'claimed', 'completed', 'cancelled')")
 @Check('work_items_source_check', "source IN ('planner', 'agentic_planner', 'admin')")
 export class WorkItemEntity {
-  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'work_items_pkey' })
+  @UuidPrimaryKey('work_items_pkey')
   id!: string;
 
-  @Column({ type: 'uuid' })
-  @ForeignKey(() => TaskEntity, { name: 'work_items_task_id_fkey' })
+  @ForeignKeyColumn(() => TaskEntity, 'work_items_task_id_fkey')
   taskId!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   title!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   description!: string;
 
-  @Column({ type: 'integer', default: 0 })
+  @IntegerColumn({ default: 0 })
   priority!: number;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   status!: WorkItemStatus;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   source!: WorkItemSource;
 
   /** What the item is about, unique among the task's open or claimed items, so planners never duplicate one. */
-  @Column({ type: 'text' })
+  @TextColumn()
   dedupeKey!: string;
 
-  @Column({ type: 'uuid', nullable: true })
-  @ForeignKey(() => SubmissionEntity, { name: 'work_items_idea_submission_fk' })
+  @ForeignKeyColumn(() => SubmissionEntity, 'work_items_idea_submission_fk', nullable)
   ideaSubmissionId!: string | null;
 
-  @Column({ type: 'uuid', nullable: true })
-  @ForeignKey(() => SubmissionEntity, { name: 'work_items_parent_submission_fk' })
+  @ForeignKeyColumn(() => SubmissionEntity, 'work_items_parent_submission_fk', nullable)
   parentSubmissionId!: string | null;
 
-  @Column({ type: 'uuid', nullable: true })
-  @ForeignKey(() => ClaimEntity, { name: 'work_items_claim_fk' })
+  @ForeignKeyColumn(() => ClaimEntity, 'work_items_claim_fk', nullable)
   claimId!: string | null;
 
-  @Column({ type: 'uuid', nullable: true })
-  @ForeignKey(() => SubmissionEntity, { name: 'work_items_completed_submission_fk' })
+  @ForeignKeyColumn(() => SubmissionEntity, 'work_items_completed_submission_fk', nullable)
   completedSubmissionId!: string | null;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 
-  @UpdateDateColumn({ type: 'timestamptz' })
+  @UpdatedAt()
   updatedAt!: Date;
 }

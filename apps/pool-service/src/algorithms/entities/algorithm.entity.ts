@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Entity, Index } from 'typeorm';
+import { CreatedAt, DoubleColumn, IntegerColumn, ManyToOneOn, nullable, SerialPrimaryKey, TextColumn, TimestampColumn } from '@rcs/persistence';
 import { MinerEntity } from '../../miners/entities/miner.entity';
 
 export const ALGORITHM_SOURCES = ['seed', 'evolution'] as const;
@@ -19,47 +20,46 @@ export type AlgorithmStatus = (typeof ALGORITHM_STATUSES)[number];
 @Check('algorithms_scored_check', `(status = 'scored') = (consensus_score IS NOT NULL)`)
 @Check('algorithms_author_check', `(source = 'seed') = (author_hotkey IS NULL)`)
 export class AlgorithmEntity {
-  @PrimaryGeneratedColumn('increment', { type: 'integer', primaryKeyConstraintName: 'algorithms_pkey' })
+  @SerialPrimaryKey('integer', 'algorithms_pkey')
   id!: number;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   taskType!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   algorithmDsl!: string;
 
   /** SHA-256 hex of the normalised DSL (trimmed lines, no comments): one algorithm per task type. */
-  @Column({ type: 'text' })
+  @TextColumn()
   dslHash!: string;
 
-  @Column({ type: 'integer' })
+  @IntegerColumn()
   inputDim!: number;
 
-  @Column({ type: 'integer', array: true })
+  @IntegerColumn({ array: true })
   parentIds!: number[];
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   authorHotkey!: string | null;
 
-  @ManyToOne(() => MinerEntity, { nullable: true })
-  @JoinColumn({ name: 'author_hotkey', referencedColumnName: 'hotkey', foreignKeyConstraintName: 'algorithms_author_fkey' })
+  @ManyToOneOn(() => MinerEntity, 'author_hotkey', 'algorithms_author_fkey', { nullable: true, referencedColumnName: 'hotkey' })
   author?: MinerEntity | null;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   source!: AlgorithmSource;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   status!: AlgorithmStatus;
 
-  @Column({ type: 'double precision', nullable: true })
+  @DoubleColumn(nullable)
   consensusScore!: number | null;
 
-  @Column({ type: 'integer', default: 0 })
+  @IntegerColumn({ default: 0 })
   evaluationsCount!: number;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 
-  @Column({ type: 'timestamptz', nullable: true })
+  @TimestampColumn(nullable)
   decidedAt!: Date | null;
 }

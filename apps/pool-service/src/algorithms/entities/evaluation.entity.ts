@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { CreatedAt, DoubleColumn, IntegerColumn, ManyToOneOn, SerialPrimaryKey, TextColumn } from '@rcs/persistence';
 import { AssignmentEntity } from '../../assignments/entities/assignment.entity';
 import { MinerEntity } from '../../miners/entities/miner.entity';
 import { AlgorithmEntity } from './algorithm.entity';
@@ -9,37 +10,34 @@ import { AlgorithmEntity } from './algorithm.entity';
 @Index('evaluations_miner_idx', ['minerHotkey'])
 @Index('evaluations_assignment_idx', ['assignmentId'])
 export class EvaluationEntity {
-  @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'evaluations_pkey' })
+  @SerialPrimaryKey('bigint', 'evaluations_pkey')
   id!: string;
 
-  @Column({ type: 'integer' })
+  @IntegerColumn()
   algorithmId!: number;
 
-  @ManyToOne(() => AlgorithmEntity, { nullable: false })
-  @JoinColumn({ name: 'algorithm_id', foreignKeyConstraintName: 'evaluations_algorithm_fkey' })
+  @ManyToOneOn(() => AlgorithmEntity, 'algorithm_id', 'evaluations_algorithm_fkey')
   algorithm?: AlgorithmEntity;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   minerHotkey!: string;
 
-  @ManyToOne(() => MinerEntity, { nullable: false })
-  @JoinColumn({ name: 'miner_hotkey', referencedColumnName: 'hotkey', foreignKeyConstraintName: 'evaluations_miner_fkey' })
+  @ManyToOneOn(() => MinerEntity, 'miner_hotkey', 'evaluations_miner_fkey', { referencedColumnName: 'hotkey' })
   miner?: MinerEntity;
 
   @Column({ type: 'uuid' })
   assignmentId!: string;
 
-  @ManyToOne(() => AssignmentEntity, { nullable: false })
-  @JoinColumn({ name: 'assignment_id', foreignKeyConstraintName: 'evaluations_assignment_fkey' })
+  @ManyToOneOn(() => AssignmentEntity, 'assignment_id', 'evaluations_assignment_fkey')
   assignment?: AssignmentEntity;
 
-  @Column({ type: 'double precision' })
+  @DoubleColumn()
   score!: number;
 
   /** null until the algorithm is scored or rejected. */
   @Column({ type: 'boolean', nullable: true })
   inConsensus!: boolean | null;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 }

@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Entity, Index } from 'typeorm';
+import { CreatedAt, IntegerColumn, ManyToOneOn, nullable, TextColumn, TimestampColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
 import { MinerEntity } from '../../miners/entities/miner.entity';
 
 export const ASSIGNMENT_KINDS = ['evolve', 'evaluate', 'lease'] as const;
@@ -16,47 +17,46 @@ export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];
 @Check('assignments_lease_window_check', `(kind = 'lease') = (window_number IS NOT NULL)`)
 @Check('assignments_evolve_budget_check', `evolve_budget >= 0`)
 export class AssignmentEntity {
-  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'assignments_pkey' })
+  @UuidPrimaryKey('assignments_pkey')
   id!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   minerHotkey!: string;
 
-  @ManyToOne(() => MinerEntity, { nullable: false })
-  @JoinColumn({ name: 'miner_hotkey', referencedColumnName: 'hotkey', foreignKeyConstraintName: 'assignments_miner_fkey' })
+  @ManyToOneOn(() => MinerEntity, 'miner_hotkey', 'assignments_miner_fkey', { referencedColumnName: 'hotkey' })
   miner?: MinerEntity;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   kind!: AssignmentKind;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   status!: AssignmentStatus;
 
   /** Benchmark task type of the algorithms handed out. */
-  @Column({ type: 'text' })
+  @TextColumn()
   taskType!: string;
 
   /** Algorithms to evaluate (evaluate batches, leases) or parents to evolve (evolve batches). */
-  @Column({ type: 'integer', array: true })
+  @IntegerColumn({ array: true })
   algorithmIds!: number[];
 
   /** Parents a lease offers for evolution. */
-  @Column({ type: 'integer', array: true })
+  @IntegerColumn({ array: true })
   seedIds!: number[];
 
-  @Column({ type: 'integer', nullable: true })
+  @IntegerColumn(nullable)
   windowNumber!: number | null;
 
   /** Evolutions the assignment accepts. */
-  @Column({ type: 'integer' })
+  @IntegerColumn()
   evolveBudget!: number;
 
-  @Column({ type: 'timestamptz' })
+  @TimestampColumn()
   timeoutAt!: Date;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 
-  @UpdateDateColumn({ type: 'timestamptz' })
+  @UpdatedAt()
   updatedAt!: Date;
 }

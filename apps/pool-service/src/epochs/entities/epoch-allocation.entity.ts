@@ -1,4 +1,5 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Check, Entity, Index } from 'typeorm';
+import { IntegerColumn, ManyToOneOn, nullable, NumericColumn, PrimaryKey, TextColumn } from '@rcs/persistence';
 import { EpochEntity } from './epoch.entity';
 
 /** One hotkey of an epoch: every hotkey with a positive cumulative, a leaf only with a recipient (DECISIONS.md §8). */
@@ -7,27 +8,26 @@ import { EpochEntity } from './epoch.entity';
 @Check('epoch_allocations_leaf_check', `(leaf_index IS NULL) = (recipient_coldkey IS NULL)`)
 @Check('epoch_allocations_amounts_check', `units >= 0 AND cumulative >= units`)
 export class EpochAllocationEntity {
-  @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'epoch_allocations_pkey' })
+  @PrimaryKey('integer', 'epoch_allocations_pkey')
   epoch!: number;
 
-  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'epoch_allocations_pkey' })
+  @PrimaryKey('text', 'epoch_allocations_pkey')
   hotkey!: string;
 
-  @ManyToOne(() => EpochEntity, { nullable: false })
-  @JoinColumn({ name: 'epoch', foreignKeyConstraintName: 'epoch_allocations_epoch_fkey' })
+  @ManyToOneOn(() => EpochEntity, 'epoch', 'epoch_allocations_epoch_fkey')
   epochRow?: EpochEntity;
 
   /** Earned in this epoch. */
-  @Column({ type: 'numeric', precision: 20, scale: 0 })
+  @NumericColumn(20, 0)
   units!: string;
 
   /** Earned since the first epoch: the leaf amount. */
-  @Column({ type: 'numeric', precision: 20, scale: 0 })
+  @NumericColumn(20, 0)
   cumulative!: string;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   recipientColdkey!: string | null;
 
-  @Column({ type: 'integer', nullable: true })
+  @IntegerColumn(nullable)
   leafIndex!: number | null;
 }

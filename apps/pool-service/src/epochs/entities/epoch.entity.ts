@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity } from 'typeorm';
+import { CreatedAt, IntegerColumn, ManyToOneOn, nullable, NumericColumn, PrimaryKey, TextColumn, TimestampColumn } from '@rcs/persistence';
 import { RewardSnapshotEntity } from './reward-snapshot.entity';
 
 export const PUBLICATION_STATES = ['pending', 'published'] as const;
@@ -11,75 +12,74 @@ export type PublicationState = (typeof PUBLICATION_STATES)[number];
 @Check('epochs_amounts_check', `budget >= 0 AND carried_in >= 0 AND carried_over >= 0 AND total_amount >= 0 AND leaf_count >= 0`)
 export class EpochEntity {
   /** The window number. */
-  @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'epochs_pkey' })
+  @PrimaryKey('integer', 'epochs_pkey')
   epoch!: number;
 
   @Column({ type: 'bigint', nullable: true })
   snapshotId!: string | null;
 
-  @ManyToOne(() => RewardSnapshotEntity, { nullable: true })
-  @JoinColumn({ name: 'snapshot_id', foreignKeyConstraintName: 'epochs_snapshot_fkey' })
+  @ManyToOneOn(() => RewardSnapshotEntity, 'snapshot_id', 'epochs_snapshot_fkey', nullable)
   snapshot?: RewardSnapshotEntity | null;
 
   /** The coordinator was unreachable: the last stored snapshot (within the max age) was used. */
   @Column({ type: 'boolean' })
   snapshotStale!: boolean;
 
-  @Column({ type: 'numeric', precision: 20, scale: 0 })
+  @NumericColumn(20, 0)
   budget!: string;
 
-  @Column({ type: 'numeric', precision: 20, scale: 0 })
+  @NumericColumn(20, 0)
   carriedIn!: string;
 
-  @Column({ type: 'numeric', precision: 20, scale: 0 })
+  @NumericColumn(20, 0)
   carriedOver!: string;
 
   /** 0x-prefixed BLAKE2b-256 root. */
-  @Column({ type: 'text' })
+  @TextColumn()
   root!: string;
 
-  @Column({ type: 'integer' })
+  @IntegerColumn()
   leafCount!: number;
 
   /** Σ leaf amounts (`total_rao` of `publish_epoch`). */
-  @Column({ type: 'numeric', precision: 20, scale: 0 })
+  @NumericColumn(20, 0)
   totalAmount!: string;
 
   /** The allocation document, byte for byte as served. */
-  @Column({ type: 'text' })
+  @TextColumn()
   allocationDocument!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   allocationSha256!: string;
 
   /** End of the span whose reputation the `local` competition scored (the next epoch starts there). */
-  @Column({ type: 'timestamptz' })
+  @TimestampColumn()
   localCutoffAt!: Date;
 
-  @Column({ type: 'text', default: 'pending' })
+  @TextColumn({ default: 'pending' })
   publication!: PublicationState;
 
-  @Column({ type: 'integer', nullable: true })
+  @IntegerColumn(nullable)
   publishedBlock!: number | null;
 
-  @Column({ type: 'integer', nullable: true })
+  @IntegerColumn(nullable)
   claimsOpenAtBlock!: number | null;
 
-  @Column({ type: 'timestamptz', nullable: true })
+  @TimestampColumn(nullable)
   publishedAt!: Date | null;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   txHash!: string | null;
 
-  @Column({ type: 'integer', default: 0 })
+  @IntegerColumn({ default: 0 })
   publishAttempts!: number;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   lastPublishError!: string | null;
 
-  @Column({ type: 'timestamptz', nullable: true })
+  @TimestampColumn(nullable)
   lastPublishAttemptAt!: Date | null;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 }

@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index } from 'typeorm';
+import { CreatedAt, SerialPrimaryKey, TextColumn, TimestampColumn } from '@rcs/persistence';
 
 /** The coordinator's reward snapshot exactly as fetched (bytes and their SHA-256), kept as epoch evidence (DECISIONS.md §8). */
 @Entity({ name: 'reward_snapshots' })
@@ -6,20 +7,20 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn 
 @Index('reward_snapshots_fetched_idx', ['fetchedAt'])
 @Check('reward_snapshots_sha256_check', `sha256 ~ '^[0-9a-f]{64}$'`)
 export class RewardSnapshotEntity {
-  @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'reward_snapshots_pkey' })
+  @SerialPrimaryKey('bigint', 'reward_snapshots_pkey')
   id!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   sha256!: string;
 
   @Column({ type: 'bytea' })
   body!: Buffer;
 
   /** The snapshot's own `generated_at`. */
-  @Column({ type: 'timestamptz' })
+  @TimestampColumn()
   generatedAt!: Date;
 
   /** When it was last fetched (a byte-identical refetch moves it forward). */
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   fetchedAt!: Date;
 }

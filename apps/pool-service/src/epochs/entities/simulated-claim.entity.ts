@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Entity, Index } from 'typeorm';
+import { CreatedAt, IntegerColumn, ManyToOneOn, NumericColumn, SerialPrimaryKey, TextColumn } from '@rcs/persistence';
 import { EpochEntity } from './epoch.entity';
 
 /** A claim paid through the claim routes' simulation (`CLAIM_SIMULATION=true`): the ledger. */
@@ -6,31 +7,30 @@ import { EpochEntity } from './epoch.entity';
 @Index('simulated_claims_epoch_idx', ['epoch', 'createdAt'])
 @Check('simulated_claims_paid_check', `paid > 0`)
 export class SimulatedClaimEntity {
-  @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'simulated_claims_pkey' })
+  @SerialPrimaryKey('bigint', 'simulated_claims_pkey')
   id!: string;
 
-  @Column({ type: 'integer' })
+  @IntegerColumn()
   epoch!: number;
 
-  @ManyToOne(() => EpochEntity, { nullable: false })
-  @JoinColumn({ name: 'epoch', foreignKeyConstraintName: 'simulated_claims_epoch_fkey' })
+  @ManyToOneOn(() => EpochEntity, 'epoch', 'simulated_claims_epoch_fkey')
   epochRow?: EpochEntity;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   hotkey!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   recipientColdkey!: string;
 
-  @Column({ type: 'numeric', precision: 20, scale: 0 })
+  @NumericColumn(20, 0)
   amount!: string;
 
-  @Column({ type: 'numeric', precision: 20, scale: 0 })
+  @NumericColumn(20, 0)
   paid!: string;
 
-  @Column({ type: 'integer' })
+  @IntegerColumn()
   block!: number;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 }

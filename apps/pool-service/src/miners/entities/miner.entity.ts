@@ -1,28 +1,29 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { CreatedAt, nullable, PrimaryKey, TextColumn, TimestampColumn } from '@rcs/persistence';
 
 /** A pool miner, keyed by its canonical hotkey (DECISIONS.md §2 Identity, §11 Miners). */
 @Entity({ name: 'miners' })
 export class MinerEntity {
-  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'miners_pkey' })
+  @PrimaryKey('text', 'miners_pkey')
   hotkey!: string;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   registeredAt!: Date;
 
-  @Column({ type: 'timestamptz', default: () => 'now()' })
+  @TimestampColumn({ default: () => 'now()' })
   lastSeenAt!: Date;
 
   /** Where the next published leaf pays; set by the three governing recipient routes. */
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   recipientColdkey!: string | null;
 
-  @Column({ type: 'timestamptz', nullable: true })
+  @TimestampColumn(nullable)
   recipientUpdatedAt!: Date | null;
 
   /** Recorded by the root compatibility route only; never governs claims (spec 001). */
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   declaredColdkey!: string | null;
 
-  @Column({ type: 'timestamptz', nullable: true })
+  @TimestampColumn(nullable)
   declaredAt!: Date | null;
 }

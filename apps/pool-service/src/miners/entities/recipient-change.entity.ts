@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Entity, Index } from 'typeorm';
+import { CreatedAt, ManyToOneOn, SerialPrimaryKey, TextColumn } from '@rcs/persistence';
 import { MinerEntity } from './miner.entity';
 
 export const RECIPIENT_CHANGE_KINDS = ['recipient', 'declared'] as const;
@@ -9,37 +10,36 @@ export type RecipientChangeKind = (typeof RECIPIENT_CHANGE_KINDS)[number];
 @Index('recipient_changes_hotkey_idx', ['hotkey', 'createdAt'])
 @Check('recipient_changes_kind_check', `kind IN ('recipient', 'declared')`)
 export class RecipientChangeEntity {
-  @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'recipient_changes_pkey' })
+  @SerialPrimaryKey('bigint', 'recipient_changes_pkey')
   id!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   hotkey!: string;
 
-  @ManyToOne(() => MinerEntity, { nullable: false })
-  @JoinColumn({ name: 'hotkey', referencedColumnName: 'hotkey', foreignKeyConstraintName: 'recipient_changes_hotkey_fkey' })
+  @ManyToOneOn(() => MinerEntity, 'hotkey', 'recipient_changes_hotkey_fkey', { referencedColumnName: 'hotkey' })
   miner?: MinerEntity;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   kind!: RecipientChangeKind;
 
   /** Canonical SS58 of the new coldkey. */
-  @Column({ type: 'text' })
+  @TextColumn()
   coldkey!: string;
 
   /** The coldkey exactly as signed. */
-  @Column({ type: 'text' })
+  @TextColumn()
   signedColdkey!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   signedTimestamp!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   signature!: string;
 
   /** The route that made the change. */
-  @Column({ type: 'text' })
+  @TextColumn()
   route!: string;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 }

@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Entity, Index } from 'typeorm';
+import { CreatedAt, DoubleColumn, IntegerColumn, ManyToOneOn, SerialPrimaryKey, TextColumn } from '@rcs/persistence';
 import { AlgorithmEntity } from '../../algorithms/entities/algorithm.entity';
 import { MinerEntity } from '../../miners/entities/miner.entity';
 
@@ -11,29 +12,27 @@ export type ReputationEventKind = (typeof REPUTATION_EVENT_KINDS)[number];
 @Index('reputation_events_miner_idx', ['minerHotkey', 'createdAt'])
 @Check('reputation_events_kind_check', `kind IN ('evaluation_in_consensus', 'evaluation_out_of_consensus', 'evolution_improved')`)
 export class ReputationEventEntity {
-  @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'reputation_events_pkey' })
+  @SerialPrimaryKey('bigint', 'reputation_events_pkey')
   id!: string;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   minerHotkey!: string;
 
-  @ManyToOne(() => MinerEntity, { nullable: false })
-  @JoinColumn({ name: 'miner_hotkey', referencedColumnName: 'hotkey', foreignKeyConstraintName: 'reputation_events_miner_fkey' })
+  @ManyToOneOn(() => MinerEntity, 'miner_hotkey', 'reputation_events_miner_fkey', { referencedColumnName: 'hotkey' })
   miner?: MinerEntity;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   kind!: ReputationEventKind;
 
-  @Column({ type: 'double precision' })
+  @DoubleColumn()
   amount!: number;
 
-  @Column({ type: 'integer' })
+  @IntegerColumn()
   algorithmId!: number;
 
-  @ManyToOne(() => AlgorithmEntity, { nullable: false })
-  @JoinColumn({ name: 'algorithm_id', foreignKeyConstraintName: 'reputation_events_algorithm_fkey' })
+  @ManyToOneOn(() => AlgorithmEntity, 'algorithm_id', 'reputation_events_algorithm_fkey')
   algorithm?: AlgorithmEntity;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 }

@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Entity, Index } from 'typeorm';
+import { CreatedAt, DoubleColumn, IntegerColumn, ManyToOneOn, nullable, SerialPrimaryKey, TextColumn, TimestampColumn } from '@rcs/persistence';
 import { AlgorithmEntity } from '../../algorithms/entities/algorithm.entity';
 
 export const POOL_RESULT_STATUSES = ['pending', 'verified'] as const;
@@ -11,37 +12,36 @@ export type PoolResultStatus = (typeof POOL_RESULT_STATUSES)[number];
 @Check('results_status_check', `status IN ('pending', 'verified')`)
 @Check('results_verified_check', `(status = 'verified') = (verified_at IS NOT NULL AND verified_by IS NOT NULL)`)
 export class ResultEntity {
-  @PrimaryGeneratedColumn('increment', { type: 'integer', primaryKeyConstraintName: 'results_pkey' })
+  @SerialPrimaryKey('integer', 'results_pkey')
   id!: number;
 
-  @Column({ type: 'integer' })
+  @IntegerColumn()
   algorithmId!: number;
 
-  @ManyToOne(() => AlgorithmEntity, { nullable: false })
-  @JoinColumn({ name: 'algorithm_id', foreignKeyConstraintName: 'results_algorithm_fkey' })
+  @ManyToOneOn(() => AlgorithmEntity, 'algorithm_id', 'results_algorithm_fkey')
   algorithm?: AlgorithmEntity;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   taskType!: string;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   minerHotkey!: string | null;
 
-  @Column({ type: 'double precision' })
+  @DoubleColumn()
   score!: number;
 
-  @Column({ type: 'integer' })
+  @IntegerColumn()
   evaluations!: number;
 
-  @Column({ type: 'text' })
+  @TextColumn()
   status!: PoolResultStatus;
 
-  @Column({ type: 'text', nullable: true })
+  @TextColumn(nullable)
   verifiedBy!: string | null;
 
-  @Column({ type: 'timestamptz', nullable: true })
+  @TimestampColumn(nullable)
   verifiedAt!: Date | null;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 }

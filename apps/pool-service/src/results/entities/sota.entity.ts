@@ -1,22 +1,22 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { DoubleColumn, IntegerColumn, ManyToOneOn, nullable, PrimaryKey, TimestampColumn } from '@rcs/persistence';
 import { ResultEntity } from './result.entity';
 
 /** The state-of-the-art threshold of a task type; only a verification raises it. */
 @Entity({ name: 'sota_thresholds' })
 export class SotaEntity {
-  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'sota_thresholds_pkey' })
+  @PrimaryKey('text', 'sota_thresholds_pkey')
   taskType!: string;
 
-  @Column({ type: 'double precision' })
+  @DoubleColumn()
   threshold!: number;
 
-  @Column({ type: 'integer', nullable: true })
+  @IntegerColumn(nullable)
   resultId!: number | null;
 
-  @ManyToOne(() => ResultEntity, { nullable: true })
-  @JoinColumn({ name: 'result_id', foreignKeyConstraintName: 'sota_thresholds_result_fkey' })
+  @ManyToOneOn(() => ResultEntity, 'result_id', 'sota_thresholds_result_fkey', nullable)
   result?: ResultEntity | null;
 
-  @Column({ type: 'timestamptz', nullable: true })
+  @TimestampColumn(nullable)
   updatedAt!: Date | null;
 }
