@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { BtAuthSigner } from '@rcs/auth';
-import { ArtifactDescriptorDto, SubmissionDetailDto, SubmissionDto, TaskDto } from '@rcs/contracts';
+import { ArtifactDescriptorDto, CompetitionMode, SubmissionDetailDto, SubmissionDto, TaskDto } from '@rcs/contracts';
+import { ClaimsRepository } from '../src/claims/claims.repository';
+import { type NewSubmission, SubmissionsRepository } from '../src/submissions/submissions.repository';
 import { CoordinatorHarness, startCoordinator, startCoordinatorForSuite } from './harness';
 import { errorOf, expectStatus, itemsOf, ScratchRepo, signerFor, SUBMISSION_FIELDS, TestClient } from './submissions-fixtures';
 
@@ -291,6 +293,65 @@ describe('POST /api/v1/submissions', () => {
       expect(await query('SELECT id FROM submissions WHERE claim_id = $1', [claimId])).toEqual([]);
 
       expectStatus(await api.submit(alice, { claim_id: claimId, patch }), 201);
+    });
+  });
+
+  describe('the one-statement path (read the claim, check the rules, then write only if nothing changed)', () => {
+    const stored = async (claimId: string) => ({
+      claim: (await query<{ status: string }>('SELECT status FROM claims WHERE id = $1', [claimId]))[0]?.status,
+      submissions: (await query<{ id: string }>('SELECT id FROM submissions WHERE claim_id = $1', [claimId])).map((row) => row.id),
+    });
+
+    it('writes nothing when the task was changed, paused, or the claim is not the signer\'s active one, and stores once when all holds', async () => {
+      const manager = h.db.dataSource.manager;
+      const submissions = h.app.get(SubmissionsRepository);
+      const own = await api.createTask();
+      const claim = await api.claim(alice, own.id);
+      const read = await h.app.get(ClaimsRepository).peekActive(manager, claim.id, alice.hotkey);
+      if (read === null) throw new TypeError('the active claim was not read');
+      expect(await h.app.get(ClaimsRepository).peekActive(manager, claim.id, bob.hotkey)).toBeNull();
+      const submission: NewSubmission = {
+        taskId: own.id,
+        claimId: claim.id,
+        minerHotkey: alice.hotkey,
+        baseRef: 'main',
+        patch,
+        summary: 'A change.',
+        proposedIdea: null,
+        implementedSubmissionId: null,
+        artifactUri: null,
+        artifactSha256: null,
+        artifactSizeBytes: null,
+        executionLog: null,
+        claimedMetrics: {},
+      };
+      const store = (task: typeof read, hotkey = alice.hotkey) =>
+        submissions.storePendingIfUnchanged(manager, { ...submission, minerHotkey: hotkey }, { validatorJob: true, task });
+
+      // The rules were read before an operator changed them, or the mode differs: nothing is written.
+      await expect(store({ ...read, maxPatchBytes: read.maxPatchBytes + 1 })).resolves.toBeNull();
+      await expect(store({ ...read, allowedPatchPaths: ['other/**'] })).resolves.toBeNull();
+      await expect(store({ ...read, competitionMode: CompetitionMode.PeerEvaluation })).resolves.toBeNull();
+      await expect(store(read, bob.hotkey)).resolves.toBeNull();
+      await query(`UPDATE tasks SET task_state = 'paused' WHERE id = $1`, [own.id]);
+      await expect(store(read)).resolves.toBeNull();
+      expect(await stored(claim.id)).toEqual({ claim: 'active', submissions: [] });
+
+      await query(`UPDATE tasks SET task_state = 'live' WHERE id = $1`, [own.id]);
+      const first = await store(read);
+      expect(first).toMatchObject({ claimId: claim.id, taskId: own.id, status: 'pending_verification' });
+      // The claim is taken: a second write finds nothing to do.
+      await expect(store(read)).resolves.toBeNull();
+      expect(await stored(claim.id)).toEqual({ claim: 'submitted', submissions: [first?.id] });
+      expect(await query('SELECT status FROM validator_jobs WHERE submission_id = $1', [first?.id])).toEqual([{ status: 'pending' }]);
+    });
+
+    it('answers two concurrent submissions on one claim with one 201 and one 409 claim_not_active', async () => {
+      const claim = await api.claim(alice, (await api.createTask()).id);
+      const replies = await Promise.all([api.submit(alice, { claim_id: claim.id, patch }), api.submit(alice, { claim_id: claim.id, patch })]);
+      expect(replies.map((reply) => reply.status).sort()).toEqual([201, 409]);
+      expect(errorOf(replies.find((reply) => reply.status === 409) ?? replies[0])).toBe('claim_not_active');
+      expect((await stored(claim.id)).submissions).toHaveLength(1);
     });
   });
 });

@@ -179,6 +179,22 @@ export class ClaimsRepository {
   }
 
   /**
+   * The task of the signer's unexpired active claim, read as `submitActive` reads it but without
+   * taking the claim or locking anything: the first half of a submission's two-round-trip path, whose
+   * write (`SubmissionsRepository.storePendingIfUnchanged`) holds only if nothing read here changed.
+   */
+  peekActive(manager: EntityManager, claimId: string, hotkey: string): Promise<SubmittedClaimTask | null> {
+    return queryRows(
+      manager,
+      `SELECT t.id, t.slug, t.task_state, t.competition_mode, t.allowed_patch_paths, t.max_patch_bytes
+       FROM claims c JOIN tasks t ON t.id = c.task_id
+       WHERE c.id = $1 AND c.miner_hotkey = $2 AND c.status = $3 AND c.expires_at > now()`,
+      [claimId, hotkey, ClaimStatus.Active],
+      toSubmittedClaimTask,
+    ).then((rows) => rows[0] ?? null);
+  }
+
+  /**
    * `active` → `submitted` for the signer's unexpired claim, and its task share-locked and read (a
    * concurrent pause or close waits for the submission instead of racing it), in one statement. Null
    * when the claim was not taken (the caller finds out why).
@@ -195,16 +211,20 @@ export class ClaimsRepository {
        FROM submitted s JOIN tasks t ON t.id = s.task_id
        FOR SHARE OF t`,
       [claimId, hotkey, ClaimStatus.Submitted, ClaimStatus.Active],
-      (row) => ({
-        id: textColumn(row, 'id'),
-        slug: textColumn(row, 'slug'),
-        taskState: enumColumn(row, 'task_state', TaskState),
-        competitionMode: enumColumn(row, 'competition_mode', CompetitionMode),
-        allowedPatchPaths: textArrayColumn(row, 'allowed_patch_paths'),
-        maxPatchBytes: intColumn(row, 'max_patch_bytes'),
-      }),
+      toSubmittedClaimTask,
     ).then((rows) => rows[0] ?? null);
   }
+}
+
+function toSubmittedClaimTask(row: SqlRow): SubmittedClaimTask {
+  return {
+    id: textColumn(row, 'id'),
+    slug: textColumn(row, 'slug'),
+    taskState: enumColumn(row, 'task_state', TaskState),
+    competitionMode: enumColumn(row, 'competition_mode', CompetitionMode),
+    allowedPatchPaths: textArrayColumn(row, 'allowed_patch_paths'),
+    maxPatchBytes: intColumn(row, 'max_patch_bytes'),
+  };
 }
 
 function toClaimEntity(row: ClaimRow): ClaimEntity {

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, FindOptionsWhere, In } from 'typeorm';
-import { ApiError, ErrorCode, SubmissionQueryDto, SubmissionStatus, ValidatorJobStatus, WorkItemStatus } from '@rcs/contracts';
+import { ApiError, ClaimStatus, ErrorCode, SubmissionQueryDto, SubmissionStatus, ValidatorJobStatus, WorkItemStatus } from '@rcs/contracts';
 import {
   enumColumn,
   nullableFloatColumn,
   nullableTextColumn,
   nullableTimestampColumn,
   queryOneRow,
+  queryRows,
   rowLock,
   RowLock,
   SqlRow,
@@ -15,6 +16,7 @@ import {
   UnexpectedRowError,
 } from '@rcs/persistence';
 import { isUuid } from '../common/ids';
+import { TaskEntity } from '../tasks/entities/task.entity';
 import { SubmissionEntity } from './entities/submission.entity';
 
 /** A submission about to be stored; it is stored `pending_verification`. */
@@ -51,41 +53,56 @@ export class SubmissionsRepository {
     return queryOneRow(
       manager,
       `WITH submission AS (
-         INSERT INTO submissions (task_id, claim_id, miner_hotkey, base_ref, patch, summary, proposed_idea, implemented_submission_id,
-                                  artifact_uri, artifact_sha256, artifact_size_bytes, execution_log, claimed_metrics, status)
+         INSERT INTO submissions (${INSERTED_COLUMNS})
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14)
          RETURNING ${SUBMISSION_COLUMNS}
-       ), completed AS (
-         UPDATE work_items w SET status = $15, completed_submission_id = s.id, updated_at = now()
-         FROM submission s
-         WHERE w.claim_id = s.claim_id AND w.status = $16
-       ), job AS (
-         INSERT INTO validator_jobs (submission_id, task_id, status, attempts)
-         SELECT id, task_id, $17, 0 FROM submission WHERE $18::boolean
-       )
-       SELECT * FROM submission`,
-      [
-        submission.taskId,
-        submission.claimId,
-        submission.minerHotkey,
-        submission.baseRef,
-        submission.patch,
-        submission.summary,
-        submission.proposedIdea,
-        submission.implementedSubmissionId,
-        submission.artifactUri,
-        submission.artifactSha256,
-        submission.artifactSizeBytes,
-        submission.executionLog,
-        JSON.stringify(submission.claimedMetrics),
-        SubmissionStatus.PendingVerification,
-        WorkItemStatus.Completed,
-        WorkItemStatus.Claimed,
-        ValidatorJobStatus.Pending,
-        options.validatorJob,
-      ],
+       ${AFTER_INSERT}`,
+      insertParameters(submission, options),
       toSubmissionEntity,
     );
+  }
+
+  /**
+   * What `ClaimsRepository.submitActive` and `storePending` do in a transaction, as one statement with
+   * no transaction around it: the claim moves `active` → `submitted` only while it is the signer's,
+   * unexpired, and its task is still live with the mode and patch rules `task` was read with (the
+   * task share-locked for the statement, so a pause or close waits for it), and only then is the
+   * submission stored with its work item and job. Null when any of that no longer holds: nothing
+   * changed, and the caller decides the request afresh in a transaction.
+   */
+  storePendingIfUnchanged(
+    manager: EntityManager,
+    submission: NewSubmission,
+    options: { validatorJob: boolean; task: Pick<TaskEntity, 'taskState' | 'competitionMode' | 'allowedPatchPaths' | 'maxPatchBytes'> },
+  ): Promise<SubmissionEntity | null> {
+    return queryRows(
+      manager,
+      `WITH task AS (
+         SELECT id FROM tasks
+         WHERE id = $1 AND task_state = $19 AND competition_mode = $20 AND allowed_patch_paths = $21::jsonb AND max_patch_bytes = $22
+         FOR SHARE
+       ), claim AS (
+         UPDATE claims SET status = $23, updated_at = now()
+         WHERE id = $2 AND miner_hotkey = $3 AND status = $24 AND expires_at > now() AND task_id IN (SELECT id FROM task)
+         RETURNING id
+       ), submission AS (
+         INSERT INTO submissions (${INSERTED_COLUMNS})
+         SELECT $1::uuid, claim.id, $3::text, $4::text, $5::text, $6::text, $7::text, $8::uuid, $9::text, $10::text, $11::bigint, $12::text,
+                $13::jsonb, $14::text
+         FROM claim
+         RETURNING ${SUBMISSION_COLUMNS}
+       ${AFTER_INSERT}`,
+      [
+        ...insertParameters(submission, options),
+        options.task.taskState,
+        options.task.competitionMode,
+        JSON.stringify(options.task.allowedPatchPaths),
+        options.task.maxPatchBytes,
+        ClaimStatus.Submitted,
+        ClaimStatus.Active,
+      ],
+      toSubmissionEntity,
+    ).then((rows) => rows[0] ?? null);
   }
 
   find(manager: EntityManager, submissionId: string): Promise<SubmissionEntity | null> {
@@ -180,4 +197,42 @@ function jsonObjectColumn(row: SqlRow, column: string): Record<string, unknown> 
     throw new UnexpectedRowError(`Column ${column}: expected a jsonb object, got ${value === null ? 'null' : typeof value}`);
   }
   return value as Record<string, unknown>;
+}
+
+const INSERTED_COLUMNS = `task_id, claim_id, miner_hotkey, base_ref, patch, summary, proposed_idea, implemented_submission_id,
+                          artifact_uri, artifact_sha256, artifact_size_bytes, execution_log, claimed_metrics, status`;
+
+/** After the CTE `submission` (the stored row): completes the claim's work item, queues the validator job when $18, answers the row. */
+const AFTER_INSERT = `), completed AS (
+         UPDATE work_items w SET status = $15, completed_submission_id = s.id, updated_at = now()
+         FROM submission s
+         WHERE w.claim_id = s.claim_id AND w.status = $16
+       ), job AS (
+         INSERT INTO validator_jobs (submission_id, task_id, status, attempts)
+         SELECT id, task_id, $17, 0 FROM submission WHERE $18::boolean
+       )
+       SELECT * FROM submission`;
+
+/** $1 … $18 of both storing statements. */
+function insertParameters(submission: NewSubmission, options: { validatorJob: boolean }): unknown[] {
+  return [
+    submission.taskId,
+    submission.claimId,
+    submission.minerHotkey,
+    submission.baseRef,
+    submission.patch,
+    submission.summary,
+    submission.proposedIdea,
+    submission.implementedSubmissionId,
+    submission.artifactUri,
+    submission.artifactSha256,
+    submission.artifactSizeBytes,
+    submission.executionLog,
+    JSON.stringify(submission.claimedMetrics),
+    SubmissionStatus.PendingVerification,
+    WorkItemStatus.Completed,
+    WorkItemStatus.Claimed,
+    ValidatorJobStatus.Pending,
+    options.validatorJob,
+  ];
 }

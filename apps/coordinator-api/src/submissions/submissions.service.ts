@@ -11,6 +11,7 @@ import {
   ErrorCode,
   SubmissionDetailDto,
   SubmissionQueryDto,
+  TaskState,
   ValidationErrorItem,
 } from '@rcs/contracts';
 import { checkPatch, patchViolationItems } from '@rcs/patch';
@@ -26,7 +27,7 @@ import { assertTaskLive } from '../tasks/task-lookup';
 import { TasksRepository } from '../tasks/tasks.module';
 import { SubmissionEntity } from './entities/submission.entity';
 import { SubmissionDetails } from './submission-detail';
-import { SubmissionsRepository } from './submissions.repository';
+import { type NewSubmission, SubmissionsRepository } from './submissions.repository';
 import { toArtifactDescriptorDto } from './submission.mapper';
 import { ideaViolations, submissionBodyViolations } from './submission-rules';
 
@@ -56,10 +57,32 @@ export class SubmissionsService {
     if (bodyItems.length > 0) throw new ApiValidationError(bodyItems);
     await this.rateLimit.consume('submission', hotkey);
     if (!isUuid(body.claim_id)) throw claimNotFound(body.claim_id);
-    const outcome = await inTransaction(this.dataSource, (manager) => this.createInTransaction(manager, hotkey, body));
+    const outcome =
+      (await this.createInOneStatement(hotkey, body)) ?? (await inTransaction(this.dataSource, (manager) => this.createInTransaction(manager, hotkey, body)));
     if ('refusal' in outcome) throw outcome.refusal;
     this.metrics.submissions.inc();
     return outcome.submission;
+  }
+
+  /**
+   * The common case in two round trips and no transaction: read the claim's task, check the rules on
+   * it, then take the claim and store everything in one statement that holds only if nothing read
+   * changed. Null (nothing written) sends the request to `createInTransaction`, which decides it
+   * afresh: a claim that is not the signer's active one, a task not live, a rule broken (it answers
+   * the refusal), a centerless task or an implemented idea (their rules read other submissions under
+   * a lock), or anything changed in between.
+   */
+  private async createInOneStatement(hotkey: string, body: CreateSubmissionDto): Promise<{ submission: SubmissionEntity } | null> {
+    if (body.implemented_submission_id !== null) return null;
+    const manager = this.dataSource.manager;
+    const task = await this.claims.peekActive(manager, body.claim_id, hotkey);
+    if (task === null || task.taskState !== TaskState.Live || task.competitionMode === CompetitionMode.Centerless) return null;
+    if (patchItems(body.patch, task).length > 0 || (await ideaItems(this.submissions, manager, task, hotkey, body)).length > 0) return null;
+    const submission = await this.submissions.storePendingIfUnchanged(manager, newSubmission(task, hotkey, body), {
+      validatorJob: task.competitionMode !== CompetitionMode.PeerEvaluation,
+      task,
+    });
+    return submission === null ? null : { submission };
   }
 
   private async createInTransaction(manager: EntityManager, hotkey: string, body: CreateSubmissionDto): Promise<CreateOutcome> {
@@ -76,21 +99,7 @@ export class SubmissionsService {
 
     const submission = await this.submissions.storePending(
       manager,
-      {
-        taskId: task.id,
-        claimId: body.claim_id,
-        minerHotkey: hotkey,
-        baseRef: body.base_ref,
-        patch: body.patch,
-        summary: body.summary,
-        proposedIdea: body.proposed_idea,
-        implementedSubmissionId: body.implemented_submission_id,
-        artifactUri: body.artifact_uri,
-        artifactSha256: body.artifact_sha256?.toLowerCase() ?? null,
-        artifactSizeBytes: body.artifact_size_bytes,
-        executionLog: body.execution_log,
-        claimedMetrics: body.claimed_metrics,
-      },
+      newSubmission(task, hotkey, body),
       // Peer-evaluation submissions are decided by their peers, not replayed.
       { validatorJob: task.competitionMode !== CompetitionMode.PeerEvaluation },
     );
@@ -174,6 +183,24 @@ async function claimRefusal(
 
 function claimNotFound(claimId: string): ApiError {
   return ApiError.notFound(ErrorCode.ClaimNotFound, `No claim with id ${claimId}.`, { claim_id: claimId });
+}
+
+function newSubmission(task: SubmittedClaimTask, hotkey: string, body: CreateSubmissionDto): NewSubmission {
+  return {
+    taskId: task.id,
+    claimId: body.claim_id,
+    minerHotkey: hotkey,
+    baseRef: body.base_ref,
+    patch: body.patch,
+    summary: body.summary,
+    proposedIdea: body.proposed_idea,
+    implementedSubmissionId: body.implemented_submission_id,
+    artifactUri: body.artifact_uri,
+    artifactSha256: body.artifact_sha256?.toLowerCase() ?? null,
+    artifactSizeBytes: body.artifact_size_bytes,
+    executionLog: body.execution_log,
+    claimedMetrics: body.claimed_metrics,
+  };
 }
 
 function patchItems(patch: string, task: SubmittedClaimTask): ValidationErrorItem[] {
