@@ -17,7 +17,7 @@ import { COORDINATOR_CONFIG } from '../config/config.module';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { assertTaskLive } from '../tasks/task-lookup';
-import { TasksRepository } from '../tasks/tasks.repository';
+import { TasksRepository } from '../tasks/tasks.module';
 import type { ExpiryOutcome } from '../jobs/job-results';
 import { ClaimsRepository } from './claims.repository';
 import { ClaimEntity } from './entities/claim.entity';

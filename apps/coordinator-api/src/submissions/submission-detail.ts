@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CompetitionMode, SubmissionDetailDto } from '@rcs/contracts';
-import { toIdeaRewardDto } from '../idea-rewards/idea-reward.mapper';
-import { IdeaRewardsRepository } from '../idea-rewards/idea-rewards.repository';
+import { IdeaRewardsRepository, toIdeaRewardDto } from '../idea-rewards/idea-rewards.module';
 import { toPeerConsensusDto, toPeerEvaluationDto } from '../peer-evaluation/peer-evaluation.mapper';
-import { PeerEvaluationRepository } from '../peer-evaluation/peer-evaluation.repository';
+import { PeerEvaluationRepository } from '../peer-evaluation/peer-evaluation.module';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { toVerificationSummaryDto } from '../validator-jobs/verification.mapper';
-import { VerificationsRepository } from '../validator-jobs/verifications.repository';
+import { VerificationsRepository } from '../validator-jobs/verifications.readers';
 import { SubmissionEntity } from './entities/submission.entity';
 import { toSubmissionDto } from './submission.mapper';
 
