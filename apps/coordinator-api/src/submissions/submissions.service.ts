@@ -55,13 +55,27 @@ export class SubmissionsService {
   async create(hotkey: string, body: CreateSubmissionDto): Promise<SubmissionEntity> {
     const bodyItems = submissionBodyViolations(body, { allowInsecureArtifactUris: this.config.allowInsecureArtifactUris });
     if (bodyItems.length > 0) throw new ApiValidationError(bodyItems);
-    await this.rateLimit.consume('submission', hotkey);
-    if (!isUuid(body.claim_id)) throw claimNotFound(body.claim_id);
+    if (!isUuid(body.claim_id)) {
+      await this.rateLimit.consume('submission', hotkey);
+      throw claimNotFound(body.claim_id);
+    }
+    // The rate limit (Redis) and the read of the claim (Postgres) go out together; the limit answers first.
+    const [limited, read] = await Promise.allSettled([this.rateLimit.consume('submission', hotkey), this.readForOneStatement(hotkey, body)]);
+    if (limited.status === 'rejected') throw limited.reason;
+    if (read.status === 'rejected') throw read.reason;
     const outcome =
-      (await this.createInOneStatement(hotkey, body)) ?? (await inTransaction(this.dataSource, (manager) => this.createInTransaction(manager, hotkey, body)));
+      (read.value === null ? null : await this.createInOneStatement(read.value, hotkey, body)) ??
+      (await inTransaction(this.dataSource, (manager) => this.createInTransaction(manager, hotkey, body)));
     if ('refusal' in outcome) throw outcome.refusal;
     this.metrics.submissions.inc();
     return outcome.submission;
+  }
+
+  /** The first half of `createInOneStatement`: the signer's active claim's task, or null when that path does not apply. */
+  private async readForOneStatement(hotkey: string, body: CreateSubmissionDto): Promise<SubmittedClaimTask | null> {
+    if (body.implemented_submission_id !== null) return null;
+    const task = await this.claims.peekActive(this.dataSource.manager, body.claim_id, hotkey);
+    return task === null || task.taskState !== TaskState.Live || task.competitionMode === CompetitionMode.Centerless ? null : task;
   }
 
   /**
@@ -72,11 +86,8 @@ export class SubmissionsService {
    * the refusal), a centerless task or an implemented idea (their rules read other submissions under
    * a lock), or anything changed in between.
    */
-  private async createInOneStatement(hotkey: string, body: CreateSubmissionDto): Promise<{ submission: SubmissionEntity } | null> {
-    if (body.implemented_submission_id !== null) return null;
+  private async createInOneStatement(task: SubmittedClaimTask, hotkey: string, body: CreateSubmissionDto): Promise<{ submission: SubmissionEntity } | null> {
     const manager = this.dataSource.manager;
-    const task = await this.claims.peekActive(manager, body.claim_id, hotkey);
-    if (task === null || task.taskState !== TaskState.Live || task.competitionMode === CompetitionMode.Centerless) return null;
     if (patchItems(body.patch, task).length > 0 || (await ideaItems(this.submissions, manager, task, hotkey, body)).length > 0) return null;
     const submission = await this.submissions.storePendingIfUnchanged(manager, newSubmission(task, hotkey, body), {
       validatorJob: task.competitionMode !== CompetitionMode.PeerEvaluation,
