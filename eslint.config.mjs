@@ -44,7 +44,7 @@ export default [
   },
   {
     // Config modules, test setup and operator tools are where the environment is read.
-    files: ['**/config/**/*.ts', '**/*.config.ts', '**/config.ts', '**/*.spec.ts', '**/*.int-spec.ts'],
+    files: ['**/config/**/*.ts', '**/*.config.ts', '**/config.ts', '**/*.spec.ts', '**/*.int-spec.ts', '**/test/support/**/*.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

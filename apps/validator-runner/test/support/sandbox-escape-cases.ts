@@ -8,9 +8,6 @@ import { Sandbox, SandboxLimits, SandboxRunRequest } from '../../src/sandbox/san
 
 export const limits: SandboxLimits = { memoryBytes: 512 * 1024 * 1024, pids: 64, cpus: 1, outputBytes: 64 * 1024 };
 const repoRoot = resolve(__dirname, '../../../..');
-// A variable planted in the host's environment must never reach the sandbox.
-// eslint-disable-next-line no-restricted-properties -- test setup, like the spec files this serves
-const hostEnv = process.env;
 
 /** Command lines of every process on the host that mention `marker`. */
 export function processesWith(marker: string): string[] {
@@ -225,7 +222,7 @@ export function sandboxEscapeCases(driver: SandboxDriver): SandboxUnderTest {
   });
 
   it(driver.environment.title, async () => {
-    hostEnv.RCS_SANDBOX_HOST_ONLY = `host-${unique}`;
+    process.env.RCS_SANDBOX_HOST_ONLY = `host-${unique}`;
     const token = `private-${unique}`;
     const gate = join(box.workspace, `gate-${unique}`);
     execFileSync('mkfifo', [gate]);
@@ -248,7 +245,7 @@ export function sandboxEscapeCases(driver: SandboxDriver): SandboxUnderTest {
       expect(result.output).not.toContain(`host-${unique}`);
       expect(hostCommandLines).toEqual([]);
     } finally {
-      delete hostEnv.RCS_SANDBOX_HOST_ONLY;
+      delete process.env.RCS_SANDBOX_HOST_ONLY;
     }
   });
 
