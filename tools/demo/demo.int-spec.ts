@@ -2,20 +2,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { childProcessBaseEnv, freePort } from '@rcs/testing';
+import { childProcessBaseEnv, freePort, runScript } from '@rcs/testing';
 
 const ROOT = join(__dirname, '..', '..');
-
-/** Runs a tools script as a child process and collects its output and exit code. */
-function runScript(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => resolve({ code, output }));
-  });
-}
 
 /** The issue's "done when": `npm start` (coordinator, validator runner with the bwrap sandbox, pool) then `npm run demo`, pool round included. */
 describe('npm run demo against the local stack', () => {

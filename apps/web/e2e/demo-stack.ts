@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { childProcessBaseEnv, createScratchDatabase, freePort } from '@rcs/testing';
+import { childProcessBaseEnv, createScratchDatabase, freePort, runScript } from '@rcs/testing';
 import { e2eConfig } from './config';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -16,16 +16,6 @@ export interface DemoStack {
   bestMiner: string;
   demoOutput: string;
   stop(): Promise<void>;
-}
-
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => resolve({ code, output }));
-  });
 }
 
 /** `npm start` (coordinator, runner, pool and the web UI) on free ports, then `npm run demo` against it. */
@@ -73,7 +63,7 @@ export async function startDemoStack(): Promise<DemoStack> {
     });
     const web = /web UI\s+(http:\/\/\S+)/.exec(output)?.[1];
     if (!web) throw new TypeError(`the banner names no web UI URL:\n${output.slice(-2000)}`);
-    const demo = await run(['tools/demo/main.ts', '--timeout', '180'], env);
+    const demo = await runScript(['tools/demo/main.ts', '--timeout', '180'], env);
     if (demo.code !== 0) throw new TypeError(`npm run demo failed (${demo.code}):\n${demo.output.slice(-4000)}`);
     const bestMiner = /accepted: \S+ by (\S+), observed/.exec(demo.output)?.[1];
     if (!bestMiner) throw new TypeError(`the demo names no accepted miner:\n${demo.output}`);

@@ -17,6 +17,7 @@ export { freePort } from './net/free-port';
 export { waitForHttp, type WaitForHttpOptions, type WaitForHttpResult } from './net/wait-for-http';
 export { spawnService, ServiceExitedError, type SpawnedService, type SpawnServiceOptions } from './process/spawn-service';
 export { expectServiceAnswers } from './process/expect-service';
+export { runScript } from './process/run-script';
 export { devCoordinatorEnv } from './process/dev-coordinator-env';
 export { BackingServiceError, startPostgresServer, startRedisServer, type PostgresServer, type RedisServer } from './process/backing-services';
 export { routeDeclarations, routeDeclarationGaps, type RouteDeclaration } from './http/route-declarations';
