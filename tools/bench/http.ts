@@ -24,6 +24,7 @@ import { Client } from 'pg';
 import { BtAuthSigner, cryptoReady } from '@rcs/auth';
 import { EnvReader } from '@rcs/config';
 import { childProcessBaseEnv, createScratchDatabase, createTestRedis, devCoordinatorEnv, freePort, waitForHttp } from '@rcs/testing';
+import { cpuSeconds, cpuSpent, type CpuGroups } from './support/process-cpu';
 import { runBenchmark } from './support/run-benchmark';
 
 const REPO_ROOT = join(__dirname, '..', '..');
@@ -151,10 +152,21 @@ interface Measured {
   rps: number;
   p99: number;
   errors: number;
+  /** CPU milliseconds per answered request, by process group, when the run was asked to count them. */
+  cpuMs?: Record<string, number>;
+}
+
+/** Whose CPU a write run counts: the server under load, every Postgres and Redis process, and this process (autocannon). */
+function cpuGroups(server: Server): CpuGroups {
+  return { server: { pid: server.child.pid ?? -1 }, postgres: { command: 'postgres' }, redis: { command: 'redis-server' }, autocannon: { pid: process.pid } };
 }
 
 /** One autocannon run; `next` gives each request (method, path, headers, body), or a fixed GET path. */
-async function load(url: string, options: { path: string; seconds?: number; amount?: number; next?: () => autocannon.Request; onBody?: (status: number, body: string) => void }): Promise<Measured> {
+async function load(
+  url: string,
+  options: { path: string; seconds?: number; amount?: number; next?: () => autocannon.Request; onBody?: (status: number, body: string) => void; cpu?: CpuGroups },
+): Promise<Measured> {
+  const cpuBefore = options.cpu === undefined ? undefined : cpuSeconds(options.cpu);
   const started = performance.now();
   let lastResponseAt = started;
   const result = await autocannon({
@@ -186,7 +198,11 @@ async function load(url: string, options: { path: string; seconds?: number; amou
   if (refused.length > 0 || result.errors > 0) {
     process.stdout.write(`  ${url}${options.path}: ${refused.map(([code, { count }]) => `${count} × ${code}`).join(', ')} ${result.errors} errors, ${result.timeouts} timeouts\n`);
   }
-  return { rps: ok / seconds, p99: result.latency.p99, errors: result.non2xx + result.errors + result.timeouts };
+  const cpuMs =
+    options.cpu === undefined || cpuBefore === undefined
+      ? undefined
+      : Object.fromEntries(Object.entries(cpuSpent(cpuBefore, cpuSeconds(options.cpu))).map(([name, s]) => [name, (s * 1000) / Math.max(ok, 1)]));
+  return { rps: ok / seconds, p99: result.latency.p99, errors: result.non2xx + result.errors + result.timeouts, cpuMs };
 }
 
 function median(values: number[]): number {
@@ -296,7 +312,7 @@ async function main(): Promise<number> {
         const signers = makeSigners(WRITES, `${server.name}:${round}`);
         const bySigner = new Map(signers.map((s) => [s.hotkey, s]));
         const claimBody = JSON.stringify({ claim_description: 'bench claim' });
-        record(claimNoneRow, server, await load(server.url, { path: '/', amount: WRITES, next: signedPosts(signers, () => `/api/v1/tasks/${emptyTask(server.name, round)}/claim`, () => claimBody) }));
+        record(claimNoneRow, server, await load(server.url, { path: '/', amount: WRITES, next: signedPosts(signers, () => `/api/v1/tasks/${emptyTask(server.name, round)}/claim`, () => claimBody), cpu: cpuGroups(server) }));
         const claims: { id: string; signer: BtAuthSigner }[] = [];
         const onBody = (status: number, body: string): void => {
           if (status !== 201) return;
@@ -304,11 +320,11 @@ async function main(): Promise<number> {
           const signer = bySigner.get(claim.miner_hotkey);
           if (signer) claims.push({ id: claim.id, signer });
         };
-        record(claimFullRow, server, await load(server.url, { path: '/', amount: WRITES, next: signedPosts(signers, () => `/api/v1/tasks/${BIG_TASK}/claim`, () => claimBody), onBody }));
+        record(claimFullRow, server, await load(server.url, { path: '/', amount: WRITES, next: signedPosts(signers, () => `/api/v1/tasks/${BIG_TASK}/claim`, () => claimBody), onBody, cpu: cpuGroups(server) }));
         const claimOf = new Map(claims.map((c) => [c.signer.hotkey, c.id]));
         const submitters = claims.map((c) => c.signer);
         const submitBody = (s: BtAuthSigner): string => JSON.stringify({ claim_id: claimOf.get(s.hotkey), base_ref: 'main', patch: PATCH, summary: 'bench submission' });
-        record(submitRow, server, await load(server.url, { path: '/', amount: submitters.length, next: signedPosts(submitters, () => '/api/v1/submissions', submitBody) }));
+        record(submitRow, server, await load(server.url, { path: '/', amount: submitters.length, next: signedPosts(submitters, () => '/api/v1/submissions', submitBody), cpu: cpuGroups(server) }));
       }
       loads.push(loadavg()[0]);
       process.stdout.write(`round ${round + 1}/${ROUNDS} done, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
@@ -329,6 +345,21 @@ async function main(): Promise<number> {
         `| ${row.name} | ${spread(row.coordinator.map((m) => m.rps))} | ${spread(row.bare.map((m) => m.rps))} | ${spread(ratios, 2)} | ≥ ${row.target} ${met ? 'OK' : 'MISSED'} | ${median(row.coordinator.map((m) => m.p99)).toFixed(0)} | ${errors} |\n`,
       );
       if (errors > 0) failed += 1;
+    }
+    const counted = rows.filter((r) => r.coordinator.some((m) => m.cpuMs !== undefined));
+    if (counted.length > 0) {
+      const groups = Object.keys(counted[0].coordinator[0].cpuMs ?? {});
+      process.stdout.write(
+        `\nCPU ms per answered write (median over rounds; postgres and redis: all their processes; autocannon: this process)\n\n` +
+          `| route | server | ${groups.map((g) => (g === 'server' ? 'server process' : g)).join(' | ')} | total |\n|---|---|${groups.map(() => '---|').join('')}---|\n`,
+      );
+      for (const row of counted) {
+        for (const [server, measured] of [['coordinator', row.coordinator], ['bare', row.bare]] as const) {
+          const per = groups.map((g) => median(measured.map((m) => m.cpuMs?.[g] ?? 0)));
+          process.stdout.write(`| ${row.name} | ${server} | ${per.map((v) => v.toFixed(2)).join(' | ')} | ${per.reduce((a, b) => a + b, 0).toFixed(2)} |\n`);
+        }
+      }
+      process.stdout.write('\n');
     }
     const flat = claimFullRow.coordinator.map((m, i) => m.rps / claimNoneRow.coordinator[i].rps);
     if (flat.length > 0) process.stdout.write(`| coordinator claims/s, 100,000 stored ÷ none | | | ${spread(flat, 2)} | ≥ 0.9 ${median(flat) >= 0.9 ? 'OK' : 'MISSED'} | | |\n`);
