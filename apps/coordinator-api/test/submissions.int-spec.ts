@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BtAuthSigner } from '@rcs/auth';
 import { ArtifactDescriptorDto, CompetitionMode, SubmissionDetailDto, SubmissionDto, TaskDto } from '@rcs/contracts';
+import { ClaimTasks } from '../src/claims/claim-tasks';
 import { ClaimsRepository } from '../src/claims/claims.repository';
 import { type NewSubmission, SubmissionsRepository } from '../src/submissions/submissions.repository';
 import { CoordinatorHarness, startCoordinator, startCoordinatorForSuite } from './harness';
@@ -344,6 +345,40 @@ describe('POST /api/v1/submissions', () => {
       await expect(store(read)).resolves.toBeNull();
       expect(await stored(claim.id)).toEqual({ claim: 'submitted', submissions: [first?.id] });
       expect(await query('SELECT status FROM validator_jobs WHERE submission_id = $1', [first?.id])).toEqual([{ status: 'pending' }]);
+    });
+
+    it('skips the read for a claim this coordinator opened, and forgets the claim once it is submitted on', async () => {
+      const peek = jest.spyOn(ClaimsRepository.prototype, 'peekActive');
+      try {
+        const claim = await api.claim(alice, (await api.createTask()).id);
+        expect(h.app.get(ClaimTasks).taskOf(claim.id)).toMatchObject({ id: claim.task_id, taskState: 'live' });
+        expectStatus(await api.submit(alice, { claim_id: claim.id, patch }), 201);
+        expect(peek).not.toHaveBeenCalled();
+        expect(h.app.get(ClaimTasks).taskOf(claim.id)).toBeUndefined();
+
+        // A claim opened elsewhere (another replica) is read first, and stored the same way.
+        const elsewhere = await api.claim(alice, (await api.createTask()).id);
+        h.app.get(ClaimTasks).forget(elsewhere.id);
+        expectStatus(await api.submit(alice, { claim_id: elsewhere.id, patch }), 201);
+        expect(peek).toHaveBeenCalledTimes(1);
+      } finally {
+        peek.mockRestore();
+      }
+    });
+
+    it('decides on the task as it is now when an operator changed it after the claim was remembered', async () => {
+      const own = await api.createTask();
+      const claim = await api.claim(alice, own.id);
+      // Stricter than the remembered rules: refused on the rules read afresh, and the claim stays active.
+      await query('UPDATE tasks SET max_patch_bytes = $2 WHERE id = $1', [own.id, Buffer.byteLength(patch) - 1]);
+      expectStatus(await api.submit(alice, { claim_id: claim.id, patch }), 422);
+      expect(await stored(claim.id)).toEqual({ claim: 'active', submissions: [] });
+      await query(`UPDATE tasks SET task_state = 'paused' WHERE id = $1`, [own.id]);
+      expect(errorOf(await api.submit(alice, { claim_id: claim.id, patch }))).toBe('task_not_live');
+      // Relaxed and live again: stored, on the rules as they now are.
+      await query(`UPDATE tasks SET task_state = 'live', max_patch_bytes = $2 WHERE id = $1`, [own.id, 1 << 20]);
+      expectStatus(await api.submit(alice, { claim_id: claim.id, patch }), 201);
+      expect(await stored(claim.id)).toMatchObject({ claim: 'submitted', submissions: [expect.any(String)] });
     });
 
     it('answers two concurrent submissions on one claim with one 201 and one 409 claim_not_active', async () => {

@@ -44,7 +44,7 @@ export type LiveTaskClaim =
   | { outcome: 'no_task' }
   | { outcome: 'not_live'; taskId: string; slug: string; state: TaskState }
   | { outcome: 'conflict'; slug: string }
-  | { outcome: 'claimed'; claim: ClaimEntity };
+  | { outcome: 'claimed'; claim: ClaimEntity; task: SubmittedClaimTask };
 
 /** What a submission needs of the task of the claim it moved to `submitted` (the row share-locked). */
 export type SubmittedClaimTask = Pick<TaskEntity, 'id' | 'slug' | 'taskState' | 'competitionMode' | 'allowedPatchPaths' | 'maxPatchBytes'>;
@@ -110,21 +110,27 @@ export class ClaimsRepository {
   async claimLiveTask(manager: EntityManager, claim: Omit<NewClaim, 'workItemId'>): Promise<LiveTaskClaim> {
     const rows = (await manager.query(
       `WITH task AS (
-         SELECT id, slug, task_state FROM tasks WHERE id = $1 FOR SHARE
+         SELECT id, slug, task_state, competition_mode, allowed_patch_paths, max_patch_bytes FROM tasks WHERE id = $1 FOR SHARE
        ), inserted AS (
          INSERT INTO claims (task_id, miner_hotkey, claim_description, base_submission_id, status, expires_at)
          SELECT id, $2, $3, $4, 'active', now() + make_interval(secs => $5) FROM task WHERE task_state = 'live'
          ON CONFLICT (task_id, miner_hotkey) WHERE status = 'active' DO NOTHING
          RETURNING ${CLAIM_COLUMNS}
        )
-       SELECT task.id AS task_row_id, task.slug AS task_slug, task.task_state, inserted.* FROM task LEFT JOIN inserted ON true`,
+       SELECT task.id AS task_row_id, task.slug AS task_slug, task.task_state, task.competition_mode, task.allowed_patch_paths, task.max_patch_bytes,
+              inserted.*
+       FROM task LEFT JOIN inserted ON true`,
       [claim.taskId, claim.minerHotkey, claim.claimDescription, claim.baseSubmissionId, claim.ttlSeconds],
-    )) as (Partial<ClaimRow> & { task_row_id: string; task_slug: string; task_state: TaskState })[];
+    )) as (Partial<ClaimRow> & { task_row_id: string; task_slug: string; task_state: TaskState } & SqlRow)[];
     const row = rows[0];
     if (row === undefined) return { outcome: 'no_task' };
     if (row.task_state !== TaskState.Live) return { outcome: 'not_live', taskId: row.task_row_id, slug: row.task_slug, state: row.task_state };
     if (row.id === undefined || row.id === null) return { outcome: 'conflict', slug: row.task_slug };
-    return { outcome: 'claimed', claim: toClaimEntity(row as ClaimRow) };
+    return {
+      outcome: 'claimed',
+      claim: toClaimEntity(row as ClaimRow),
+      task: toSubmittedClaimTask({ ...row, id: row.task_row_id, slug: row.task_slug }),
+    };
   }
 
   /** The miner's active claim on the task, if any. */
@@ -173,7 +179,9 @@ export class ClaimsRepository {
   /** Returns the work item a claim held to `open` (claim cancelled or expired). */
   async releaseWorkItem(manager: EntityManager, claimId: string): Promise<void> {
     await manager.query(
-      `UPDATE work_items SET status = $2, claim_id = NULL, updated_at = now() WHERE claim_id = $1 AND status = $3`,
+      // By the id the claim names (the primary key): work_items has no index on claim_id.
+      `UPDATE work_items w SET status = $2, claim_id = NULL, updated_at = now()
+       FROM claims c WHERE c.id = $1 AND w.id = c.work_item_id AND w.claim_id = $1 AND w.status = $3`,
       [claimId, WorkItemStatus.Open, WorkItemStatus.Claimed],
     );
   }

@@ -19,6 +19,7 @@ import { TaskEntity } from '../tasks/entities/task.entity';
 import { assertTaskLive } from '../tasks/task-lookup';
 import { TasksRepository } from '../tasks/tasks.module';
 import type { ExpiryOutcome } from '../jobs/job-results';
+import { ClaimTasks } from './claim-tasks';
 import { ClaimsRepository } from './claims.repository';
 import { ClaimEntity } from './entities/claim.entity';
 
@@ -46,6 +47,7 @@ export class ClaimsService {
     private readonly rateLimit: RateLimitService,
     private readonly claims: ClaimsRepository,
     private readonly tasks: TasksRepository,
+    private readonly claimTasks: ClaimTasks,
   ) {}
 
   /** Newest first; stale active claims are expired first so the list never shows them active. */
@@ -73,6 +75,7 @@ export class ClaimsService {
       });
       switch (attempt.outcome) {
         case 'claimed':
+          this.claimTasks.remember(attempt.claim.id, attempt.task);
           return attempt.claim;
         case 'no_task':
           throw taskNotFound(taskId);
@@ -105,12 +108,17 @@ export class ClaimsService {
    */
   async open(manager: EntityManager, task: TaskEntity, request: ClaimRequest): Promise<ClaimEntity> {
     const claim = { taskId: task.id, ttlSeconds: this.config.claimTtlSeconds, ...request };
+    // Remembered before the transaction commits: a claim id that never commits is never submitted on.
+    const remembered = (opened: ClaimEntity): ClaimEntity => {
+      this.claimTasks.remember(opened.id, task);
+      return opened;
+    };
     const inserted = await this.claims.insertActive(manager, claim);
-    if (inserted) return inserted;
+    if (inserted) return remembered(inserted);
     let existing = await this.claims.findActive(manager, task.id, request.minerHotkey);
     if (existing && (await this.claims.expireStale(manager, { claimId: existing.id })).expired === 1) {
       const retried = await this.claims.insertActive(manager, claim);
-      if (retried) return retried;
+      if (retried) return remembered(retried);
       existing = await this.claims.findActive(manager, task.id, request.minerHotkey);
     }
     throw ApiError.conflict(

@@ -17,7 +17,7 @@ import {
 import { checkPatch, patchViolationItems } from '@rcs/patch';
 import { inTransaction } from '@rcs/persistence';
 import { AuthPrincipal, assertOwner } from '@rcs/auth';
-import { ClaimsRepository, type SubmittedClaimTask } from '../claims/claims.module';
+import { ClaimsRepository, ClaimTasks, type SubmittedClaimTask } from '../claims/claims.module';
 import { CoordinatorMetrics } from '../metrics/coordinator-metrics';
 import { isUuid } from '../common/ids';
 import { COORDINATOR_CONFIG } from '../config/config.module';
@@ -45,6 +45,7 @@ export class SubmissionsService {
     private readonly claims: ClaimsRepository,
     private readonly tasks: TasksRepository,
     private readonly details: SubmissionDetails,
+    private readonly claimTasks: ClaimTasks,
   ) {}
 
   /**
@@ -71,17 +72,24 @@ export class SubmissionsService {
     return outcome.submission;
   }
 
-  /** The first half of `createInOneStatement`: the signer's active claim's task, or null when that path does not apply. */
+  /**
+   * The first half of `createInOneStatement`: the task of the signer's active claim (as this process
+   * remembers it from the claim, else read), or null when that path does not apply.
+   */
   private async readForOneStatement(hotkey: string, body: CreateSubmissionDto): Promise<SubmittedClaimTask | null> {
     if (body.implemented_submission_id !== null) return null;
-    const task = await this.claims.peekActive(this.dataSource.manager, body.claim_id, hotkey);
+    let task = this.claimTasks.taskOf(body.claim_id) ?? null;
+    if (task === null) {
+      task = await this.claims.peekActive(this.dataSource.manager, body.claim_id, hotkey);
+      if (task !== null) this.claimTasks.noteTask(task);
+    }
     return task === null || task.taskState !== TaskState.Live || task.competitionMode === CompetitionMode.Centerless ? null : task;
   }
 
   /**
-   * The common case in two round trips and no transaction: read the claim's task, check the rules on
-   * it, then take the claim and store everything in one statement that holds only if nothing read
-   * changed. Null (nothing written) sends the request to `createInTransaction`, which decides it
+   * The common case in one statement and no transaction (two round trips when this process did not
+   * open the claim and reads its task first): check the rules on the claim's task, then take the claim
+   * and store everything in one statement that holds only if the claim and the task are still as read. Null (nothing written) sends the request to `createInTransaction`, which decides it
    * afresh: a claim that is not the signer's active one, a task not live, a rule broken (it answers
    * the refusal), a centerless task or an implemented idea (their rules read other submissions under
    * a lock), or anything changed in between.
@@ -93,6 +101,8 @@ export class SubmissionsService {
       validatorJob: task.competitionMode !== CompetitionMode.PeerEvaluation,
       task,
     });
+    // Submitted on, or not as remembered: either way the claim takes no other submission through this path.
+    this.claimTasks.forget(body.claim_id);
     return submission === null ? null : { submission };
   }
 
@@ -100,6 +110,7 @@ export class SubmissionsService {
     // The claim taken and its task share-locked in one statement: a concurrent pause or close waits for this submission.
     const task = await this.claims.submitActive(manager, body.claim_id, hotkey);
     if (task === null) return { refusal: await claimRefusal(this.claims, this.submissions, manager, body.claim_id, hotkey) };
+    this.claimTasks.noteTask(task);
     assertTaskLive(task);
     if (task.competitionMode === CompetitionMode.Centerless) {
       // Idea rules read earlier submissions of the task: centerless submissions of one task take turns.
