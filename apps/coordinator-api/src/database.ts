@@ -9,6 +9,7 @@ import { Rewards1763856000000 } from './migrations/1763856000000-rewards';
 import { DashboardIndexes1763942400000 } from './migrations/1763942400000-dashboard-indexes';
 import { CanonicalHotkeys1764028800000 } from './migrations/1764028800000-canonical-hotkeys';
 import { RewardSnapshotChanges1764115200000 } from './migrations/1764115200000-reward-snapshot-changes';
+import { SnapshotChangesOfAccepted1764201600000 } from './migrations/1764201600000-snapshot-changes-of-accepted';
 import { RewardPolicyEntity } from './rewards/entities/reward-policy.entity';
 import { RewardSnapshotEntity } from './rewards/entities/reward-snapshot.entity';
 import { RewardSnapshotChangeEntity } from './rewards/entities/reward-snapshot-change.entity';
@@ -43,4 +44,5 @@ export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
   DashboardIndexes1763942400000,
   CanonicalHotkeys1764028800000,
   RewardSnapshotChanges1764115200000,
+  SnapshotChangesOfAccepted1764201600000,
 ];

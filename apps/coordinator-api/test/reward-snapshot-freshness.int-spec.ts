@@ -153,6 +153,31 @@ describe('reward snapshot rebuilds', () => {
       expect(await check.check({})).toEqual({ stale: null, rebuilt: null });
     });
 
+    it('counts only writes that touch accepted submissions: a submission stored or rejected changes nothing the snapshot reads', async () => {
+      const task = await api.createTask({ metric_name: 'accuracy', metric_direction: 'maximize' });
+      await settled();
+      const check = h.app.get(RewardsRebuildJob);
+      await check.check({});
+      expect(await changes()).toBe(0);
+      const [kept, rejected] = [await api.pending(people.dave, task.id), await api.pending(people.eve, task.id)];
+      const decide = (id: string, status: string) =>
+        h.db.dataSource.query(`UPDATE submissions SET status = $2, decided_at = now(), verified_metric_value = 0.5 WHERE id = $1`, [id, status]);
+      await decide(rejected.id, 'rejected');
+      expect(await changes()).toBe(0);
+      await decide(kept.id, 'accepted');
+      expect(await changes()).toBe(1);
+      await check.check({});
+      // Un-accepting and deleting an accepted result change the snapshot too.
+      await decide(kept.id, 'rejected');
+      expect(await changes()).toBe(1);
+      await check.check({});
+      await decide(kept.id, 'accepted');
+      await check.check({});
+      await h.db.dataSource.query(`DELETE FROM validator_jobs WHERE submission_id = $1`, [kept.id]);
+      await h.db.dataSource.query(`DELETE FROM submissions WHERE id = $1`, [kept.id]);
+      expect(await changes()).toBe(1);
+    });
+
     it('rebuilds a snapshot older than SNAPSHOT_MAX_AGE_SECONDS without any change, so decay shows', async () => {
       await settled();
       const check = h.app.get(RewardsRebuildJob);
