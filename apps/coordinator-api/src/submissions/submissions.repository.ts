@@ -203,10 +203,11 @@ const INSERTED_COLUMNS = `task_id, claim_id, miner_hotkey, base_ref, patch, summ
                           artifact_uri, artifact_sha256, artifact_size_bytes, execution_log, claimed_metrics, status`;
 
 /** After the CTE `submission` (the stored row): completes the claim's work item, queues the validator job when $18, answers the row. */
+// The work item is found by the id its claim names (the primary key), as the claim expiry finds it: work_items has no index on claim_id.
 const AFTER_INSERT = `), completed AS (
          UPDATE work_items w SET status = $15, completed_submission_id = s.id, updated_at = now()
-         FROM submission s
-         WHERE w.claim_id = s.claim_id AND w.status = $16
+         FROM submission s JOIN claims c ON c.id = s.claim_id
+         WHERE w.id = c.work_item_id AND w.claim_id = s.claim_id AND w.status = $16
        ), job AS (
          INSERT INTO validator_jobs (submission_id, task_id, status, attempts)
          SELECT id, task_id, $17, 0 FROM submission WHERE $18::boolean
