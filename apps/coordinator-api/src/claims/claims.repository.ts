@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ClaimQueryDto, ClaimStatus, CompetitionMode, TaskState, WorkItemStatus } from '@rcs/contracts';
-import { enumColumn, intColumn, queryRows, rowLock, SqlRow, textColumn, UnexpectedRowError } from '@rcs/persistence';
+import { enumColumn, intColumn, preparedStatement, queryPreparedRows, queryRows, rowLock, SqlRow, textColumn, UnexpectedRowError } from '@rcs/persistence';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import type { TaskEntity } from '../tasks/entities/task.entity';
 import type { ExpiryOutcome } from '../jobs/job-results';
@@ -25,6 +25,22 @@ export interface NewClaim {
 }
 
 const CLAIM_COLUMNS = 'id, task_id, work_item_id, miner_hotkey, claim_description, base_submission_id, status, expires_at, created_at, updated_at';
+
+/** `ClaimsRepository.claimLiveTask`'s statement. */
+const CLAIM_LIVE_TASK = preparedStatement(
+  'claims_claim_live_task',
+  `WITH task AS (
+     SELECT id, slug, task_state, competition_mode, allowed_patch_paths, max_patch_bytes FROM tasks WHERE id = $1 FOR SHARE
+   ), inserted AS (
+     INSERT INTO claims (task_id, miner_hotkey, claim_description, base_submission_id, status, expires_at)
+     SELECT id, $2, $3, $4, 'active', now() + make_interval(secs => $5) FROM task WHERE task_state = 'live'
+     ON CONFLICT (task_id, miner_hotkey) WHERE status = 'active' DO NOTHING
+     RETURNING ${CLAIM_COLUMNS}
+   )
+   SELECT task.id AS task_row_id, task.slug AS task_slug, task.task_state, task.competition_mode, task.allowed_patch_paths, task.max_patch_bytes,
+          inserted.*
+   FROM task LEFT JOIN inserted ON true`,
+);
 
 interface ClaimRow {
   id: string;
@@ -108,19 +124,11 @@ export class ClaimsRepository {
    * statistics. A conflict is left to the caller (the held claim may be past its TTL).
    */
   async claimLiveTask(manager: EntityManager, claim: Omit<NewClaim, 'workItemId'>): Promise<LiveTaskClaim> {
-    const rows = (await manager.query(
-      `WITH task AS (
-         SELECT id, slug, task_state, competition_mode, allowed_patch_paths, max_patch_bytes FROM tasks WHERE id = $1 FOR SHARE
-       ), inserted AS (
-         INSERT INTO claims (task_id, miner_hotkey, claim_description, base_submission_id, status, expires_at)
-         SELECT id, $2, $3, $4, 'active', now() + make_interval(secs => $5) FROM task WHERE task_state = 'live'
-         ON CONFLICT (task_id, miner_hotkey) WHERE status = 'active' DO NOTHING
-         RETURNING ${CLAIM_COLUMNS}
-       )
-       SELECT task.id AS task_row_id, task.slug AS task_slug, task.task_state, task.competition_mode, task.allowed_patch_paths, task.max_patch_bytes,
-              inserted.*
-       FROM task LEFT JOIN inserted ON true`,
+    const rows = (await queryPreparedRows(
+      manager,
+      CLAIM_LIVE_TASK,
       [claim.taskId, claim.minerHotkey, claim.claimDescription, claim.baseSubmissionId, claim.ttlSeconds],
+      (row) => row,
     )) as (Partial<ClaimRow> & { task_row_id: string; task_slug: string; task_state: TaskState } & SqlRow)[];
     const row = rows[0];
     if (row === undefined) return { outcome: 'no_task' };

@@ -7,7 +7,8 @@ import {
   nullableTextColumn,
   nullableTimestampColumn,
   queryOneRow,
-  queryRows,
+  preparedStatement,
+  queryPreparedRows,
   rowLock,
   RowLock,
   SqlRow,
@@ -75,23 +76,9 @@ export class SubmissionsRepository {
     submission: NewSubmission,
     options: { validatorJob: boolean; task: Pick<TaskEntity, 'taskState' | 'competitionMode' | 'allowedPatchPaths' | 'maxPatchBytes'> },
   ): Promise<SubmissionEntity | null> {
-    return queryRows(
+    return queryPreparedRows(
       manager,
-      `WITH task AS (
-         SELECT id FROM tasks
-         WHERE id = $1 AND task_state = $19 AND competition_mode = $20 AND allowed_patch_paths = $21::jsonb AND max_patch_bytes = $22
-         FOR SHARE
-       ), claim AS (
-         UPDATE claims SET status = $23, updated_at = now()
-         WHERE id = $2 AND miner_hotkey = $3 AND status = $24 AND expires_at > now() AND task_id IN (SELECT id FROM task)
-         RETURNING id
-       ), submission AS (
-         INSERT INTO submissions (${INSERTED_COLUMNS})
-         SELECT $1::uuid, claim.id, $3::text, $4::text, $5::text, $6::text, $7::text, $8::uuid, $9::text, $10::text, $11::bigint, $12::text,
-                $13::jsonb, $14::text
-         FROM claim
-         RETURNING ${SUBMISSION_COLUMNS}
-       ${AFTER_INSERT}`,
+      STORE_PENDING_IF_UNCHANGED,
       [
         ...insertParameters(submission, options),
         options.task.taskState,
@@ -213,6 +200,25 @@ const AFTER_INSERT = `), completed AS (
          SELECT id, task_id, $17, 0 FROM submission WHERE $18::boolean
        )
        SELECT * FROM submission`;
+
+const STORE_PENDING_IF_UNCHANGED = preparedStatement(
+  'submissions_store_pending_if_unchanged',
+  `WITH task AS (
+     SELECT id FROM tasks
+     WHERE id = $1 AND task_state = $19 AND competition_mode = $20 AND allowed_patch_paths = $21::jsonb AND max_patch_bytes = $22
+     FOR SHARE
+   ), claim AS (
+     UPDATE claims SET status = $23, updated_at = now()
+     WHERE id = $2 AND miner_hotkey = $3 AND status = $24 AND expires_at > now() AND task_id IN (SELECT id FROM task)
+     RETURNING id
+   ), submission AS (
+     INSERT INTO submissions (${INSERTED_COLUMNS})
+     SELECT $1::uuid, claim.id, $3::text, $4::text, $5::text, $6::text, $7::text, $8::uuid, $9::text, $10::text, $11::bigint, $12::text,
+            $13::jsonb, $14::text
+     FROM claim
+     RETURNING ${SUBMISSION_COLUMNS}
+   ${AFTER_INSERT}`,
+);
 
 /** $1 … $18 of both storing statements. */
 function insertParameters(submission: NewSubmission, options: { validatorJob: boolean }): unknown[] {

@@ -1,4 +1,5 @@
-import type { EntityManager } from 'typeorm';
+import { type EntityManager, QueryFailedError } from 'typeorm';
+import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
 /** One row of a raw query, before it is read: TypeORM types raw results as `any`, so nothing about it is trusted. */
 export type SqlRow = Readonly<Record<string, unknown>>;
@@ -16,7 +17,10 @@ export class UnexpectedRowError extends Error {
  * otherwise answers as `[rows, count]`) and reads each row through `read`, which checks what it takes.
  */
 export async function queryRows<T>(manager: EntityManager, sql: string, parameters: readonly unknown[], read: (row: SqlRow) => T): Promise<T[]> {
-  const result: unknown = await manager.query(sql, [...parameters]);
+  return readRows(await manager.query(sql, [...parameters]), read);
+}
+
+function readRows<T>(result: unknown, read: (row: SqlRow) => T): T[] {
   if (!Array.isArray(result)) throw new UnexpectedRowError(`Expected rows, got ${typeof result}`);
   return result.map((row: unknown) => {
     if (typeof row !== 'object' || row === null) throw new UnexpectedRowError(`Expected a row, got ${String(row)}`);
@@ -81,4 +85,57 @@ export function enumColumn<E extends string>(row: SqlRow, column: string, values
 
 function unexpected(column: string, expected: string, value: unknown): UnexpectedRowError {
   return new UnexpectedRowError(`Column ${column}: expected ${expected}, got ${value === null ? 'null' : typeof value}`);
+}
+
+/** A statement Postgres parses and plans once per connection (a named prepared statement), for the hot paths. */
+export interface PreparedStatement {
+  readonly name: string;
+  readonly text: string;
+}
+
+const preparedNames = new Map<string, string>();
+
+/**
+ * Names `text` as a prepared statement. A name is the statement's identity on every connection of the
+ * process, so one name can never stand for two texts (that would run the wrong statement).
+ */
+export function preparedStatement(name: string, text: string): PreparedStatement {
+  const known = preparedNames.get(name);
+  if (known !== undefined && known !== text) throw new Error(`Prepared statement ${name} is already defined with another text`);
+  preparedNames.set(name, text);
+  return { name, text };
+}
+
+/**
+ * `queryRows` for a prepared statement: on the caller's transaction's connection when the manager
+ * has one, else on any connection of the pool. Postgres skips parsing and planning after a
+ * connection's first use. A failure is raised as TypeORM raises it (`QueryFailedError` around the
+ * driver's error), so constraint and availability checks read it the same way.
+ */
+export async function queryPreparedRows<T>(
+  manager: EntityManager,
+  statement: PreparedStatement,
+  parameters: readonly unknown[],
+  read: (row: SqlRow) => T,
+): Promise<T[]> {
+  const config = { name: statement.name, text: statement.text, values: [...parameters] };
+  let rows: unknown;
+  try {
+    const runner = manager.queryRunner;
+    const client = (runner !== undefined && !runner.isReleased ? await runner.connect() : poolOf(manager)) as PgQueryable;
+    rows = (await client.query(config)).rows;
+  } catch (error) {
+    throw new QueryFailedError(statement.text, config.values, error as Error);
+  }
+  return readRows(rows, read);
+}
+
+interface PgQueryable {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown }>;
+}
+
+function poolOf(manager: EntityManager): PgQueryable {
+  const driver = manager.connection.driver;
+  if (!(driver instanceof PostgresDriver) || driver.master === undefined) throw new Error('Prepared statements need a connected Postgres data source');
+  return driver.master as PgQueryable;
 }
