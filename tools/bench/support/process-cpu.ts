@@ -6,8 +6,8 @@ export type CpuGroups = Record<string, { pid: number } | { command: string }>;
 
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
-/** `/proc/<pid>/stat`: the command name and utime + stime in seconds, or null once the process is gone. */
-function readStat(pid: number): { command: string; seconds: number } | null {
+/** `/proc/<pid>/stat`: command, parent, own CPU seconds and those of its waited-for children, or null once gone. */
+function readStat(pid: number): { command: string; parent: number; seconds: number; children: number } | null {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -17,12 +17,21 @@ function readStat(pid: number): { command: string; seconds: number } | null {
   // The command sits in parentheses and may itself hold spaces or parentheses.
   const open = text.indexOf('(');
   const close = text.lastIndexOf(')');
-  const fields = text.slice(close + 2).split(' ');
-  // Fields 14 and 15 of the whole line (utime, stime) are 12 and 13 after the command.
-  return { command: text.slice(open + 1, close), seconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND };
+  // After the command: state, ppid, …, utime (14th field of the line), stime, cutime, cstime.
+  const fields = text.slice(close + 2).split(' ').map(Number);
+  return {
+    command: text.slice(open + 1, close),
+    parent: fields[1],
+    seconds: (fields[11] + fields[12]) / TICKS_PER_SECOND,
+    children: (fields[13] + fields[14]) / TICKS_PER_SECOND,
+  };
 }
 
-/** The CPU seconds each group has used so far (a named command sums all its live processes). */
+/**
+ * The CPU seconds each group has used so far. A named command sums its live processes and, for the
+ * group's root processes (the Postgres postmaster), the children they have reaped: a backend that
+ * exits mid-run still counts.
+ */
 export function cpuSeconds(groups: CpuGroups): Record<string, number> {
   const totals: Record<string, number> = {};
   const byCommand = new Map<string, string>();
@@ -32,11 +41,14 @@ export function cpuSeconds(groups: CpuGroups): Record<string, number> {
     else byCommand.set(group.command, name);
   }
   if (byCommand.size > 0) {
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      const stat = readStat(Number(entry));
+    const stats = readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .map((entry) => ({ pid: Number(entry), stat: readStat(Number(entry)) }));
+    const commandOf = new Map(stats.map(({ pid, stat }) => [pid, stat?.command]));
+    for (const { stat } of stats) {
       const name = stat === null ? undefined : byCommand.get(stat.command);
-      if (name !== undefined && stat !== null) totals[name] += stat.seconds;
+      if (name === undefined || stat === null) continue;
+      totals[name] += stat.seconds + (commandOf.get(stat.parent) === stat.command ? 0 : stat.children);
     }
   }
   return totals;
