@@ -11,7 +11,10 @@
  * (writes), and the whole benchmark by BENCH_HTTP_TIME_LIMIT_SECONDS. Environment (all optional):
  * BENCH_HTTP_SECONDS (per read run, 5), BENCH_HTTP_ROUNDS (3), BENCH_HTTP_WRITES (requests per write
  * run, 1500), BENCH_HTTP_CONNECTIONS (50), BENCH_HTTP_ONLY (some of reads, signed, writes),
- * BENCH_HTTP_CPU_PROF (a folder: the coordinator writes a V8 CPU profile there when it stops).
+ * BENCH_HTTP_CPU_PROF (a folder: the coordinator writes a V8 CPU profile there when it stops),
+ * BENCH_HTTP_BARE_PREPARED (true: the bare server's write statements are named prepared statements,
+ * as the coordinator's are; default false, the plain minimal statement). Each write run also reports
+ * the CPU milliseconds per answered request of the server, Postgres, Redis and autocannon.
  * About five minutes with the defaults on an idle 2-core machine.
  */
 import { ChildProcess, spawn } from 'node:child_process';
@@ -35,6 +38,7 @@ const WRITES = env.int('BENCH_HTTP_WRITES', 1500, 100, 50_000);
 const CONNECTIONS = env.int('BENCH_HTTP_CONNECTIONS', 50, 1, 1000);
 const TIME_LIMIT_SECONDS = env.int('BENCH_HTTP_TIME_LIMIT_SECONDS', 900, 60, 7200);
 const CPU_PROF = env.optional('BENCH_HTTP_CPU_PROF');
+const BARE_PREPARED = env.bool('BENCH_HTTP_BARE_PREPARED', false);
 const GROUPS = ['reads', 'signed', 'writes'] as const;
 const ONLY = env.list('BENCH_HTTP_ONLY');
 const unknownGroups = ONLY.filter((g) => !(GROUPS as readonly string[]).includes(g));
@@ -270,7 +274,7 @@ async function main(): Promise<number> {
     const submissionId = await seed(db.url);
     process.stdout.write(`seeded ${STORED_CLAIMS.toLocaleString('en-US')} active claims and ${STORED_SUBMISSIONS.toLocaleString('en-US')} decided submissions on one task in ${((Date.now() - seedStart) / 1000).toFixed(1)} s\n`);
     const barePort = await freePort();
-    const bare = await start('bare', ['tools/bench/support/bare-coordinator.ts', String(barePort), db.url], {}, barePort);
+    const bare = await start('bare', ['tools/bench/support/bare-coordinator.ts', String(barePort), db.url, BARE_PREPARED ? 'prepared' : 'plain'], {}, barePort);
     servers.push(bare);
     // The first snapshot read builds and stores it (a queued job would, after the first decision).
     const snapshot = await fetch(`${coordinator.url}/api/v1/reward-snapshot`);
@@ -331,7 +335,8 @@ async function main(): Promise<number> {
     }
 
     process.stdout.write(
-      `\n${CONNECTIONS} connections, reads ${SECONDS} s per run, writes ${WRITES} requests per run, ${ROUNDS} alternating rounds; coordinator at LOG_LEVEL=info\n` +
+      `\n${CONNECTIONS} connections, reads ${SECONDS} s per run, writes ${WRITES} requests per run, ${ROUNDS} alternating rounds; coordinator at LOG_LEVEL=info; ` +
+        `bare writes ${BARE_PREPARED ? 'as named prepared statements' : 'unprepared'}\n` +
         `load average (1 min) after each round: ${loads.map((l) => l.toFixed(2)).join(', ')}\n\n` +
         '| route | coordinator req/s (min / median / max) | bare req/s (min / median / max) | ratio (min / median / max) | target | coordinator p99 ms (median) | errors |\n' +
         '|---|---|---|---|---|---|---|\n',

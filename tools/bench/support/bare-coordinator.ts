@@ -2,8 +2,9 @@
  * The bare reference of `npm run bench -- http`: Fastify + `pg` doing, per route, the minimal correct
  * work — one query per read, and for writes the BT-AUTH-V1 signature check plus the one durable
  * statement the write needs (no replay guard, no rate limit, no logging). Same database as the
- * coordinator under test, same pool size (10).
- * Usage: bare-coordinator.ts <port> <postgres-url>
+ * coordinator under test, same pool size (10). With `prepared`, its two write statements are named
+ * prepared statements, as the coordinator's are (planned once per connection).
+ * Usage: bare-coordinator.ts <port> <postgres-url> [prepared]
  */
 import Fastify, { FastifyReply, FastifyRequest } from 'fastify';
 import { Pool } from 'pg';
@@ -23,7 +24,9 @@ import {
   verifyDecoded,
 } from '@rcs/auth';
 
-const [port, databaseUrl] = process.argv.slice(2);
+const [port, databaseUrl, mode] = process.argv.slice(2);
+/** A statement's name when writes are prepared, else undefined (pg's unnamed statement, parsed and planned each time). */
+const named = (name: string): string | undefined => (mode === 'prepared' ? name : undefined);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CLAIM_TTL_SECONDS = 2700;
 
@@ -233,13 +236,14 @@ app.post<{ Params: { id: string }; Body: Parsed }>('/api/v1/tasks/:id/claim', as
   if (hotkey === null) return reply.code(401).send({ detail: { code: 'invalid_signature', message: 'bad signature' } });
   if (!UUID.test(request.params.id)) return notFound(reply, 'task_not_found');
   // The one statement: the task must be live, one active claim per miner and task (the partial unique index).
-  const { rows } = await pool.query(
-    `INSERT INTO claims (task_id, miner_hotkey, claim_description, status, expires_at)
+  const { rows } = await pool.query({
+    name: named('bare_claim'),
+    text: `INSERT INTO claims (task_id, miner_hotkey, claim_description, status, expires_at)
      SELECT id, $2, $3, 'active', now() + make_interval(secs => $4) FROM tasks WHERE id = $1 AND task_state = 'live'
      ON CONFLICT (task_id, miner_hotkey) WHERE status = 'active' DO NOTHING
      RETURNING id, task_id, miner_hotkey, claim_description, status, expires_at, created_at`,
-    [request.params.id, hotkey, request.body.json.claim_description, CLAIM_TTL_SECONDS],
-  );
+    values: [request.params.id, hotkey, request.body.json.claim_description, CLAIM_TTL_SECONDS],
+  });
   if (rows.length === 0) return reply.code(409).send({ detail: { code: 'duplicate_active_claim', message: 'conflict' } });
   return reply.code(201).send(rows[0]);
 });
@@ -248,8 +252,9 @@ app.post<{ Body: Parsed }>('/api/v1/submissions', async (request, reply) => {
   const hotkey = verify(request, request.body.raw);
   if (hotkey === null) return reply.code(401).send({ detail: { code: 'invalid_signature', message: 'bad signature' } });
   const body = request.body.json;
-  const { rows } = await pool.query(
-    `WITH claim AS (
+  const { rows } = await pool.query({
+    name: named('bare_submission'),
+    text: `WITH claim AS (
        UPDATE claims SET status = 'submitted', updated_at = now()
        WHERE id = $1 AND miner_hotkey = $2 AND status = 'active' AND expires_at > now()
          AND EXISTS (SELECT 1 FROM tasks t WHERE t.id = claims.task_id AND t.task_state = 'live')
@@ -262,8 +267,8 @@ app.post<{ Body: Parsed }>('/api/v1/submissions', async (request, reply) => {
        INSERT INTO validator_jobs (submission_id, task_id, status) SELECT id, task_id, 'pending' FROM submission
      )
      SELECT * FROM submission`,
-    [body.claim_id, hotkey, body.base_ref, body.patch, body.summary],
-  );
+    values: [body.claim_id, hotkey, body.base_ref, body.patch, body.summary],
+  });
   if (rows.length === 0) return reply.code(409).send({ detail: { code: 'claim_not_active', message: 'conflict' } });
   return reply.code(201).send(rows[0]);
 });

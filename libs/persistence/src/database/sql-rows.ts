@@ -93,6 +93,14 @@ export interface PreparedStatement {
   readonly text: string;
 }
 
+/** A prepared statement was misused: a name given two texts, or a data source that is not a connected Postgres one. */
+export class PreparedStatementError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PreparedStatementError';
+  }
+}
+
 const preparedNames = new Map<string, string>();
 
 /**
@@ -101,7 +109,7 @@ const preparedNames = new Map<string, string>();
  */
 export function preparedStatement(name: string, text: string): PreparedStatement {
   const known = preparedNames.get(name);
-  if (known !== undefined && known !== text) throw new Error(`Prepared statement ${name} is already defined with another text`);
+  if (known !== undefined && known !== text) throw new PreparedStatementError(`Prepared statement ${name} is already defined with another text`);
   preparedNames.set(name, text);
   return { name, text };
 }
@@ -136,6 +144,6 @@ interface PgQueryable {
 
 function poolOf(manager: EntityManager): PgQueryable {
   const driver = manager.connection.driver;
-  if (!(driver instanceof PostgresDriver) || driver.master === undefined) throw new Error('Prepared statements need a connected Postgres data source');
+  if (!(driver instanceof PostgresDriver) || driver.master === undefined) throw new PreparedStatementError('Prepared statements need a connected Postgres data source');
   return driver.master as PgQueryable;
 }
