@@ -3,7 +3,7 @@
  * write, close, reopen, read back. Prints one JSON line for embedded-postgres.int-spec.ts.
  */
 import { EntityManager } from 'typeorm';
-import { inTransaction, OpenDatabaseOptions, openDatabase, pendingSchemaChanges } from '../src';
+import { inTransaction, intColumn, OpenDatabaseOptions, openDatabase, pendingSchemaChanges, preparedStatement, queryPreparedRows } from '../src';
 import schema from './fixtures/data-source';
 import { Note } from './fixtures/note.entity';
 
@@ -41,6 +41,16 @@ async function main(dataDir: string): Promise<void> {
       }),
     ),
   );
+  // A prepared statement through several pooled connections (each transaction holds its own) and the pool:
+  // the connections share the embedded server's one session, where a name prepared once already exists.
+  const countNotes = preparedStatement('roundtrip_count_notes', 'SELECT count(*)::int AS n FROM notes');
+  const count = (manager: EntityManager): Promise<number[]> => queryPreparedRows(manager, countNotes, [], (row) => intColumn(row, 'n'));
+  const preparedCounts = (
+    await Promise.all([
+      ...[1, 2, 3].map(() => inTransaction(first.dataSource, async (manager: EntityManager) => [...(await count(manager)), ...(await count(manager))])),
+      count(first.dataSource.manager),
+    ])
+  ).flat();
   const pendingUp = (await pendingSchemaChanges(first.dataSource)).up.length;
   const firstStartMs = first.embedded?.startupMs;
   await first.close();
@@ -56,6 +66,7 @@ async function main(dataDir: string): Promise<void> {
       firstStartMs,
       restartMs,
       secondOpenError,
+      preparedCounts,
       pendingUp,
       rows: rows.map((n) => ({ title: n.title, viewCount: n.viewCount })),
       migrations: migrations.map((m) => m.name),

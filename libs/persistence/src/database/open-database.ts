@@ -3,6 +3,7 @@ import { EmbeddedPostgres } from '../embedded/embedded-postgres';
 import { DatabaseLogger, defaultDatabaseLogger } from './database-logger';
 import { EntityClassOrSchema, MigrationClass, postgresOptions } from './data-source-options';
 import { runMigrationsLocked } from './run-migrations';
+import { runPreparedUnnamed } from './sql-rows';
 
 export interface OpenDatabaseOptions {
   /** Postgres URL; unset, null or empty starts the embedded server on `embeddedDir`. */
@@ -40,6 +41,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
       poolSize,
     }),
   );
+
+  // The embedded server multiplexes every pooled connection onto its one session.
+  if (embedded !== null) runPreparedUnnamed(dataSource);
 
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {

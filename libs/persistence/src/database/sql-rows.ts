@@ -1,4 +1,4 @@
-import { type EntityManager, QueryFailedError } from 'typeorm';
+import { type DataSource, type EntityManager, QueryFailedError } from 'typeorm';
 import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
 /** One row of a raw query, before it is read: TypeORM types raw results as `any`, so nothing about it is trusted. */
@@ -103,6 +103,19 @@ export class PreparedStatementError extends Error {
 
 const preparedNames = new Map<string, string>();
 
+/** Data sources whose connections all reach one server session (see `runPreparedUnnamed`). */
+const oneSessionSources = new WeakSet<DataSource>();
+
+/**
+ * The data source's connections all reach one server session (the embedded PGlite behind its socket
+ * server): a statement prepared under a name through one connection already exists for the others,
+ * which would fail with "prepared statement … already exists". Its prepared statements run unnamed,
+ * parsed and planned on every use, which is all the embedded server's single session can do.
+ */
+export function runPreparedUnnamed(dataSource: DataSource): void {
+  oneSessionSources.add(dataSource);
+}
+
 /**
  * Names `text` as a prepared statement. A name is the statement's identity on every connection of the
  * process, so one name can never stand for two texts (that would run the wrong statement).
@@ -117,7 +130,7 @@ export function preparedStatement(name: string, text: string): PreparedStatement
 /**
  * `queryRows` for a prepared statement: on the caller's transaction's connection when the manager
  * has one, else on any connection of the pool. Postgres skips parsing and planning after a
- * connection's first use. A failure is raised as TypeORM raises it (`QueryFailedError` around the
+ * connection's first use (unless the data source shares one session, `runPreparedUnnamed`). A failure is raised as TypeORM raises it (`QueryFailedError` around the
  * driver's error), so constraint and availability checks read it the same way.
  */
 export async function queryPreparedRows<T>(
@@ -126,7 +139,8 @@ export async function queryPreparedRows<T>(
   parameters: readonly unknown[],
   read: (row: SqlRow) => T,
 ): Promise<T[]> {
-  const config = { name: statement.name, text: statement.text, values: [...parameters] };
+  const values = [...parameters];
+  const config = oneSessionSources.has(manager.connection) ? { text: statement.text, values } : { name: statement.name, text: statement.text, values };
   let rows: unknown;
   try {
     const runner = manager.queryRunner;
@@ -139,7 +153,7 @@ export async function queryPreparedRows<T>(
 }
 
 interface PgQueryable {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown }>;
+  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown }>;
 }
 
 function poolOf(manager: EntityManager): PgQueryable {

@@ -7,6 +7,7 @@ interface RoundTrip {
   firstStartMs: number;
   restartMs: number;
   secondOpenError: string | null;
+  preparedCounts: number[];
   pendingUp: number;
   rows: { title: string; viewCount: number }[];
   migrations: string[];
@@ -40,6 +41,11 @@ describe('embedded Postgres (PGlite over the socket server, in a child process)'
   it('rolls back a transaction that throws and serialises concurrent transactions', () => {
     expect(result.rows.find((r) => r.title === 'rolled back')).toBeUndefined();
     expect(result.rows.filter((r) => r.viewCount === 1).map((r) => r.title)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('runs prepared statements through several connections of its one session', () => {
+    // Four notes a … d and "kept": three transactions ran it twice each, the pool once.
+    expect(result.preparedCounts).toEqual([5, 5, 5, 5, 5, 5, 5]);
   });
 
   it('refuses a second server on a data directory that is in use', () => {
