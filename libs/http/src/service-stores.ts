@@ -14,6 +14,8 @@ import { AdminTokenConfig } from './service';
 /** Where a service keeps its state: Postgres (or an embedded one) and Redis. */
 export interface ServiceStoresConfig {
   databaseUrl: string | null;
+  /** Named prepared statements for the hot paths; off for a pooler that cannot keep them. */
+  databasePreparedStatements: boolean;
   /** Where the embedded Postgres keeps its files when no database URL is set. */
   embeddedDataDir: string;
   redisUrl: string;
@@ -29,6 +31,7 @@ export function readServiceStoresConfig(
 ): ServiceStoresConfig {
   return {
     databaseUrl: read.optional(service.databaseUrlVariable),
+    databasePreparedStatements: read.bool('DATABASE_PREPARED_STATEMENTS', true),
     embeddedDataDir: join(resolve(cwd, read.string('DATA_DIR', '.data')), service.dataDir),
     redisUrl: read.string('REDIS_URL', 'redis://127.0.0.1:6379'),
     redisKeyPrefix: service.keyPrefix(read.string('REDIS_KEY_PREFIX', 'rcs')),
@@ -71,7 +74,14 @@ export function serviceStoreModules(config: ServiceStoresConfig & { events: Omit
   return [
     RedisModule.forRootAsync({ useFactory: () => ({ url: config.redisUrl, connectionName: applicationName }) }),
     PersistenceModule.forRootAsync({
-      useFactory: () => ({ url: config.databaseUrl, embeddedDir: config.embeddedDataDir, entities: stores.entities, migrations: stores.migrations, applicationName }),
+      useFactory: () => ({
+        url: config.databaseUrl,
+        embeddedDir: config.embeddedDataDir,
+        preparedStatements: config.databasePreparedStatements,
+        entities: stores.entities,
+        migrations: stores.migrations,
+        applicationName,
+      }),
     }),
     QueueModule.forRootAsync({ useFactory: () => ({ redisUrl: config.redisUrl, prefix: `${config.redisKeyPrefix}:bull`, queues: stores.queues }) }),
     EventStreamModule.forRoot({ key: stores.eventsKey, ...config.events }),

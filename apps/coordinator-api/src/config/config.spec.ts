@@ -52,3 +52,14 @@ describe('loadCoordinatorConfig: TRUSTED_PROXIES', () => {
     );
   });
 });
+
+describe('loadCoordinatorConfig: DATABASE_PREPARED_STATEMENTS', () => {
+  it('prepares the hot statements by default, and not when turned off', () => {
+    expect(loadCoordinatorConfig(BASE).databasePreparedStatements).toBe(true);
+    expect(loadCoordinatorConfig({ ...BASE, DATABASE_PREPARED_STATEMENTS: 'off' }).databasePreparedStatements).toBe(false);
+  });
+
+  it('refuses a value that is no switch', () => {
+    expect(() => loadCoordinatorConfig({ ...BASE, DATABASE_PREPARED_STATEMENTS: 'sometimes' })).toThrow(/DATABASE_PREPARED_STATEMENTS must be on\/off or true\/false/);
+  });
+});

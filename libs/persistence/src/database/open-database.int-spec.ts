@@ -6,6 +6,7 @@ import { pendingSchemaChanges } from '../schema/schema-diff';
 import { databaseReady } from './database-ready';
 import { OpenDatabaseOptions, OpenedDatabase, openDatabase } from './open-database';
 import { isUniqueViolation, postgresErrorCode } from './postgres-errors';
+import { preparedStatement, queryPreparedRows, textColumn } from './sql-rows';
 import { inTransaction } from './transaction';
 
 class Rollback extends Error {}
@@ -124,6 +125,22 @@ describe('openDatabase against Postgres', () => {
     await other.close();
     await other.close();
     expect(await databaseReady(other.dataSource)).toEqual({ ok: false, error: 'data source is not initialized' });
+  });
+
+  it('prepares the hot statements under their names, unless told not to (a pooler that cannot keep them)', async () => {
+    const titles = preparedStatement('open_database_note_titles', 'SELECT title FROM notes ORDER BY title LIMIT 1');
+    const preparedOnItsConnection = (opened: OpenedDatabase): Promise<unknown[]> =>
+      inTransaction(opened.dataSource, async (manager) => {
+        expect(await queryPreparedRows(manager, titles, [], (row) => textColumn(row, 'title'))).toHaveLength(1);
+        return manager.query(`SELECT name FROM pg_prepared_statements WHERE name = $1`, [titles.name]);
+      });
+    expect(await preparedOnItsConnection(db)).toEqual([{ name: titles.name }]);
+    const unnamed = await openDatabase({ ...options, preparedStatements: false });
+    try {
+      expect(await preparedOnItsConnection(unnamed)).toEqual([]);
+    } finally {
+      await unnamed.close();
+    }
   });
 
   it('answers not ready when the probe outlives its deadline', async () => {

@@ -17,6 +17,12 @@ export interface OpenDatabaseOptions {
   applicationName?: string;
   /** Connections in the pg pool (default 10). */
   poolSize?: number;
+  /**
+   * Whether the hot statements (`queryPreparedRows`) are named prepared statements, planned once per
+   * connection (default true). False for a pooler between the service and Postgres that cannot keep
+   * them (PgBouncer in transaction mode before 1.21): they are then parsed and planned on every use.
+   */
+  preparedStatements?: boolean;
 }
 
 export interface OpenedDatabase {
@@ -43,7 +49,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
   );
 
   // The embedded server multiplexes every pooled connection onto its one session.
-  if (embedded !== null) runPreparedUnnamed(dataSource);
+  if (embedded !== null || options.preparedStatements === false) runPreparedUnnamed(dataSource);
 
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {

@@ -103,14 +103,14 @@ export class PreparedStatementError extends Error {
 
 const preparedNames = new Map<string, string>();
 
-/** Data sources whose connections all reach one server session (see `runPreparedUnnamed`). */
+/** Data sources whose prepared statements run unnamed (`runPreparedUnnamed`). */
 const oneSessionSources = new WeakSet<DataSource>();
 
 /**
- * The data source's connections all reach one server session (the embedded PGlite behind its socket
- * server): a statement prepared under a name through one connection already exists for the others,
- * which would fail with "prepared statement … already exists". Its prepared statements run unnamed,
- * parsed and planned on every use, which is all the embedded server's single session can do.
+ * The data source's prepared statements run unnamed, parsed and planned on every use. For connections
+ * that all reach one server session (the embedded PGlite behind its socket server), where a statement
+ * prepared under a name through one connection already exists for the others ("prepared statement …
+ * already exists"), and for a pooler that hands a connection's statements to other clients.
  */
 export function runPreparedUnnamed(dataSource: DataSource): void {
   oneSessionSources.add(dataSource);
