@@ -48,7 +48,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
     }),
   );
 
-  // The embedded server multiplexes every pooled connection onto its one session.
+  // The embedded server multiplexes every pooled connection onto its one session; a pooler may not keep names.
   if (embedded !== null || options.preparedStatements === false) runPreparedUnnamed(dataSource);
 
   let closing: Promise<void> | null = null;

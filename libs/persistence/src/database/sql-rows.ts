@@ -104,7 +104,7 @@ export class PreparedStatementError extends Error {
 const preparedNames = new Map<string, string>();
 
 /** Data sources whose prepared statements run unnamed (`runPreparedUnnamed`). */
-const oneSessionSources = new WeakSet<DataSource>();
+const unnamedSources = new WeakSet<DataSource>();
 
 /**
  * The data source's prepared statements run unnamed, parsed and planned on every use. For connections
@@ -113,7 +113,7 @@ const oneSessionSources = new WeakSet<DataSource>();
  * already exists"), and for a pooler that hands a connection's statements to other clients.
  */
 export function runPreparedUnnamed(dataSource: DataSource): void {
-  oneSessionSources.add(dataSource);
+  unnamedSources.add(dataSource);
 }
 
 /**
@@ -130,8 +130,9 @@ export function preparedStatement(name: string, text: string): PreparedStatement
 /**
  * `queryRows` for a prepared statement: on the caller's transaction's connection when the manager
  * has one, else on any connection of the pool. Postgres skips parsing and planning after a
- * connection's first use (unless the data source shares one session, `runPreparedUnnamed`). A failure is raised as TypeORM raises it (`QueryFailedError` around the
- * driver's error), so constraint and availability checks read it the same way.
+ * connection's first use, unless the data source runs them unnamed (`runPreparedUnnamed`). A failure
+ * is raised as TypeORM raises it (`QueryFailedError` around the driver's error), so constraint and
+ * availability checks read it the same way.
  */
 export async function queryPreparedRows<T>(
   manager: EntityManager,
@@ -140,7 +141,7 @@ export async function queryPreparedRows<T>(
   read: (row: SqlRow) => T,
 ): Promise<T[]> {
   const values = [...parameters];
-  const config = oneSessionSources.has(manager.connection) ? { text: statement.text, values } : { name: statement.name, text: statement.text, values };
+  const config = unnamedSources.has(manager.connection) ? { text: statement.text, values } : { name: statement.name, text: statement.text, values };
   let rows: unknown;
   try {
     const runner = manager.queryRunner;
