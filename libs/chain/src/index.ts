@@ -15,3 +15,5 @@ export * from './polkadot/polkadot-claim-contract';
 export * from './chain-adapters';
 export * from './chain.tokens';
 export * from './chain.module';
+export * from './weights/reveal-schedule';
+export * from './weights/commit-schedule';

@@ -12,7 +12,7 @@ export async function createSharedDevChain(
   config: ChainConfig,
   redis: Redis,
   prefix: string,
-  options: Pick<DevChainOptions, 'weightsSetRateLimit' | 'commitRevealWeightsEnabled'> = {},
+  options: Pick<DevChainOptions, 'weightsSetRateLimit' | 'commitRevealWeightsEnabled' | 'tempo' | 'drandSeed'> = {},
 ): Promise<DevChain> {
   return new DevChain({
     ...options,

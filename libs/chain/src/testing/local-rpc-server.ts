@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Metadata, TypeRegistry } from '@polkadot/types';
-import { u8aConcat, u8aToHex } from '@polkadot/util';
+import { hexToU8a, u8aConcat, u8aToHex } from '@polkadot/util';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { scale } from './storage-keys';
 
@@ -113,6 +113,12 @@ export class LocalRpcServer {
     const hexKey = (typeof key === 'string' ? key : u8aToHex(key)).toLowerCase();
     if (value === null) this.#storage.delete(hexKey);
     else this.#storage.set(hexKey, (typeof value === 'string' ? value : u8aToHex(value)).toLowerCase() as Hex);
+  }
+
+  /** The raw value stored under a full storage key, or null. */
+  storageAt(key: Hex | Uint8Array): Uint8Array | null {
+    const value = this.#storage.get((typeof key === 'string' ? key : u8aToHex(key)).toLowerCase());
+    return value === undefined ? null : hexToU8a(value);
   }
 
   get clientCount(): number {
