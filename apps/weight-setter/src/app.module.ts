@@ -13,14 +13,16 @@ import { createSubtensor } from './weights/chain-wiring';
 import { OwnerLock } from './weights/owner-lock';
 import { OwnershipService } from './weights/ownership.service';
 import { PassStatusStore } from './weights/pass-status.store';
-import { SUBTENSOR, VALIDATOR_KEYPAIR, WEIGHTS_CONFIG, WEIGHTS_LOGGER } from './weights/tokens';
+import { RevealWatchService } from './weights/reveal-watch.service';
+import { SUBTENSOR, VALIDATOR_KEYPAIR, WEIGHTS_CLOCK, WEIGHTS_CONFIG, WEIGHTS_LOGGER } from './weights/tokens';
 import { WeightsPassService } from './weights/weights-pass.service';
 import { WeightsJobHandler } from './weights/weights.job';
 
 /** /healthz, /readyz, /status, /metrics; the owner lock and the `weights.set` worker. */
 @Module({})
 export class AppModule {
-  static forRoot(config: WeightSetterConfig): DynamicModule {
+  /** `options.now`: the clock passes time their reveal round by (`Date.now` unless a test sets it). */
+  static forRoot(config: WeightSetterConfig, options: { now?: () => number } = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -37,6 +39,7 @@ export class AppModule {
       controllers: [createHealthController('weight-setter', '0.1.0', ['healthz']), StatusController],
       providers: [
         { provide: WEIGHTS_CONFIG, useValue: config },
+        { provide: WEIGHTS_CLOCK, useValue: options.now ?? Date.now },
         { provide: WEIGHTS_LOGGER, useFactory: () => createLogger({ level: config.logLevel, name: 'weight-setter', format: config.logFormat }) },
         { provide: VALIDATOR_KEYPAIR, useFactory: () => loadValidatorKeypair(config.identity) },
         { provide: SUBTENSOR, inject: [REDIS], useFactory: (redis: Redis) => createSubtensor(config, redis) },
@@ -52,6 +55,7 @@ export class AppModule {
           useFactory: (redis: Redis, keypair: KeyringPair) => new PassStatusStore(redis, config.redisKeyPrefix, keypair.address),
         },
         WeightsPassService,
+        RevealWatchService,
         WeightsJobHandler,
         OwnershipService,
         WeightsMetrics,

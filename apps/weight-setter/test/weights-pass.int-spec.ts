@@ -9,7 +9,9 @@ import { AppModule } from '../src/app.module';
 import { loadWeightSetterConfig } from '../src/config/config';
 import { WeightsPassService } from '../src/weights/weights-pass.service';
 import type { WeightSetterJobs } from '../src/weights/weights-jobs';
-import { ALICE, EXPECTED, METAGRAPH, NETUID, setCommitReveal, setLastUpdate, setterEnv, snapshotDocument, SnapshotServer, startChain } from './support/fixtures';
+import { u8aConcat } from '@polkadot/util';
+import { scale } from '@rcs/chain/testing';
+import { ALICE, EXPECTED, METAGRAPH, NETUID, setLastUpdate, setSubnetValue, setterEnv, snapshotDocument, SnapshotServer, startChain } from './support/fixtures';
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -80,8 +82,10 @@ describe('the weights pass (in process, real Redis, real HTTP, a local node with
         ],
         tx_hash: extrinsic.hash,
         block: 10_001,
+        commit: null,
       },
       next_allowed_block: 10_001 + 100 + 1,
+      last_reveal: null,
     });
     const readiness = await app.inject({ method: 'GET', url: '/readyz' });
     expect(readiness.statusCode).toBe(200);
@@ -147,20 +151,28 @@ describe('the weights pass (in process, real Redis, real HTTP, a local node with
     expect(pool.received).toHaveLength(sent);
   });
 
-  it('with commit-reveal on, never calls set_weights: the pass fails with commit_reveal_unsupported (not retried) and /readyz says so', async () => {
-    setCommitReveal(node, true);
+  it('checks the chain rules first: a vector the chain would refuse fails the pass naming the rule, and nothing is sent', async () => {
+    setLastUpdate(node, []);
     const sent = pool.received.length;
-    try {
-      const failure = await pass.run(3).catch((e: unknown) => e);
-      expect(failure).toMatchObject({ name: 'UnrecoverableError', message: expect.stringMatching(/^commit_reveal_unsupported/) });
-      expect(pool.received).toHaveLength(sent);
-      expect((await status()).last_pass).toMatchObject({ outcome: 'failed', reason: expect.stringMatching(/^commit_reveal_unsupported/) });
-      const readiness = await app.inject({ method: 'GET', url: '/readyz' });
-      expect(readiness.statusCode).toBe(503);
-      expect(readiness.json()).toMatchObject({ status: 'not_ready', commit_reveal: 'unsupported' });
-    } finally {
-      setCommitReveal(node, false);
+    const cases: [string, Uint8Array, RegExp][] = [
+      ['WeightsVersionKey', scale.u64(1338), /^version_key_too_low: the policy's version_key 1337 is below the subnet's WeightsVersionKey 1338/],
+      ['MinAllowedWeights', scale.u16(4), /^too_few_weights: the vector has 3 non-zero weights; the subnet asks for at least 4/],
+      // uid 1 holds 65,535 / 145,634 ≈ 0.45 of the vector; 29,000 / 65,535 ≈ 0.4425.
+      ['MaxWeightsLimit', scale.u16(29_000), /^weight_above_limit: uid 1 would hold more than MaxWeightsLimit 29000\/65535/],
+      ['ValidatorPermit', u8aConcat(scale.compact(4), new Uint8Array([0, 1, 1, 1])), /^no_validator_permit: uid 0 holds no ValidatorPermit/],
+    ];
+    for (const [item, value, reason] of cases) {
+      const before = setSubnetValue(node, item, value);
+      try {
+        const failure = await pass.run(4).catch((e: unknown) => e);
+        expect(failure).toMatchObject({ name: 'UnrecoverableError', message: expect.stringMatching(reason) });
+        expect((await status()).last_pass).toMatchObject({ outcome: 'failed', reason: expect.stringMatching(reason) });
+      } finally {
+        setSubnetValue(node, item, before);
+      }
     }
+    expect(pool.received).toHaveLength(sent);
+    expect(await pass.run(4)).toMatchObject({ outcome: 'set' });
   });
 });
 

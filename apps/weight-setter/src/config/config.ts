@@ -1,5 +1,5 @@
 import { NO_VALIDATOR_IDENTITY, readValidatorIdentity, type IdentitySource } from '@rcs/auth';
-import { ChainConfig, readChainConfig } from '@rcs/chain';
+import { ChainConfig, DEFAULT_DEV_DRAND_SEED, DEFAULT_DEV_TEMPO, readChainConfig } from '@rcs/chain';
 import { ConfigError, EnvReader } from '@rcs/config';
 import { readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
 
@@ -22,8 +22,8 @@ export interface WeightSetterConfig extends ServiceBaseConfig {
   httpTimeoutMs: number;
   /** How long a submitted extrinsic may take to reach a block. */
   inclusionTimeoutMs: number;
-  /** `dev` chain only: its `WeightsSetRateLimit` and `CommitRevealWeightsEnabled`. */
-  devChain: { weightsSetRateLimit: number; commitRevealWeightsEnabled: boolean };
+  /** `dev` chain only: its `WeightsSetRateLimit`, `CommitRevealWeightsEnabled`, `Tempo` and drand beacon seed. */
+  devChain: { weightsSetRateLimit: number; commitRevealWeightsEnabled: boolean; tempo: number; drandSeed: string };
 }
 
 export function loadWeightSetterConfig(env: NodeJS.ProcessEnv): WeightSetterConfig {
@@ -47,7 +47,9 @@ export function loadWeightSetterConfig(env: NodeJS.ProcessEnv): WeightSetterConf
     inclusionTimeoutMs: read.int('WEIGHTS_INCLUSION_TIMEOUT_SECONDS', 120, 1, 3600) * 1000,
     devChain: {
       weightsSetRateLimit: read.int('DEV_CHAIN_WEIGHTS_SET_RATE_LIMIT', 100, 0, 1_000_000),
-      commitRevealWeightsEnabled: read.bool('DEV_CHAIN_COMMIT_REVEAL', false),
+      commitRevealWeightsEnabled: read.bool('DEV_CHAIN_COMMIT_REVEAL', true),
+      tempo: read.int('DEV_CHAIN_TEMPO', DEFAULT_DEV_TEMPO, 1, 65_535),
+      drandSeed: read.string('DEV_DRAND_SEED', DEFAULT_DEV_DRAND_SEED),
     },
   };
   if (read.problems.length > 0 || identity === null || chain === null) throw new ConfigError(read.problems);

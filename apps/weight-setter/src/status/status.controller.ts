@@ -24,8 +24,8 @@ export interface WeightSetterReadiness {
   /** `owner` sets weights; `standby` waits for the owner's lock to lapse. */
   role: 'owner' | 'standby';
   fencing_token: number | null;
-  /** `unsupported` when the chain has commit-reveal on: every pass fails with `commit_reveal_unsupported`. */
-  commit_reveal: 'off' | 'unsupported' | 'unknown';
+  /** `on`: passes commit timelocked weights; `off`: they call `set_weights`; `unknown` while the chain does not answer. */
+  commit_reveal: 'on' | 'off' | 'unknown';
   dry_run: boolean;
   checks: { redis: Check; chain: Check };
 }
@@ -47,15 +47,15 @@ export class StatusController {
   @ApiOkResponse({ type: WeightSetterStatusDto, description: 'The hotkey, whether this process owns it, and the last pass (DECISIONS §12).' })
   async getStatus(): Promise<WeightSetterStatusDto> {
     const stored = await this.status.read();
-    return { hotkey: this.keypair.address, owner: this.ownership.owner, last_pass: stored.last_pass, next_allowed_block: stored.next_allowed_block };
+    return { hotkey: this.keypair.address, owner: this.ownership.owner, last_pass: stored.last_pass, next_allowed_block: stored.next_allowed_block, last_reveal: stored.last_reveal };
   }
 
   @Get('readyz')
   @ApiOkResponse({ description: 'Redis and the chain answer; says whether this process owns the hotkey or stands by.' })
-  @ApiServiceUnavailableResponse({ description: 'A dependency does not answer, or commit-reveal is on (`commit_reveal_unsupported`).' })
+  @ApiServiceUnavailableResponse({ description: 'Redis or the chain does not answer.' })
   async readyz(@Res({ passthrough: true }) reply: FastifyReply): Promise<WeightSetterReadiness> {
     const [redis, chain] = await Promise.all([redisReady(this.redis), this.chainReady()]);
-    const ready = redis.ok && chain.check.ok && chain.commitReveal === 'off';
+    const ready = redis.ok && chain.check.ok;
     void reply.status(ready ? 200 : 503);
     return {
       status: ready ? 'ready' : 'not_ready',
@@ -71,7 +71,7 @@ export class StatusController {
   private async chainReady(): Promise<{ check: Check; commitReveal: WeightSetterReadiness['commit_reveal'] }> {
     try {
       const [latest, commitReveal] = await Promise.all([this.chain.latestBlock(), this.chain.commitRevealWeightsEnabled(this.config.chain.netuid)]);
-      return { check: { ok: true, latest_block: latest }, commitReveal: commitReveal ? 'unsupported' : 'off' };
+      return { check: { ok: true, latest_block: latest }, commitReveal: commitReveal ? 'on' : 'off' };
     } catch (error) {
       return { check: { ok: false, error: errorText(error) }, commitReveal: 'unknown' };
     }

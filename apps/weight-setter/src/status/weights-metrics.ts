@@ -2,11 +2,12 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { WeightsPassOutcome } from '@rcs/contracts';
 import { AppMetrics } from '@rcs/http';
 import { OwnershipService } from '../weights/ownership.service';
-import { PassStatusStore } from '../weights/pass-status.store';
+import { COMMIT_OUTCOMES, PassStatusStore } from '../weights/pass-status.store';
 
 /**
- * `weights_passes_total{outcome}` (`set` counts the weights set) and `weights_owner`, read at scrape
- * time: the pass counters live in Redis, shared by every setter of the hotkey.
+ * `weights_passes_total{outcome}` (`set` counts the weights set), `weights_commits_total{outcome}`
+ * (`committed`, `revealed`, `reveal_missed`) and `weights_owner`, read at scrape time: the counters
+ * live in Redis, shared by every setter of the hotkey.
  */
 @Injectable()
 export class WeightsMetrics implements OnModuleInit {
@@ -27,6 +28,16 @@ export class WeightsMetrics implements OnModuleInit {
         const counters = await status.counters();
         this.reset();
         for (const outcome of Object.values(WeightsPassOutcome)) this.inc({ outcome }, counters[outcome]);
+      },
+    });
+    this.metrics.counter({
+      name: 'weights_commits_total',
+      help: 'Timelocked commits that landed (committed) and how their reveals ended (revealed, reveal_missed), all setters of this hotkey.',
+      labelNames: ['outcome'],
+      async collect() {
+        const counters = await status.commitCounters();
+        this.reset();
+        for (const outcome of COMMIT_OUTCOMES) this.inc({ outcome }, counters[outcome]);
       },
     });
     this.metrics.gauge({

@@ -5,12 +5,13 @@ import { QueueName, WeightsJob } from '@rcs/contracts';
 import { JobQueue, JobWorkers } from '@rcs/queue';
 import type { WeightSetterConfig } from '../config/config';
 import { OwnerLock } from './owner-lock';
+import { RevealWatchService } from './reveal-watch.service';
 import { SUBTENSOR, WEIGHTS_CONFIG, WEIGHTS_LOGGER } from './tokens';
 import { intervalJobId, type WeightSetterJobs } from './weights-jobs';
 
 /**
- * Keeps (or waits for) the hotkey's owner lock. The owner's worker takes `weights.set` jobs and it adds
- * one job per interval (`interval-<n>`, n = ⌊now / interval⌋, so every setter of the hotkey names an
+ * Keeps (or waits for) the hotkey's owner lock. The owner's worker takes `weights.set` jobs; the owner
+ * looks at the pending commit's reveal every step, and adds one job per interval (`interval-<n>`, n = ⌊now / interval⌋, so every setter of the hotkey names an
  * interval alike and BullMQ keeps one job each); a standby's worker stays paused and it retries the
  * lock, taking over once the owner's lock lapses (or is released at a clean stop).
  */
@@ -28,6 +29,7 @@ export class OwnershipService implements OnApplicationBootstrap, BeforeApplicati
     @Inject(JobQueue) private readonly jobs: JobQueue<WeightSetterJobs>,
     @Inject(JobWorkers) private readonly workers: JobWorkers,
     @Inject(SUBTENSOR) private readonly chain: SubtensorPort,
+    @Inject(RevealWatchService) private readonly reveals: RevealWatchService,
   ) {}
 
   get owner(): boolean {
@@ -58,7 +60,10 @@ export class OwnershipService implements OnApplicationBootstrap, BeforeApplicati
         this.logger.info({ fencing_token: this.lock.token }, 'weights: this process owns the hotkey');
         this.workers.resume(QueueName.Weights);
       }
-      if (this.lock.token !== null) await this.#enqueueCurrentInterval();
+      if (this.lock.token !== null) {
+        await this.#enqueueCurrentInterval();
+        await this.reveals.check();
+      }
     } catch (error) {
       this.logger.error({ err: error }, 'weights: ownership step failed');
     }

@@ -6,3 +6,5 @@ export const WEIGHTS_LOGGER = Symbol('WEIGHTS_LOGGER');
 export const VALIDATOR_KEYPAIR = Symbol('VALIDATOR_KEYPAIR');
 /** The `SubtensorPort` the setter reads and writes. */
 export const SUBTENSOR = Symbol('SUBTENSOR');
+/** The wall clock (epoch ms) a pass times its reveal round by; tests set it. */
+export const WEIGHTS_CLOCK = Symbol('WEIGHTS_CLOCK');

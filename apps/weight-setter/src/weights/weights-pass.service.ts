@@ -2,13 +2,17 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
-import { ChainUnavailableError, ExtrinsicFailedError, type SubtensorPort } from '@rcs/chain';
+import { u8aToHex } from '@polkadot/util';
+import { ChainUnavailableError, ExtrinsicFailedError, MAX_UNREVEALED_COMMITS, revealSchedule, revealWindow, type SubtensorPort, type WeightsRules } from '@rcs/chain';
 import { CoordinatorClient, InvalidResponseError, ServiceAnswerError, ServiceUnreachableError } from '@rcs/client';
-import { WeightsPassOutcome, type RewardSnapshotDto, type WeightsPassDto } from '@rcs/contracts';
+import { WeightsPassOutcome, type RewardSnapshotDto, type WeightsCommitDto, type WeightsPassDto } from '@rcs/contracts';
+import { encodeWeightsPayload, timelockEncrypt } from '@rcs/timelock';
 import type { WeightSetterConfig } from '../config/config';
+import { chainRuleViolation } from './chain-rules';
 import { OwnerLock } from './owner-lock';
-import { PassStatusStore } from './pass-status.store';
-import { SUBTENSOR, VALIDATOR_KEYPAIR, WEIGHTS_CONFIG, WEIGHTS_LOGGER } from './tokens';
+import { PassStatusStore, type PendingCommit } from './pass-status.store';
+import { RevealWatchService } from './reveal-watch.service';
+import { SUBTENSOR, VALIDATOR_KEYPAIR, WEIGHTS_CLOCK, WEIGHTS_CONFIG, WEIGHTS_LOGGER } from './tokens';
 import { computeWeightVector, WeightVectorError, type WeightVector } from './weight-vector';
 
 /** Subtensor refuses a new vector until this many blocks passed since the last, whatever `WeightsSetRateLimit` says (DECISIONS §9). */
@@ -36,8 +40,8 @@ export class NotOwnerError extends Error {
 }
 
 /**
- * One pass of DECISIONS §12: snapshot → metagraph → vector → commit-reveal and rate-limit gates →
- * `set_weights` → inclusion; every outcome is recorded for `/status`. A failure throws (the job fails
+ * One pass of DECISIONS §12: snapshot → metagraph → vector → chain rules → rate limit → `set_weights`,
+ * or with commit-reveal on `commit_timelocked_weights` → inclusion; every outcome is recorded for `/status`. A failure throws (the job fails
  * and, when it may pass, BullMQ retries it with backoff); nothing is ever set after a failed step.
  */
 @Injectable()
@@ -53,6 +57,8 @@ export class WeightsPassService {
     @Inject(CoordinatorClient) private readonly coordinator: CoordinatorClient,
     @Inject(OwnerLock) private readonly lock: OwnerLock,
     @Inject(PassStatusStore) private readonly status: PassStatusStore,
+    @Inject(RevealWatchService) private readonly reveals: RevealWatchService,
+    @Inject(WEIGHTS_CLOCK) private readonly now: () => number,
   ) {}
 
   async run(interval: number): Promise<WeightsPassDto> {
@@ -72,21 +78,31 @@ export class WeightsPassService {
         this.logger.info({ interval, weights: vector.entries, version_key: vector.versionKey }, 'weights: dry run, not submitted');
         return await this.finish(WeightsPassOutcome.DryRun, null, snapshot, vector, null, null);
       }
-      if (await this.chain.commitRevealWeightsEnabled(netuid)) {
-        throw new PassFailedError(
-          `commit_reveal_unsupported: commit-reveal is on for netuid ${netuid}, so the chain refuses set_weights; this setter does not commit timelocked weights`,
-          false,
-        );
-      }
       if (ownUid < 0) throw new PassFailedError(`not_registered: the validator hotkey ${this.keypair.address} holds no uid on netuid ${netuid}`, false);
-      const [block, lastUpdate, rateLimit] = await Promise.all([this.chain.latestBlock(), this.chain.lastUpdate(netuid), this.chain.weightsSetRateLimit(netuid)]);
-      const spacing = Math.max(MIN_BLOCKS_BETWEEN_SETS, rateLimit);
+      const [block, lastUpdate, rules] = await Promise.all([this.chain.latestBlock(), this.chain.lastUpdate(netuid), this.chain.weightsRules(netuid)]);
+      const violation = chainRuleViolation(vector, rules, ownUid);
+      if (violation) throw new PassFailedError(`${violation.code}: ${violation.message}; refused, not sent`, false);
+      const spacing = Math.max(MIN_BLOCKS_BETWEEN_SETS, rules.weightsSetRateLimit);
+      if (rules.commitRevealEnabled) {
+        // Settle a commit whose reveal is due first, so a revealed (or missed) one does not hold this pass back.
+        await this.reveals.check();
+        const pending = await this.status.pendingCommit();
+        // A retry of the pass that committed (e.g. it failed while reporting) reports that commit, never a second one.
+        if (pending?.interval === interval) return await this.finishCommitted(pending, snapshot, vector, spacing);
+        // One commit in flight: the next waits for its reveal to be confirmed (or reported missed), so a reveal that never
+        // comes cannot pile commits into the chain's cap of 10 per epoch.
+        if (pending) {
+          const reason = `reveal_pending: the commit of block ${pending.block} is expected revealed from block ${pending.reveal_block} (now ${block}); the next commit waits for it`;
+          return await this.finish(WeightsPassOutcome.Skipped, reason, snapshot, vector, null, null);
+        }
+      }
       const last = lastUpdate[ownUid] ?? 0;
       // LastUpdate 0: this uid never set weights (no real chain sets weights in its genesis block).
       if (last !== 0 && block - last <= spacing) {
         const next = last + spacing + 1;
         return await this.finish(WeightsPassOutcome.Skipped, `rate_limited: weights were set at block ${last}; the next set is allowed at block ${next} (now ${block})`, snapshot, vector, null, next);
       }
+      if (rules.commitRevealEnabled) return await this.commit(interval, token, block, ownUid, rules, snapshot, vector, spacing);
       if (!(await this.lock.holds(token))) throw new NotOwnerError(token);
       const inclusion = await this.chain.setWeights(this.keypair, {
         netuid,
@@ -108,9 +124,72 @@ export class WeightsPassService {
         this.logger.warn({ interval, reason: failure.reason, retry: failure.retry }, 'weights pass failed');
       }
       await this.finish(WeightsPassOutcome.Failed, failure.reason, snapshot, vector, null, null);
-      // A failure no retry can mend (policy, commit-reveal, registration) is not retried.
+      // A failure no retry can mend (policy, a chain rule, registration, the commit cap) is not retried.
       throw failure.retry ? failure : new UnrecoverableError(failure.reason);
     }
+  }
+
+  /**
+   * Commit-reveal on (DECISIONS §12): the SCALE payload with the signer's public key, sealed to the round
+   * whose pulse the chain holds when it reveals, sent as `commit_timelocked_weights` and remembered until
+   * the reveal is confirmed (`RevealWatchService`).
+   */
+  private async commit(
+    interval: number,
+    token: number,
+    block: number,
+    ownUid: number,
+    rules: WeightsRules,
+    snapshot: RewardSnapshotDto,
+    vector: WeightVector,
+    spacing: number,
+  ): Promise<WeightsPassDto> {
+    const netuid = this.config.chain.netuid;
+    const [held, beacon] = await Promise.all([this.chain.timelockedCommits(netuid, this.keypair.address), this.chain.drandBeacon()]);
+    const schedule = revealSchedule(rules, { block, netuid, nowSeconds: this.now() / 1000, drand: beacon });
+    // The chain counts per epoch; a commit near an epoch's end may land in the next, so the fullest of the two counts.
+    const inEpoch = Math.max(...[schedule.epoch, schedule.epoch + 1].map((epoch) => held.filter((c) => c.epoch === epoch).length));
+    if (inEpoch >= MAX_UNREVEALED_COMMITS) {
+      throw new PassFailedError(`too_many_unrevealed_commits: the hotkey already holds ${inEpoch} unrevealed commits in epoch ${schedule.epoch} (the chain takes ${MAX_UNREVEALED_COMMITS}); nothing was committed`, false);
+    }
+    const payload = encodeWeightsPayload({
+      hotkey: this.keypair.publicKey,
+      uids: vector.entries.map((e) => e.uid),
+      values: vector.entries.map((e) => e.value),
+      versionKey: BigInt(vector.versionKey),
+    });
+    const ciphertext = timelockEncrypt(payload, schedule.revealRound, beacon.publicKey);
+    if (!(await this.lock.holds(token))) throw new NotOwnerError(token);
+    const inclusion = await this.chain.commitTimelockedWeights(this.keypair, {
+      netuid,
+      commit: ciphertext,
+      revealRound: BigInt(schedule.revealRound),
+      commitRevealVersion: rules.commitRevealVersion,
+    });
+    const window = revealWindow(rules, { block, netuid }, inclusion.block);
+    const pending: PendingCommit = {
+      interval,
+      netuid,
+      uid: ownUid,
+      reveal_round: schedule.revealRound,
+      reveal_block: window.revealBlock,
+      reveal_deadline_block: window.revealDeadlineBlock,
+      ciphertext: u8aToHex(ciphertext),
+      tx_hash: inclusion.txHash,
+      block: inclusion.block,
+      weights: vector.entries,
+    };
+    await this.status.commitLanded(pending);
+    this.logger.info(
+      { interval, tx_hash: inclusion.txHash, block: inclusion.block, reveal_round: schedule.revealRound, reveal_block: window.revealBlock, weights: vector.entries },
+      'weights committed (timelocked)',
+    );
+    return this.finishCommitted(pending, snapshot, vector, spacing);
+  }
+
+  private finishCommitted(pending: PendingCommit, snapshot: RewardSnapshotDto, vector: WeightVector, spacing: number): Promise<WeightsPassDto> {
+    const commit = { reveal_round: pending.reveal_round, reveal_block: pending.reveal_block, ciphertext: pending.ciphertext, tx_hash: pending.tx_hash, block: pending.block };
+    return this.finish(WeightsPassOutcome.Committed, null, snapshot, vector, { txHash: pending.tx_hash, block: pending.block }, pending.block + spacing + 1, commit);
   }
 
   private async fetchSnapshot(): Promise<RewardSnapshotDto> {
@@ -140,6 +219,7 @@ export class WeightsPassService {
     vector: WeightVector | null,
     inclusion: { txHash: string; block: number } | null,
     nextAllowedBlock: number | null,
+    commit: WeightsCommitDto | null = null,
   ): Promise<WeightsPassDto> {
     const pass: WeightsPassDto = {
       at: new Date().toISOString(),
@@ -150,6 +230,7 @@ export class WeightsPassService {
       weights: vector?.entries ?? [],
       tx_hash: inclusion?.txHash ?? null,
       block: inclusion?.block ?? null,
+      commit,
     };
     await this.status.record(pass, nextAllowedBlock);
     return pass;

@@ -14,9 +14,14 @@ export const METAGRAPH = [ALICE, miner(1), miner(2), miner(3)];
 const key = (item: string, ...parts: Uint8Array[]) => storageKey('SubtensorModule', item, ...parts);
 const netuidPart = () => hasher.identity(scale.u16(NETUID));
 
-/** Seeds the metagraph, commit-reveal off, and LastUpdate as given (index = uid; empty: never set). */
+/**
+ * Seeds the metagraph, commit-reveal off, and LastUpdate as given (index = uid; empty: never set); every
+ * uid holds a ValidatorPermit and MinAllowedWeights is 1 (the runtime's defaults are no permit and 1024).
+ */
 export function seedChain(node: LocalRpcServer, lastUpdate: number[] = []): void {
   node.setStorage(key('SubnetworkN', netuidPart()), scale.u16(METAGRAPH.length));
+  node.setStorage(key('ValidatorPermit', netuidPart()), u8aConcat(scale.compact(METAGRAPH.length), ...METAGRAPH.map(() => new Uint8Array([1]))));
+  node.setStorage(key('MinAllowedWeights', netuidPart()), scale.u16(1));
   METAGRAPH.forEach((hotkey, uid) => {
     node.setStorage(key('Keys', netuidPart(), hasher.identity(scale.u16(uid))), decodeAddress(hotkey));
     node.setStorage(key('Uids', netuidPart(), hasher.blake2_128Concat(decodeAddress(hotkey))), scale.u16(uid));
@@ -27,6 +32,33 @@ export function seedChain(node: LocalRpcServer, lastUpdate: number[] = []): void
 
 export function setCommitReveal(node: LocalRpcServer, on: boolean): void {
   node.setStorage(key('CommitRevealWeightsEnabled', netuidPart()), new Uint8Array([on ? 1 : 0]));
+}
+
+/** Sets a per-subnet storage value (e.g. `WeightsVersionKey`, `MinAllowedWeights`, `MaxWeightsLimit`); returns the one it replaced. */
+export function setSubnetValue(node: LocalRpcServer, item: string, encoded: Uint8Array | null): Uint8Array | null {
+  const previous = node.storageAt(key(item, netuidPart()));
+  node.setStorage(key(item, netuidPart()), encoded);
+  return previous;
+}
+
+/** One entry of `TimelockedWeightCommits(netuid, epoch)`: `(AccountId32, commit block u64, commit Bytes, reveal round u64)`. */
+export interface HeldCommit {
+  hotkey: string;
+  commitBlock: number;
+  commit: Uint8Array;
+  revealRound: bigint;
+}
+
+export function setTimelockedCommits(node: LocalRpcServer, epoch: number, commits: HeldCommit[]): void {
+  const storage = storageKey('SubtensorModule', 'TimelockedWeightCommits', hasher.twox64Concat(scale.u16(NETUID)), hasher.twox64Concat(scale.u64(epoch)));
+  const encoded = commits.map((c) => u8aConcat(decodeAddress(c.hotkey), scale.u64(c.commitBlock), scale.bytes(c.commit), scale.u64(c.revealRound)));
+  node.setStorage(storage, commits.length === 0 ? null : u8aConcat(scale.compact(commits.length), ...encoded));
+}
+
+/** `Weights(netuid, uid)`: `Vec<(u16, u16)>`. */
+export function setUidWeights(node: LocalRpcServer, uid: number, pairs: [number, number][]): void {
+  const encoded = u8aConcat(scale.compact(pairs.length), ...pairs.map(([u, v]) => u8aConcat(scale.u16(u), scale.u16(v))));
+  node.setStorage(key('Weights', netuidPart(), hasher.identity(scale.u16(uid))), encoded);
 }
 
 export function setLastUpdate(node: LocalRpcServer, blocks: number[]): void {
