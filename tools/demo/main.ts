@@ -82,10 +82,14 @@ runCli('demo', HELP, OPTIONS, async (values) => {
   process.stdout.write('demo: ok\n');
 });
 
-/** The weights the stack's weight setter last set (or why not); informative only, never fails the demo. */
+/** How long the demo waits for the reveal of the setter's commit (the local stack's epochs are 11 s). */
+const REVEAL_WAIT_MS = 60_000;
+
+/** The weights the stack's weight setter last set or committed (and, for a commit, its reveal); informative only, never fails the demo. */
 async function printWeights(url: string): Promise<void> {
+  const read = async (): Promise<WeightSetterStatusDto> => (await (await fetch(`${url}/status`, { signal: AbortSignal.timeout(5_000) })).json()) as WeightSetterStatusDto;
   try {
-    const status = (await (await fetch(`${url}/status`, { signal: AbortSignal.timeout(5_000) })).json()) as WeightSetterStatusDto;
+    let status = await read();
     const pass = status.last_pass;
     if (pass === null) {
       process.stdout.write(`weights: the weight setter (${status.hotkey}) has not run a pass yet\n`);
@@ -94,6 +98,17 @@ async function printWeights(url: string): Promise<void> {
     const weights = pass.weights.map((w) => `uid ${w.uid} → ${w.value}`).join(', ') || 'none';
     const where = pass.block === null ? '' : ` in block ${pass.block} (tx ${pass.tx_hash})`;
     process.stdout.write(`weights: last pass ${pass.outcome}${where}${pass.reason ? ` (${pass.reason})` : ''}: ${weights}; next allowed block ${status.next_allowed_block ?? 'unknown'}\n`);
+    const commit = pass.commit;
+    if (commit === null) return;
+    process.stdout.write(`weights: timelocked to drand round ${commit.reveal_round}, expected revealed from block ${commit.reveal_block}; waiting for the reveal\n`);
+    const deadline = Date.now() + REVEAL_WAIT_MS;
+    while (!(status.last_reveal && status.last_reveal.block >= commit.block) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      status = await read();
+    }
+    const reveal = status.last_reveal;
+    if (reveal && reveal.block >= commit.block) process.stdout.write(`weights: ${reveal.outcome} in block ${reveal.block}: ${reveal.weights.map((w) => `uid ${w.uid} → ${w.value}`).join(', ')}\n`);
+    else process.stdout.write(`weights: no reveal seen within ${REVEAL_WAIT_MS / 1000} s (curl ${url}/status shows it once it comes)\n`);
   } catch {
     process.stdout.write(`weights: no weight setter answers at ${url} (npm start runs one)\n`);
   }

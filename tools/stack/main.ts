@@ -75,6 +75,8 @@ async function stackEnvironment(): Promise<{ env: NodeJS.ProcessEnv; generatedAd
     // The weight setter sets weights from the local validator, which needs a uid on the dev chain.
     ...(validatorHotkey ? { DEV_CHAIN_SEED: JSON.stringify({ subnets: { '1': [{ hotkey: validatorHotkey, stake: '1000000000', uid: 0 }] } }) } : {}),
     WEIGHTS_INTERVAL_SECONDS: '30',
+    // Commit-reveal as on every real subnet, with 11-block epochs: a commit is revealed within about 20 s.
+    DEV_CHAIN_TEMPO: '10',
     // Readable lines for a person at a terminal; deployments keep the JSON default.
     LOG_FORMAT: 'pretty',
     WEB_URL: `http://127.0.0.1:${process.env.WEB_PORT ?? DEFAULT_WEB_PORT}`,
