@@ -172,6 +172,9 @@ describe('PolkadotClaimContract messages through @polkadot/api-contract against 
       }
       deployed.forced.set('get_epoch_info', 'ContractTrapped');
       expect(await refused(contract.epochInfo(epoch))).toEqual({ code: 'contract_trapped', refused: { message: 'get_epoch_info', refusal: 'contract_trapped' } });
+      // The state cannot be read to explain a refusal: the contract's own refusal stands.
+      deployed.forced.set('claim_single', 'WriteFailed');
+      expect(await refused(contract.claimSingle(pkg, true, miner))).toEqual({ code: 'write_failed', refused: { message: 'claim_single', refusal: 'write_failed' } });
       deployed.forced.delete('get_epoch_info');
       deployed.forced.delete('claim_single');
       expect(deployed.included).toHaveLength(sent);

@@ -433,7 +433,11 @@ function refusedError(label: string, refusal: ContractRefusal, how: string): Cla
 async function explained(api: ApiPromise, refusal: ClaimContractError, explain: Explain): Promise<ClaimContractError> {
   // Out of gas says nothing about the state.
   if (refusal.code === 'out_of_gas') return refusal;
-  const explanation = await explain(api);
+  // A read that itself fails explains nothing: the contract's own refusal stands.
+  const explanation = await explain(api).catch((error: unknown) => {
+    if (error instanceof ClaimContractError) return null;
+    throw error;
+  });
   if (explanation === null) return refusal;
   return new ClaimContractError(explanation.code, `${refusal.message}: ${explanation.why}`, refusal.refused);
 }
