@@ -103,7 +103,7 @@ export class ClaimSimulationController {
 
   @Post('epoch/claim')
   @Public()
-  @ApiErrors(ErrorCode.EpochNotFound, ErrorCode.HotkeyNotInEpoch, ErrorCode.EpochNotClaimable, ErrorCode.ClaimsNotOpen, ErrorCode.ClaimsLocked, ErrorCode.NothingToClaim, ErrorCode.ChainUnavailable)
+  @ApiErrors(ErrorCode.EpochNotFound, ErrorCode.HotkeyNotInEpoch, ErrorCode.EpochNotClaimable, ErrorCode.ClaimsNotOpen, ErrorCode.ClaimsLocked, ErrorCode.NothingToClaim, [ErrorCode.ClaimRefused, '(with `contract_message` and the contract\'s `refusal`)'], ErrorCode.ChainUnavailable)
   @HttpCode(200)
   @ApiOkResponse({ type: SimulatedClaimDto })
   claim(@Body() body: SimulatedClaimRequestDto): Promise<SimulatedClaimDto> {
@@ -112,7 +112,7 @@ export class ClaimSimulationController {
 
   @Post('epoch/:epoch/claim')
   @Public()
-  @ApiErrors(ErrorCode.EpochNotFound, ErrorCode.HotkeyNotInEpoch, ErrorCode.EpochNotClaimable, ErrorCode.ClaimsNotOpen, ErrorCode.ClaimsLocked, ErrorCode.NothingToClaim, ErrorCode.ChainUnavailable)
+  @ApiErrors(ErrorCode.EpochNotFound, ErrorCode.HotkeyNotInEpoch, ErrorCode.EpochNotClaimable, ErrorCode.ClaimsNotOpen, ErrorCode.ClaimsLocked, ErrorCode.NothingToClaim, [ErrorCode.ClaimRefused, '(with `contract_message` and the contract\'s `refusal`)'], ErrorCode.ChainUnavailable)
   @HttpCode(200)
   @ApiOkResponse({ type: SimulatedClaimDto })
   claimEpoch(@Param('epoch') epoch: string, @Body() body: SimulatedClaimRequestDto): Promise<SimulatedClaimDto> {

@@ -209,12 +209,22 @@ export class ClaimsService {
         return ApiError.conflict(ErrorCode.ClaimsLocked, `Epoch ${epoch} is disputed: claims are locked while the challenge is active.`, context);
       case 'invalid_proof':
         return new ApiValidationError([{ type: ErrorCode.InvalidProof, loc: ['body', 'proof'], msg: error.message }]);
+      // What the contract's state does not explain: the client sees the contract's own refusal, never a 500.
+      case 'read_failed':
+      case 'write_failed':
+      case 'contract_reverted':
+      case 'contract_trapped':
+      case 'out_of_gas':
       case 'epoch_exists':
       case 'epoch_not_newer':
       case 'already_disputed':
       case 'not_disputed':
       case 'contract_error':
-        return error;
+        return ApiError.conflict(ErrorCode.ClaimRefused, `The claim contract refused the claim: ${error.message}`, {
+          ...context,
+          contract_message: error.refused?.message ?? 'claim_single',
+          refusal: error.refused?.refusal ?? error.code,
+        });
     }
   }
 

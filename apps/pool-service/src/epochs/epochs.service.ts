@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { keypairFromUri } from '@rcs/auth';
 import { CLAIM_CONTRACT_PORT, ClaimContractError, ClaimContractPort, type ContractCaller, type HexHash } from '@rcs/chain';
@@ -35,7 +35,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /** Epoch rollover and publication (DECISIONS.md §8). */
 @Injectable()
-export class EpochsService {
+export class EpochsService implements OnModuleInit {
   private readonly logger = new Logger(EpochsService.name);
   private publisher: Promise<ContractCaller> | null = null;
 
@@ -48,6 +48,11 @@ export class EpochsService {
     @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
     private readonly events: PoolEvents,
   ) {}
+
+  /** The pool publishes and claims through the contract: it refuses to start on metadata of another contract version (e.g. `ClaimData` without the hotkey). */
+  async onModuleInit(): Promise<void> {
+    await this.contract.checkMetadata();
+  }
 
   get publicationEnabled(): boolean {
     return this.config.payout.publisherUri !== null;

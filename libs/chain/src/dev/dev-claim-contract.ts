@@ -8,6 +8,7 @@ import {
   claimStateOf,
   REQUIRED_CLAIM_CONTRACT_MESSAGES,
   type ClaimContractErrorCode,
+  type ClaimContractEvent,
   type ClaimContractPort,
   type ClaimContractState,
   type ClaimData,
@@ -162,6 +163,11 @@ export class DevClaimContract implements ClaimContractPort {
     };
   }
 
+  /** The dev contract is its own metadata: nothing to check. */
+  checkMetadata(): Promise<void> {
+    return Promise.resolve();
+  }
+
   async latestPublishedEpoch(): Promise<number | null> {
     const latest = await this.redis.get(this.#keys.latest);
     return latest === null ? null : Number(latest);
@@ -201,7 +207,7 @@ export class DevClaimContract implements ClaimContractPort {
       toSs58(publisher.address),
     ]);
     refuse(outcome, { epoch_exists: `epoch ${args.epoch} is already published`, epoch_not_newer: `epoch ${args.epoch} is not newer than the latest published epoch` });
-    return { block, txHash };
+    return { block, txHash, events: [{ name: 'EpochPublished', epoch: args.epoch, root, totalRao: args.totalRao, uri: args.uri }] };
   }
 
   async claimSingle(data: ClaimData, transfer: boolean, caller: CallerAddress): Promise<ClaimReceipt> {
@@ -252,7 +258,8 @@ export class DevClaimContract implements ClaimContractPort {
       ]);
       if (outcome === 'retry') continue;
       refuse(outcome, { epoch_not_claimable: `epoch ${data.epoch} was superseded`, claims_locked: `epoch ${data.epoch} is disputed` });
-      return { block, txHash, paidRao: paid };
+      const event: ClaimContractEvent = { name: 'Claimed', epoch: data.epoch, index: data.index, hotkey: record.hotkey, recipient: record.recipientColdkey, amountRao: paid };
+      return { block, txHash, events: [event], paidRao: paid };
     }
     throw new ClaimContractError('contract_error', `claim of ${toSs58(data.hotkey)} lost ${MAX_CLAIM_ATTEMPTS} races in a row`);
   }
@@ -264,16 +271,16 @@ export class DevClaimContract implements ClaimContractPort {
     const txHash = await this.#txHash('challenge_epoch', epoch);
     const outcome = await this.#eval(CHALLENGE, [this.#keys.epoch(epoch), this.#keys.challenge(epoch)], [evidence, toSs58(challenger.address), String(block)]);
     refuse(outcome, { unknown_epoch: `epoch ${epoch} is not published`, already_disputed: `epoch ${epoch} is already disputed` });
-    return { block, txHash };
+    return { block, txHash, events: [{ name: 'Challenged', epoch, evidenceHash: evidence, challenger: toSs58(challenger.address) }] };
   }
 
-  async resolveChallenge(epoch: number, slash: boolean, beneficiary: string, _arbiter: CallerAddress): Promise<ContractTxReceipt> {
+  async resolveChallenge(epoch: number, slash: boolean, beneficiary: string, arbiter: CallerAddress): Promise<ContractTxReceipt> {
     checkEpoch(epoch);
     const block = await this.currentBlock();
     const txHash = await this.#txHash('resolve_challenge', epoch);
     const outcome = await this.#eval(RESOLVE, [this.#keys.epoch(epoch), this.#keys.challenge(epoch)], [slash ? '1' : '0', toSs58(beneficiary), String(block)]);
     refuse(outcome, { unknown_epoch: `epoch ${epoch} is not published`, not_disputed: `epoch ${epoch} has no active challenge` });
-    return { block, txHash };
+    return { block, txHash, events: [{ name: 'ChallengeResolved', epoch, slashed: slash, resolver: toSs58(arbiter.address) }] };
   }
 
   /**

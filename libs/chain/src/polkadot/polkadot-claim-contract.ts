@@ -1,28 +1,34 @@
 import { readFile } from 'node:fs/promises';
 import type { ApiPromise } from '@polkadot/api';
 import { Abi, ContractPromise } from '@polkadot/api-contract';
+import type { ContractSubmittableResult } from '@polkadot/api-contract/base/Contract';
+import type { DecodedEvent } from '@polkadot/api-contract/types';
 import type { Enum, Option, Result, Struct } from '@polkadot/types';
 import type { DispatchError, WeightV2 } from '@polkadot/types/interfaces';
-import type { Codec, ISubmittableResult } from '@polkadot/types/types';
-import { accountIdOf } from '../address';
+import type { Codec } from '@polkadot/types/types';
+import { verifyClaimPackage } from '@rcs/merkle';
+import { accountIdOf, toSs58 } from '../address';
 import { hasRequiredMessages, readContractMetadata, type ContractMetadataSummary } from '../contract-metadata';
 import { ChainUnavailableError, errorText } from '../errors';
 import {
-  CLAIM_CONTRACT_ERROR_CODES,
   ClaimContractError,
   claimStateOf,
+  type ClaimContractErrorCode,
+  type ClaimContractEvent,
   type ClaimContractPort,
   type ClaimContractState,
   type ClaimData,
   type ClaimReceipt,
   type ContractCaller,
   type ContractEpoch,
+  type ContractRefusal,
   type ContractTxReceipt,
   type HexHash,
   type OnchainStatus,
   type PublishEpochArgs,
 } from '../ports/claim-contract.port';
 import type { PolkadotConnection } from './polkadot-connection';
+import { assertMerklepoolMetadata } from './merklepool-metadata';
 import { findStorage, storage } from './storage';
 
 export const DEFAULT_CONTRACT_TX_TIMEOUT_MS = 120_000;
@@ -33,6 +39,22 @@ interface DryRun {
   reverted: boolean;
   gasRequired: WeightV2;
 }
+
+/** A state-explained reason for a refusal (a domain code), or null when the state does not explain it. */
+type Explanation = { code: ClaimContractErrorCode; why: string } | null;
+
+/** Reads the contract's state after it refused, to say why (the contract itself only says `ReadFailed`/`WriteFailed` or traps). */
+type Explain = (api: ApiPromise) => Promise<Explanation>;
+
+/** What pallet-contracts says when a call traps or runs out of gas (a `DispatchError` of the call, not an `Err` answer). */
+const DISPATCH_REFUSALS: Record<string, ContractRefusal> = {
+  'contracts.ContractTrapped': 'contract_trapped',
+  'contracts.ContractReverted': 'contract_reverted',
+  'contracts.OutOfGas': 'out_of_gas',
+};
+
+/** `ReadWriteErrorCode` variants, the only error type the contract declares. */
+const ERR_REFUSALS: Record<string, ContractRefusal> = { ReadFailed: 'read_failed', WriteFailed: 'write_failed' };
 
 type ChainFacts = Pick<
   OnchainStatus,
@@ -45,10 +67,13 @@ interface AccountInfoCodec extends Codec {
 }
 
 /**
- * The claim contract through `@polkadot/api-contract` and its ink! metadata: reads are
- * `ContractsApi_call` dry runs, transactions are dry-run first (the contract's refusal becomes a
- * `ClaimContractError` without paying a fee, and the dry run sizes the gas) and then sent as a signed
- * `Contracts::call`, settled when included in a block (`ExtrinsicFailed` is a failure, never ignored).
+ * The claim contract (`MERKLEPOOL_COMPATIBLE_VERSION`) through `@polkadot/api-contract` and its ink!
+ * metadata, which must declare the shapes of `merklepool-metadata.ts`: reads are `ContractsApi_call`
+ * dry runs, transactions are dry-run first (the contract's refusal becomes a `ClaimContractError`
+ * without paying a fee, and the dry run sizes the gas) and then sent as a signed `Contracts::call`,
+ * settled when included in a block (`ExtrinsicFailed` is a failure, never ignored) and read back from
+ * the contract's events. The contract refuses only with `ReadFailed`/`WriteFailed` or a trap, so a
+ * refusal is explained by reading its state (`get_epoch_info`, `get_claimed_cumulative_rao`).
  */
 export class PolkadotClaimContract implements ClaimContractPort {
   readonly #contracts = new WeakMap<ApiPromise, ContractPromise>();
@@ -112,11 +137,7 @@ export class PolkadotClaimContract implements ClaimContractPort {
   }
 
   claimedCumulativeRao(hotkey: string): Promise<bigint> {
-    const accountId = accountIdOf(hotkey);
-    return this.#run('claim contract get_claimed_cumulative_rao', async (api) => {
-      const { value } = await this.#read(api, 'get_claimed_cumulative_rao', [accountId]);
-      return BigInt(value.toString());
-    });
+    return this.#run('claim contract get_claimed_cumulative_rao', (api) => this.#claimed(api, hotkey));
   }
 
   claimState(): Promise<ClaimContractState> {
@@ -127,8 +148,23 @@ export class PolkadotClaimContract implements ClaimContractPort {
     });
   }
 
-  publishEpoch(args: PublishEpochArgs, publisher: ContractCaller): Promise<ContractTxReceipt> {
-    return this.#transact('publish_epoch', [args.epoch, args.root, args.numOfLeaves, args.totalRao, args.uri], publisher);
+  async checkMetadata(): Promise<void> {
+    if (this.metadataPath === null) return;
+    await this.#loadMetadata(this.metadataPath);
+  }
+
+  async publishEpoch(args: PublishEpochArgs, publisher: ContractCaller): Promise<ContractTxReceipt> {
+    const receipt = await this.#transact('publish_epoch', [args.epoch, args.root, args.numOfLeaves, args.totalRao, args.uri], publisher, async (api) => {
+      const existing = await this.#epochInfo(api, args.epoch);
+      if (existing !== null) return { code: 'epoch_exists', why: `epoch ${args.epoch} is already published (root ${existing.root})` };
+      const latest = await this.#latest(api);
+      if (latest !== null && latest >= args.epoch) return { code: 'epoch_not_newer', why: `epoch ${args.epoch} is not newer than the latest published epoch ${latest}` };
+      return null;
+    });
+    // The contract confirms a publication by its event; a block without it did not publish this root.
+    const confirmed = receipt.events.some((event) => event.name === 'EpochPublished' && event.epoch === args.epoch && event.root.toLowerCase() === args.root.toLowerCase());
+    if (!confirmed) throw new ClaimContractError('contract_error', `claim contract publish_epoch: block ${receipt.block} has no EpochPublished event for epoch ${args.epoch} with root ${args.root}`);
+    return receipt;
   }
 
   async claimSingle(data: ClaimData, transfer: boolean, caller: ContractCaller): Promise<ClaimReceipt> {
@@ -140,16 +176,55 @@ export class PolkadotClaimContract implements ClaimContractPort {
       amount: data.amount,
       proof: data.proof,
     };
-    // The contract reports the payment only in an event; callers read `get_claimed_cumulative_rao` when they need it.
-    return { ...(await this.#transact('claim_single', [claim, transfer], caller)), paidRao: null };
+    const receipt = await this.#transact('claim_single', [claim, transfer], caller, (api) => this.#explainClaim(api, data));
+    const hotkey = toSs58(data.hotkey);
+    const paid = receipt.events.find((event) => event.name === 'Claimed' && event.epoch === data.epoch && event.hotkey === hotkey);
+    return { ...receipt, paidRao: paid?.name === 'Claimed' ? paid.amountRao : null };
   }
 
   challengeEpoch(epoch: number, evidenceHash: HexHash, challenger: ContractCaller): Promise<ContractTxReceipt> {
-    return this.#transact('challenge_epoch', [epoch, evidenceHash], challenger);
+    return this.#transact('challenge_epoch', [epoch, evidenceHash], challenger, async (api) => {
+      const info = await this.#epochInfo(api, epoch);
+      if (info === null) return { code: 'unknown_epoch', why: `epoch ${epoch} is not published` };
+      if (info.disputed) return { code: 'already_disputed', why: `epoch ${epoch} is already disputed` };
+      return null;
+    });
   }
 
   resolveChallenge(epoch: number, slash: boolean, beneficiary: string, arbiter: ContractCaller): Promise<ContractTxReceipt> {
-    return this.#transact('resolve_challenge', [epoch, slash, accountIdOf(beneficiary)], arbiter);
+    return this.#transact('resolve_challenge', [epoch, slash, accountIdOf(beneficiary)], arbiter, async (api) => {
+      const info = await this.#epochInfo(api, epoch);
+      if (info === null) return { code: 'unknown_epoch', why: `epoch ${epoch} is not published` };
+      if (!info.disputed) return { code: 'not_disputed', why: `epoch ${epoch} has no active challenge` };
+      return null;
+    });
+  }
+
+  /** Why a claim was refused, from what the contract holds (the checks of DECISIONS §8, in the dev contract's order). */
+  async #explainClaim(api: ApiPromise, data: ClaimData): Promise<Explanation> {
+    const [info, latest, header] = await Promise.all([this.#epochInfo(api, data.epoch), this.#latest(api), api.rpc.chain.getHeader()]);
+    if (info === null) return { code: 'unknown_epoch', why: `epoch ${data.epoch} is not published` };
+    if (latest !== data.epoch) return { code: 'epoch_not_claimable', why: `epoch ${data.epoch} is superseded by epoch ${latest}` };
+    if (info.disputed) return { code: 'claims_locked', why: `epoch ${data.epoch} is disputed` };
+    const block = header.number.toNumber();
+    if (block < info.claimsOpenAt) return { code: 'claims_not_open', why: `claims of epoch ${data.epoch} open at block ${info.claimsOpenAt}, now ${block}` };
+    const verdict = verifyClaimPackage(
+      {
+        epoch: data.epoch,
+        index: data.index,
+        hotkey: data.hotkey,
+        recipient_coldkey: data.recipientColdkey,
+        amount: data.amount.toString(),
+        proof: data.proof,
+        root: info.root,
+        leaf_count: info.numOfLeaves,
+      },
+      { root: info.root, leafCount: info.numOfLeaves },
+    );
+    if (!verdict.ok) return { code: 'invalid_proof', why: `the proof does not lead leaf ${data.index} to the root of epoch ${data.epoch}` };
+    const claimed = await this.#claimed(api, data.hotkey);
+    if (data.amount <= claimed) return { code: 'nothing_to_claim', why: `hotkey ${toSs58(data.hotkey)} has claimed ${claimed} of ${data.amount} rao` };
+    return null;
   }
 
   /** `connection.run`, except that the contract's refusal stays a `ClaimContractError` instead of becoming "chain unavailable". */
@@ -170,17 +245,25 @@ export class PolkadotClaimContract implements ClaimContractPort {
     return outcome.value;
   }
 
+  /** `get_latest_published_epoch() -> Option<u64>`. */
   async #latest(api: ApiPromise): Promise<number | null> {
     const { value } = await this.#read(api, 'get_latest_published_epoch', []);
     const latest = value as Option<Codec>;
     return latest.isSome ? Number(latest.unwrap().toString()) : null;
   }
 
+  /** `get_claimed_cumulative_rao(hotkey: AccountId) -> u64`. */
+  async #claimed(api: ApiPromise, hotkey: string): Promise<bigint> {
+    const { value } = await this.#read(api, 'get_claimed_cumulative_rao', [accountIdOf(hotkey)]);
+    return BigInt(value.toString());
+  }
+
+  /** `get_epoch_info(epoch: u64) -> Result<Epoch, ReadWriteErrorCode>`: an epoch the contract does not hold is its `Err`. */
   async #epochInfo(api: ApiPromise, epoch: number): Promise<ContractEpoch | null> {
     const { value } = await this.#read(api, 'get_epoch_info', [epoch]);
-    const info = value as Option<Struct>;
-    if (info.isNone) return null;
-    const fields = info.unwrap();
+    const info = value as Result<Struct, Enum>;
+    if (info.isErr) return null;
+    const fields = info.asOk;
     const field = (name: string): Codec => {
       const codec = fields.get(name);
       if (!codec) throw new ChainUnavailableError(`the claim contract's Epoch has no field ${name}`);
@@ -197,32 +280,49 @@ export class PolkadotClaimContract implements ClaimContractPort {
     };
   }
 
-  /** A read-only message; a revert is the contract failing, not refusing. */
+  /** A read-only message; a revert or a trap is the contract failing, reported with the message's name. */
   async #read(api: ApiPromise, label: string, args: unknown[]): Promise<DryRun> {
     const run = await this.#dryRun(api, label, args, this.contractAddress ?? '');
-    if (run.reverted) throw new ClaimContractError('contract_error', `${label} reverted`);
+    if (run.reverted) throw new ClaimContractError('contract_reverted', `claim contract ${label} reverted`, { message: label, refusal: 'contract_reverted' });
     return run;
   }
 
+  /** Executes the message at the best block; a trap or running out of gas is a `ClaimContractError` naming the message. */
   async #dryRun(api: ApiPromise, label: string, args: unknown[], origin: string): Promise<DryRun> {
     const contract = await this.#contract(api);
     const message = this.#message(contract, label);
     const { result, output, gasRequired } = await contract.query[message.method](origin, {}, ...args);
-    if (result.isErr) throw new ChainUnavailableError(`claim contract ${label} could not run: ${dispatchErrorText(api, result.asErr)}`);
+    if (result.isErr) {
+      const reason = dispatchErrorText(api, result.asErr);
+      const refusal = DISPATCH_REFUSALS[reason];
+      if (refusal) throw refusedError(label, refusal, reason);
+      throw new ChainUnavailableError(`claim contract ${label} could not run: ${reason}`);
+    }
     if (!output) throw new ChainUnavailableError(`claim contract ${label} answered no output`);
     // Every ink! message answers MessageResult<T> = Result<T, LangError>.
     const messageResult = output as Result<Codec, Codec>;
-    if (messageResult.isErr) throw new ClaimContractError('contract_error', `${label}: ink! ${messageResult.asErr.toString()}`);
+    if (messageResult.isErr) throw new ClaimContractError('contract_error', `claim contract ${label}: ink! ${messageResult.asErr.toString()}`);
     return { value: messageResult.asOk, reverted: (result.asOk.flags.toU8a()[0] & 1) === 1, gasRequired };
   }
 
-  async #transact(label: string, args: unknown[], signer: ContractCaller): Promise<ContractTxReceipt> {
+  /**
+   * Dry-runs the message (a refusal costs no fee), sends it signed, and settles it at inclusion. A
+   * refusal, at either step, is explained from the contract's state when the state explains it.
+   */
+  async #transact(label: string, args: unknown[], signer: ContractCaller, explain: Explain): Promise<ContractTxReceipt> {
     return this.#run(`claim contract ${label}`, async (api) => {
-      const dryRun = await this.#dryRun(api, label, args, signer.address);
-      throwIfRefused(label, dryRun);
+      const refused = async (error: ClaimContractError): Promise<never> => {
+        throw await explained(api, error, explain);
+      };
+      const dryRun = await this.#dryRun(api, label, args, signer.address).catch((error: unknown) => {
+        if (error instanceof ClaimContractError && error.refused !== null) return refused(error);
+        throw error;
+      });
+      const answer = refusalOf(label, dryRun);
+      if (answer !== null) await refused(answer);
       const contract = await this.#contract(api);
       const tx = contract.tx[this.#message(contract, label).method]({ gasLimit: dryRun.gasRequired, storageDepositLimit: null }, ...args);
-      const included = await new Promise<ISubmittableResult>((resolve, reject) => {
+      const included = await new Promise<ContractSubmittableResult>((resolve, reject) => {
         let settled = false;
         let unsubscribe: (() => void) | null = null;
         const settle = (finish: () => void): void => {
@@ -231,7 +331,7 @@ export class PolkadotClaimContract implements ClaimContractPort {
           unsubscribe?.();
           finish();
         };
-        tx.signAndSend(signer, (result: ISubmittableResult) => {
+        tx.signAndSend(signer, (result: ContractSubmittableResult) => {
           const { status } = result;
           if (status.isInvalid || status.isDropped || status.isUsurped || status.isRetracted || status.isFinalityTimeout) {
             settle(() => reject(new ChainUnavailableError(`claim contract ${label}: transaction ${status.type}`)));
@@ -248,13 +348,14 @@ export class PolkadotClaimContract implements ClaimContractPort {
       });
       if (included.dispatchError) {
         const reason = dispatchErrorText(api, included.dispatchError);
-        // The contract refused at inclusion (its state moved since the dry run): ask it why.
-        if (reason === 'contracts.ContractReverted') throwIfRefused(label, await this.#dryRun(api, label, args, signer.address));
+        const refusal = DISPATCH_REFUSALS[reason];
+        // The contract refused in the block (its state moved since the dry run): its state says why.
+        if (refusal) await refused(refusedError(label, refusal, `${reason} in block`));
         throw new ClaimContractError('contract_error', `claim contract ${label} failed in block: ${reason}`);
       }
       const blockHash = included.status.isInBlock ? included.status.asInBlock : included.status.asFinalized;
       const block = (await api.rpc.chain.getHeader(blockHash)).number.toNumber();
-      return { block, txHash: included.txHash.toHex() };
+      return { block, txHash: included.txHash.toHex(), events: (included.contractEvents ?? []).flatMap(contractEventOf) };
     }, this.txTimeoutMs);
   }
 
@@ -270,13 +371,21 @@ export class PolkadotClaimContract implements ClaimContractPort {
   }
 
   #loadMetadata(path: string): Promise<Record<string, unknown>> {
-    this.#metadata ??= readFile(path, 'utf8').then(
-      (text) => JSON.parse(text) as Record<string, unknown>,
-      (error: unknown) => {
+    this.#metadata ??= readFile(path, 'utf8')
+      .then(
+        (text) => JSON.parse(text) as Record<string, unknown>,
+        (error: unknown) => {
+          throw new ChainUnavailableError(`claim contract metadata not readable at ${path}: ${errorText(error)}`);
+        },
+      )
+      .then((metadata) => {
+        assertMerklepoolMetadata(metadata, path);
+        return metadata;
+      })
+      .catch((error: unknown) => {
         this.#metadata = null;
-        throw new ChainUnavailableError(`claim contract metadata not readable at ${path}: ${errorText(error)}`);
-      },
-    );
+        throw error;
+      });
     return this.#metadata;
   }
 
@@ -308,18 +417,53 @@ export class PolkadotClaimContract implements ClaimContractPort {
   }
 }
 
-/** A mutating message answers `Result<(), Error>`; its `Err` variant (snake_cased) is the refusal's code. */
-function throwIfRefused(label: string, run: DryRun): void {
+/** A mutating message answers `Result<(), ReadWriteErrorCode>`; its `Err`, or a revert without one, is the contract's refusal. */
+function refusalOf(label: string, run: DryRun): ClaimContractError | null {
   const outcome = run.value as Result<Codec, Enum> | Codec;
-  const refused = 'isErr' in outcome && outcome.isErr;
-  if (!refused && !run.reverted) return;
-  const variant = refused ? (outcome as Result<Codec, Enum>).asErr.type : 'Reverted';
-  const code = CLAIM_CONTRACT_ERROR_CODES.find((known) => known === snakeCase(variant));
-  throw new ClaimContractError(code ?? 'contract_error', `claim contract refused ${label}: ${variant}`);
+  const variant = 'isErr' in outcome && outcome.isErr ? (outcome as Result<Codec, Enum>).asErr.type : null;
+  if (variant !== null) return refusedError(label, ERR_REFUSALS[variant] ?? 'contract_reverted', `Err(${variant})`);
+  return run.reverted ? refusedError(label, 'contract_reverted', 'reverted') : null;
 }
 
-function snakeCase(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+function refusedError(label: string, refusal: ContractRefusal, how: string): ClaimContractError {
+  return new ClaimContractError(refusal, `claim contract refused ${label}: ${how}`, { message: label, refusal });
+}
+
+/** The refusal as the state explains it (`epoch_exists`, `nothing_to_claim`, …), else the refusal itself. */
+async function explained(api: ApiPromise, refusal: ClaimContractError, explain: Explain): Promise<ClaimContractError> {
+  // Out of gas says nothing about the state.
+  if (refusal.code === 'out_of_gas') return refusal;
+  // A read that itself fails explains nothing: the contract's own refusal stands.
+  const explanation = await explain(api).catch((error: unknown) => {
+    if (error instanceof ClaimContractError) return null;
+    throw error;
+  });
+  if (explanation === null) return refusal;
+  return new ClaimContractError(explanation.code, `${refusal.message}: ${explanation.why}`, refusal.refused);
+}
+
+/** One decoded contract event in the port's terms; events the pool does not read are dropped. */
+function contractEventOf(decoded: DecodedEvent): ClaimContractEvent[] {
+  const value: Record<string, Codec> = {};
+  decoded.event.args.forEach((arg, i) => {
+    value[arg.name] = decoded.args[i];
+  });
+  const num = (name: string): number => Number(value[name].toString());
+  const big = (name: string): bigint => BigInt(value[name].toString());
+  const account = (name: string): string => toSs58(value[name].toU8a());
+  // ink! 5 names an event by its path, `merklepool::merklepool::Claimed`.
+  switch (decoded.event.identifier.split('::').at(-1) ?? '') {
+    case 'EpochPublished':
+      return [{ name: 'EpochPublished', epoch: num('epoch'), root: value['root'].toHex(), totalRao: big('totalRao'), uri: value['uri'].toString() }];
+    case 'Claimed':
+      return [{ name: 'Claimed', epoch: num('epoch'), index: num('index'), hotkey: account('hotkey'), recipient: account('recipient'), amountRao: big('amount') }];
+    case 'Challenged':
+      return [{ name: 'Challenged', epoch: num('epoch'), evidenceHash: value['evidenceHash'].toHex(), challenger: account('challenger') }];
+    case 'ChallengeResolved':
+      return [{ name: 'ChallengeResolved', epoch: num('epoch'), slashed: value['slashed'].toJSON() === true, resolver: account('resolver') }];
+    default:
+      return [];
+  }
 }
 
 function dispatchErrorText(api: ApiPromise, error: DispatchError): string {

@@ -72,15 +72,25 @@ export interface ClaimData {
 /** Whoever signs a contract transaction: the `polkadot` adapter signs with the pair, `dev` records its address. */
 export type ContractCaller = KeyringPair;
 
+/** The contract's events (its metadata's `EpochPublished`, `Claimed`, `Challenged`, `ChallengeResolved`). */
+export type ClaimContractEvent =
+  | { name: 'EpochPublished'; epoch: number; root: HexHash; totalRao: bigint; uri: string }
+  /** `amountRao`: what this claim paid. */
+  | { name: 'Claimed'; epoch: number; index: number; hotkey: string; recipient: string; amountRao: bigint }
+  | { name: 'Challenged'; epoch: number; evidenceHash: HexHash; challenger: string }
+  | { name: 'ChallengeResolved'; epoch: number; slashed: boolean; resolver: string };
+
 /** A contract transaction included in a block. */
 export interface ContractTxReceipt {
   block: number;
   /** The extrinsic hash (`polkadot`) or a stand-in (`dev`). */
   txHash: HexHash;
+  /** What the contract emitted for this transaction (`polkadot`: decoded from the block with the metadata). */
+  events: ClaimContractEvent[];
 }
 
 export interface ClaimReceipt extends ContractTxReceipt {
-  /** What the claim paid (leaf amount − claimed before); null when the adapter cannot tell (`polkadot`). */
+  /** What the claim paid (leaf amount − claimed before), from its `Claimed` event; null when the block carried none. */
   paidRao: bigint | null;
 }
 
@@ -97,8 +107,16 @@ export interface ClaimContractState {
 }
 
 /**
- * Why the contract refused a message. The `dev` contract answers exactly these; the `polkadot`
- * adapter maps the contract's error variant (snake_cased) onto them, anything else is `contract_error`.
+ * How the real contract refuses (DECISIONS §8): `Err(ReadWriteErrorCode::ReadFailed | WriteFailed)`,
+ * a revert without a decodable answer, a trap, or running out of gas. It says nothing more.
+ */
+export const CONTRACT_REFUSALS = ['read_failed', 'write_failed', 'contract_reverted', 'contract_trapped', 'out_of_gas'] as const;
+export type ContractRefusal = (typeof CONTRACT_REFUSALS)[number];
+
+/**
+ * Why the contract refused a message. The `dev` contract answers the domain codes directly; the
+ * `polkadot` adapter reads the contract's state after a refusal to find the domain code that explains
+ * it (`epoch_exists`, `nothing_to_claim`, …) and otherwise answers the refusal itself (`CONTRACT_REFUSALS`).
  */
 export const CLAIM_CONTRACT_ERROR_CODES = [
   'epoch_exists',
@@ -111,6 +129,7 @@ export const CLAIM_CONTRACT_ERROR_CODES = [
   'nothing_to_claim',
   'already_disputed',
   'not_disputed',
+  ...CONTRACT_REFUSALS,
   'contract_error',
 ] as const;
 export type ClaimContractErrorCode = (typeof CLAIM_CONTRACT_ERROR_CODES)[number];
@@ -120,6 +139,8 @@ export class ClaimContractError extends Error {
   constructor(
     readonly code: ClaimContractErrorCode,
     message: string,
+    /** The message refused (`polkadot`: always set), and how the contract itself refused it. */
+    readonly refused: { message: string; refusal: ContractRefusal } | null = null,
   ) {
     super(message);
     this.name = 'ClaimContractError';
@@ -134,9 +155,15 @@ export class ClaimContractError extends Error {
 export interface ClaimContractPort {
   /** Never rejects: chain and metadata failures are reported inside the status. */
   status(): Promise<OnchainStatus>;
+  /**
+   * Rejects when the configured contract metadata is not that of the contract this adapter speaks
+   * (`polkadot`: merklepool a642a7de; an older `ClaimData` without the hotkey is refused). Apps that
+   * transact call it at start; no chain is needed.
+   */
+  checkMetadata(): Promise<void>;
   /** `get_latest_published_epoch`. */
   latestPublishedEpoch(): Promise<number | null>;
-  /** `get_epoch_info`. */
+  /** `get_epoch_info`; null for an epoch the contract does not have (its `Err`). */
   epochInfo(epoch: number): Promise<ContractEpoch | null>;
   /** `get_claimed_cumulative_rao`: what the hotkey has claimed over all epochs. */
   claimedCumulativeRao(hotkey: string): Promise<bigint>;

@@ -3,7 +3,7 @@ export * from './local-rpc-server';
 export * from './local-extrinsics';
 export * from './storage-keys';
 export * from './ink-metadata';
-export * from './claim-contract-metadata';
+export * from './merklepool-metadata-files';
 export * from './local-claim-contract';
 export * from './unused-port';
 export * from './claim-contract-calls';

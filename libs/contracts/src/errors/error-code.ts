@@ -83,4 +83,6 @@ export enum ErrorCode {
   HotkeyNotInEpoch = 'hotkey_not_in_epoch',
   ClaimsNotOpen = 'claims_not_open',
   InvalidProof = 'invalid_proof',
+  /** 409: the claim contract refused the claim for a reason its state does not explain (+ `contract_message`, `refusal`). */
+  ClaimRefused = 'claim_refused',
 }

@@ -62,6 +62,7 @@ export const ERROR_STATUS = {
   [ErrorCode.EpochNotClaimable]: 409,
   [ErrorCode.ClaimsLocked]: 409,
   [ErrorCode.ClaimsNotOpen]: 409,
+  [ErrorCode.ClaimRefused]: 409,
   // A 422 item type (a claim package that does not verify), listed so every code has one status.
   [ErrorCode.InvalidProof]: 422,
   [ErrorCode.AssignmentNotActive]: 409,

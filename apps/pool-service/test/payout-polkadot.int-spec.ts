@@ -1,0 +1,169 @@
+import { addPoolAuthSecuritySchemes, keypairFromUri } from '@rcs/auth';
+import { CLAIM_CONTRACT_PORT, type ClaimContractPort, type HexHash } from '@rcs/chain';
+import { LocalClaimContract, LocalRpcServer, MERKLEPOOL_5A988BF_METADATA_PATH, MERKLEPOOL_METADATA_PATH } from '@rcs/chain/testing';
+import { createHttpApp, createLogger } from '@rcs/http';
+import type { ClaimPackage } from '@rcs/merkle';
+import { createTestRedis, type TestRedis } from '@rcs/testing';
+import { encodeAddress } from '@polkadot/util-crypto';
+import { AppModule } from '../src/app.module';
+import { loadPoolServiceConfig } from '../src/config/config';
+import { EpochsService } from '../src/epochs/epochs.service';
+import { FakeCoordinator, snapshotOf } from './support/fake-coordinator';
+import { PoolClient, PoolHarness, startPool, type ErrorBody } from './support/harness';
+
+const CONTRACT = encodeAddress(new Uint8Array(32).fill(0xc0), 42);
+const EVIDENCE = `0x${'ab'.repeat(32)}` as HexHash;
+
+interface HealthBody {
+  status: string;
+  onchain_runtime: { contract_status: { active_veto_count: number; is_veto_active: boolean; claim_ready: boolean; read_error: string | null } };
+  payout: { publication: { pending_epoch: number | null; last_error: string | null } };
+}
+
+/**
+ * The pool with `CHAIN=polkadot` against a local JSON-RPC node that deploys BitSota's merklepool
+ * (its real metadata, a642a7de) and answers in its types: `Result<Epoch, ReadWriteErrorCode>`,
+ * `Err(ReadFailed | WriteFailed)`, traps, and its events.
+ */
+describe('pool payout through the polkadot adapter on the real merklepool metadata (real Postgres, Redis, HTTP, local node)', () => {
+  const coordinator = new FakeCoordinator();
+  let node: LocalRpcServer;
+  let contractRedis: TestRedis;
+  let deployed: LocalClaimContract;
+  let pool: PoolHarness;
+  let client: PoolClient;
+  let contract: ClaimContractPort;
+  let epochs: EpochsService;
+  let hotkey: string;
+  let coldkey: string;
+
+  const chainEnv = (metadataPath: string): NodeJS.ProcessEnv => ({
+    CHAIN: 'polkadot',
+    CHAIN_WS_URL: node.url,
+    CLAIM_CONTRACT_ADDRESS: CONTRACT,
+    CLAIM_CONTRACT_METADATA_PATH: metadataPath,
+  });
+
+  beforeAll(async () => {
+    await coordinator.start();
+    node = await LocalRpcServer.start({ bestBlock: 100 });
+    contractRedis = await createTestRedis();
+    deployed = new LocalClaimContract(node, { address: CONTRACT, redis: contractRedis.redis, keyPrefix: contractRedis.prefix });
+    hotkey = (await keypairFromUri('//PolkadotPayoutMiner')).address;
+    coldkey = (await keypairFromUri('//PolkadotPayoutCold')).address;
+    pool = await startPool({
+      ...chainEnv(MERKLEPOOL_METADATA_PATH),
+      COORDINATOR_URL: coordinator.url,
+      PUBLISHER_SECRET_URI: '//Alice',
+      CLAIM_SIMULATION: 'true',
+      POOL_EPOCH_BUDGET_UNITS: '1000',
+      POOL_SNAPSHOT_ATTEMPTS: '1',
+      POOL_EPOCH_CHECK_SECONDS: '3600',
+    });
+    client = new PoolClient(pool.url);
+    contract = pool.app.get<ClaimContractPort>(CLAIM_CONTRACT_PORT);
+    epochs = pool.app.get(EpochsService);
+    await pool.db.dataSource.query(`INSERT INTO miners (hotkey, recipient_coldkey, recipient_updated_at) VALUES ($1, $2, now())`, [hotkey, coldkey]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await pool?.close();
+    await node?.close();
+    await contractRedis?.cleanup();
+    await coordinator.close();
+  });
+
+  it('records a landed publication as published (claims_open_at read back with get_epoch_info), and a re-run finds it already published', async () => {
+    coordinator.snapshot = snapshotOf([[hotkey, 1]]);
+    expect(await epochs.rollover(10)).toEqual({ epoch: 10, rollover: 'stored', publication: 'published' });
+    expect(deployed.included.map((call) => [call.message, call.reverted])).toEqual([['publish_epoch', false]]);
+    const meta = await client.send<Record<string, unknown>>('GET', '/claims/epoch/10');
+    expect(meta.body).toMatchObject({ epoch: 10, status: 'published', published_block: 101, claims_open_at_block: 101 });
+    expect((await client.send<HealthBody>('GET', '/health')).body).toMatchObject({
+      status: 'healthy',
+      onchain_runtime: { contract_status: { active_veto_count: 0, is_veto_active: false, claim_ready: true } },
+      payout: { publication: { pending_epoch: null, last_error: null } },
+    });
+
+    // A crash after the chain took the root, before the pool recorded it: the contract refuses the
+    // second publish_epoch (Err(WriteFailed)), and get_epoch_info shows the same root.
+    await pool.db.dataSource.query(`UPDATE epochs SET publication = 'pending', published_at = NULL WHERE epoch = 10`);
+    expect(await epochs.rollover(10)).toEqual({ epoch: 10, rollover: 'existed', publication: 'already_published' });
+    expect(deployed.included).toHaveLength(1);
+    expect(((await pool.db.dataSource.query(`SELECT publication, last_publish_error FROM epochs WHERE epoch = 10`)) as unknown[])[0]).toEqual({
+      publication: 'published',
+      last_publish_error: null,
+    });
+  }, 60_000);
+
+  it('shows a dispute in /health and on the epoch route, and refuses claims with claims_locked until it is resolved', async () => {
+    const pkg = (await client.send<ClaimPackage>('GET', `/claims/epoch/proof/${hotkey}`)).body;
+    await contract.challengeEpoch(10, EVIDENCE, await keypairFromUri('//Bob'));
+
+    const health = (await client.send<HealthBody>('GET', '/health')).body;
+    expect(health.onchain_runtime.contract_status).toMatchObject({ active_veto_count: 1, is_veto_active: true, claim_ready: false });
+    expect((await client.send<{ status: string }>('GET', '/claims/epoch/10')).body.status).toBe('disputed');
+    const locked = await client.send<ErrorBody>('POST', '/claims/epoch/claim', pkg);
+    expect([locked.status, locked.body.detail.error]).toEqual([409, 'claims_locked']);
+
+    await contract.resolveChallenge(10, false, (await keypairFromUri('//Bob')).address, await keypairFromUri('//Alice'));
+    expect((await client.send<HealthBody>('GET', '/health')).body.onchain_runtime.contract_status).toMatchObject({ is_veto_active: false, claim_ready: true });
+    expect((await client.send<{ status: string }>('GET', '/claims/epoch/10')).body.status).toBe('published');
+  }, 60_000);
+
+  it('tells the client which refusal the contract gave when its state does not explain it, and pays from the Claimed event otherwise', async () => {
+    const pkg = (await client.send<ClaimPackage>('GET', `/claims/epoch/proof/${hotkey}`)).body;
+    try {
+      for (const [forced, refusal] of [
+        ['WriteFailed', 'write_failed'],
+        ['ReadFailed', 'read_failed'],
+        ['ContractTrapped', 'contract_trapped'],
+      ] as const) {
+        deployed.forced.set('claim_single', forced);
+        const refused = await client.send<ErrorBody>('POST', '/claims/epoch/claim', pkg);
+        expect([refused.status, refused.body.detail]).toEqual([
+          409,
+          { error: 'claim_refused', message: expect.stringContaining('claim_single'), epoch: 10, contract_message: 'claim_single', refusal },
+        ]);
+      }
+    } finally {
+      deployed.forced.clear();
+    }
+
+    const paid = await client.send<Record<string, unknown>>('POST', '/claims/epoch/claim', pkg);
+    expect(paid.status).toBe(200);
+    expect(paid.body).toMatchObject({ status: 'claimed', epoch: 10, paid: pkg.amount, claimed_cumulative: pkg.amount, recipient_coldkey: coldkey });
+    // Refused again (Err(WriteFailed)); get_claimed_cumulative_rao says why.
+    const again = await client.send<ErrorBody>('POST', '/claims/epoch/claim', pkg);
+    expect([again.status, again.body.detail.error]).toEqual([409, 'nothing_to_claim']);
+  }, 60_000);
+
+  it('records a publication refused because the contract holds another root as a failure, shown by /health', async () => {
+    await contract.publishEpoch({ epoch: 11, root: `0x${'22'.repeat(32)}`, numOfLeaves: 1, totalRao: 1n, uri: 'x' }, await keypairFromUri('//Alice'));
+    expect(await epochs.rollover(11)).toMatchObject({ rollover: 'stored', publication: 'failed' });
+    const health = (await client.send<HealthBody>('GET', '/health')).body;
+    expect(health.status).toBe('degraded');
+    expect(health.payout.publication).toMatchObject({ pending_epoch: 11, last_error: expect.stringContaining('epoch_exists') });
+  }, 60_000);
+
+  it("refuses to start on BitSota's older metadata (5a988bf: ClaimData without the hotkey)", async () => {
+    const config = loadPoolServiceConfig({
+      ...chainEnv(MERKLEPOOL_5A988BF_METADATA_PATH),
+      NETUID: '1',
+      POOL_DATABASE_URL: pool.db.url,
+      REDIS_URL: pool.redis.url,
+      REDIS_KEY_PREFIX: pool.redis.prefix,
+      LOG_LEVEL: 'silent',
+      POOL_EPOCH_CHECK_SECONDS: '3600',
+    });
+    const app = await createHttpApp(AppModule.forRoot(config), {
+      logger: createLogger({ level: config.logLevel, name: 'pool-service' }),
+      openApi: { title: 'Payout (Pool) Service', description: 'test', version: '0.1.0', configure: addPoolAuthSecuritySchemes },
+    });
+    try {
+      await expect(app.init()).rejects.toThrow(/merklepool-5a988bf\.json is not the contract this pool speaks .*type ClaimData is ClaimData \{epoch: u64, index: u32, recipient_coldkey/);
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+});
