@@ -13,7 +13,7 @@ import { AppModule } from '../src/app.module';
 import { loadWeightSetterConfig, type WeightSetterConfig } from '../src/config/config';
 import { RevealWatchService } from '../src/weights/reveal-watch.service';
 import { WeightsPassService } from '../src/weights/weights-pass.service';
-import { ALICE, EXPECTED, miner, setCommitReveal, setLastUpdate, setterEnv, setTimelockedCommits, setUidWeights, SnapshotServer, startChain, type HeldCommit } from './support/fixtures';
+import { ALICE, EXPECTED, miner, setCommitReveal, setLastUpdate, setterEnv, setTimelockedCommits, setUidWeights, SnapshotServer, startChain, until, type HeldCommit } from './support/fixtures';
 
 const vectors = JSON.parse(readFileSync(resolve(__dirname, '../../../../shared/vectors/timelock-weights.json'), 'utf8')) as {
   beacon: { genesis_time: number };
@@ -73,16 +73,6 @@ describe('commit-reveal on a local node with the real Subtensor metadata and the
     await coordinator?.close();
     await redis?.cleanup();
   });
-
-  async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (done(value)) return value;
-      if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
-      await new Promise((resolveSoon) => setTimeout(resolveSoon, 50));
-    }
-  }
 
   it('commits timelocked weights sealed to round 1000, which the node opens with the real round-1000 pulse into exactly the payload meant', async () => {
     const done = await until(status, (s) => s.last_pass !== null);

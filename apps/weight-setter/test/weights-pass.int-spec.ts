@@ -11,17 +11,8 @@ import { WeightsPassService } from '../src/weights/weights-pass.service';
 import type { WeightSetterJobs } from '../src/weights/weights-jobs';
 import { u8aConcat } from '@polkadot/util';
 import { scale } from '@rcs/chain/testing';
-import { ALICE, EXPECTED, METAGRAPH, NETUID, setLastUpdate, setSubnetValue, setterEnv, snapshotDocument, SnapshotServer, startChain } from './support/fixtures';
+import { ALICE, EXPECTED, METAGRAPH, NETUID, setLastUpdate, setSubnetValue, setterEnv, snapshotDocument, SnapshotServer, startChain, until } from './support/fixtures';
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 
 describe('the weights pass (in process, real Redis, real HTTP, a local node with the real Subtensor metadata)', () => {

@@ -138,3 +138,19 @@ export function setterEnv(options: { wsUrl: string; coordinatorUrl: string; redi
     ...options.extra,
   };
 }
+
+/** A condition a test waits for did not come in time. */
+export class ConditionTimeoutError extends Error {
+  override name = 'ConditionTimeoutError';
+}
+
+/** Reads until `done` holds (polling every 50 ms), or fails naming the last value after `timeoutMs`. */
+export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new ConditionTimeoutError(`condition not met within ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
