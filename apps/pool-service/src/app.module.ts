@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ChainModule } from '@rcs/chain';
+import { ChainModule, SUBTENSOR_PORT, SubtensorPort } from '@rcs/chain';
 import { createHealthController, serviceAuthModule, serviceStoreModules } from '@rcs/http';
 import { Public } from '@rcs/auth';
 import { ApiErrors } from '@rcs/contracts';
@@ -38,8 +38,21 @@ export class AppModule {
         PoolMetricsModule,
         EventsModule,
         ChainModule.forRoot(config.chain),
-        // Pool routes are pool-wallet signed; the miner stake gate is a coordinator concern.
-        serviceAuthModule(config, null),
+        // Every pool-wallet signed route passes the stake gate with POOL_MIN_STAKE_RAO (DECISIONS.md §11 Sybil resistance).
+        serviceAuthModule(
+          config,
+          config.stake.check
+            ? {
+                inject: [SUBTENSOR_PORT],
+                useFactory: (subtensor: SubtensorPort) => ({
+                  source: subtensor,
+                  netuid: config.chain.netuid,
+                  minStakeRao: config.stake.minStakeRao,
+                  cacheSeconds: config.stake.cacheSeconds,
+                }),
+              }
+            : null,
+        ),
         ClockModule,
         ReputationModule,
         MinersModule,

@@ -8,6 +8,7 @@ import { RewardSnapshotEntity } from './epochs/entities/reward-snapshot.entity';
 import { SimulatedClaimEntity } from './epochs/entities/simulated-claim.entity';
 import { PoolMining1795444169456 } from './migrations/1795444169456-pool-mining';
 import { PoolEpochs1795447475197 } from './migrations/1795447475197-pool-epochs';
+import { PoolSybilResistance1795460000000 } from './migrations/1795460000000-pool-sybil-resistance';
 import { MinerEntity } from './miners/entities/miner.entity';
 import { RecipientChangeEntity } from './miners/entities/recipient-change.entity';
 import { ReputationEventEntity } from './reputation/entities/reputation-event.entity';
@@ -30,4 +31,4 @@ export const POOL_ENTITIES: EntityClassOrSchema[] = [
   SimulatedClaimEntity,
 ];
 
-export const POOL_MIGRATIONS: MigrationClass[] = [PoolMining1795444169456, PoolEpochs1795447475197];
+export const POOL_MIGRATIONS: MigrationClass[] = [PoolMining1795444169456, PoolEpochs1795447475197, PoolSybilResistance1795460000000];

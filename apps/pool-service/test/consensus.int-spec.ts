@@ -44,7 +44,7 @@ describe('consensus, reputation, results and SOTA (DECISIONS.md §11)', () => {
 
   it(`rejects an algorithm after POOL_MAX_EVALUATIONS (7) evaluations without agreement`, async () => {
     const [id] = await seed(h, 'cons_reject', ['reject = 1']);
-    const miners = await evaluateInTurn(api, 'cons_reject', id, [0.1, 0.2, 0.4, 0.6, 0.9, 1.3, 1.9]);
+    const miners = await evaluateInTurn(api, 'cons_reject', id, [0.1, 0.2, 0.4, 0.6, 0.75, 0.9, 1]);
     expect(await algorithmRow(h, id)).toMatchObject({ status: 'rejected', consensus_score: null, evaluations_count: 7 });
     expect(Object.values(await inConsensus(id))).toEqual(miners.map(() => false));
     // A rejected algorithm is no longer handed out.

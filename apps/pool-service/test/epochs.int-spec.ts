@@ -234,7 +234,7 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
     const ids: number[] = [];
     for (let i = 0; i < 3; i += 1) {
       const rows = (await pool.db.dataSource.query(
-        `INSERT INTO algorithms (task_type, algorithm_dsl, dsl_hash, input_dim, parent_ids, source, status) VALUES ('cifar10_binary', $1, $1, 16, '{}', 'seed', 'pending') RETURNING id`,
+        `INSERT INTO algorithms (task_type, algorithm_dsl, dsl_hash, input_dim, parent_ids, bar_parent_ids, source, status) VALUES ('cifar10_binary', $1, $1, 16, '{}', '{}', 'seed', 'pending') RETURNING id`,
         [`local-${i}`],
       )) as { id: number }[];
       ids.push(rows[0].id);

@@ -39,7 +39,7 @@ describe('pool-service process', () => {
     const service = await spawnService({
       ...SERVICE,
       timeoutMs: 120_000,
-      env: { DATA_DIR: dataDir, REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.prefix, CHAIN: 'dev', NETUID: '1', POOL_SEED_FILE: 'apps/pool-service/seeds/cifar10_binary.json' },
+      env: { DATA_DIR: dataDir, REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.prefix, CHAIN: 'dev', NETUID: '1', POOL_STAKE_CHECK: 'off', POOL_SEED_FILE: 'apps/pool-service/seeds/cifar10_binary.json' },
     });
     try {
       const miner = new BtAuthSigner(await keypairFromUri('//Pool//embedded'));

@@ -12,7 +12,9 @@ interface AlgorithmRow {
   dsl_hash: string;
   input_dim: number;
   parent_ids: number[];
+  bar_parent_ids: number[];
   author_hotkey: string | null;
+  author_owner: string | null;
   source: AlgorithmEntity['source'];
   status: AlgorithmEntity['status'];
   consensus_score: number | null;
@@ -29,7 +31,9 @@ function toAlgorithm(manager: EntityManager, row: AlgorithmRow): AlgorithmEntity
     dslHash: row.dsl_hash,
     inputDim: row.input_dim,
     parentIds: row.parent_ids,
+    barParentIds: row.bar_parent_ids,
     authorHotkey: row.author_hotkey,
+    authorOwner: row.author_owner,
     source: row.source,
     status: row.status,
     consensusScore: row.consensus_score,
@@ -44,8 +48,22 @@ export interface NewAlgorithm {
   algorithmDsl: string;
   inputDim: number;
   parentIds: number[];
+  /** The bar of the improvement bonus: the parents the author's assignment offered and the ones it named. */
+  barParentIds: number[];
+  /** null for seeds. */
   authorHotkey: string | null;
+  authorOwner: string | null;
 }
+
+/** A miner as batches see it: its hotkey and the owner coldkey it is grouped under (DECISIONS.md §11). */
+export interface MinerIdentity {
+  hotkey: string;
+  owner: string;
+}
+
+/** `$2` = the miner's hotkey, `$3` = its owner: not authored under the owner, not evaluated by the miner or its owner. */
+const EVALUABLE_BY = `a.author_owner IS DISTINCT FROM $3 AND a.author_hotkey IS DISTINCT FROM $2
+  AND NOT EXISTS (SELECT 1 FROM evaluations e WHERE e.algorithm_id = a.id AND (e.owner_coldkey = $3 OR e.miner_hotkey = $2))`;
 
 /** Algorithms and their evaluations. */
 @Injectable()
@@ -53,58 +71,65 @@ export class AlgorithmsRepository {
   /** Inserts the algorithm unless its normalised DSL already exists in its task type; null then. */
   async insert(manager: EntityManager, a: NewAlgorithm): Promise<number | null> {
     const rows = (await manager.query(
-      `INSERT INTO algorithms (task_type, algorithm_dsl, dsl_hash, input_dim, parent_ids, author_hotkey, source, status)
-       VALUES ($1, $2, $3, $4, $5::int[], $6, $7, 'pending')
+      `INSERT INTO algorithms (task_type, algorithm_dsl, dsl_hash, input_dim, parent_ids, bar_parent_ids, author_hotkey, author_owner, source, status)
+       VALUES ($1, $2, $3, $4, $5::int[], $6::int[], $7, $8, $9, 'pending')
        ON CONFLICT (task_type, dsl_hash) DO NOTHING
        RETURNING id`,
-      [a.taskType, a.algorithmDsl, dslHash(a.algorithmDsl), a.inputDim, a.parentIds, a.authorHotkey, a.authorHotkey === null ? 'seed' : 'evolution'],
+      [a.taskType, a.algorithmDsl, dslHash(a.algorithmDsl), a.inputDim, a.parentIds, a.barParentIds, a.authorHotkey, a.authorOwner, a.authorHotkey === null ? 'seed' : 'evolution'],
     )) as { id: number }[];
     return rows.length === 0 ? null : rows[0].id;
   }
 
+  /** The id of the algorithm `dsl` duplicates in its task type (call after `insert` answered null, in its transaction). */
+  async idOfDuplicate(manager: EntityManager, taskType: string, dsl: string): Promise<number> {
+    const rows = (await manager.query(`SELECT id FROM algorithms WHERE task_type = $1 AND dsl_hash = $2`, [taskType, dslHash(dsl)])) as { id: number }[];
+    return rows[0].id;
+  }
+
   /**
-   * Pending algorithms `miner` may evaluate: not its own, not evaluated by it; fewest evaluations first,
-   * then at random so that concurrent miners spread over equally evaluated algorithms.
+   * Pending algorithms `miner` may evaluate: none authored under its owner, none its owner evaluated already;
+   * fewest evaluations first, at random among a few times `limit` of the least evaluated, so that concurrent
+   * miners spread out.
    */
-  /**
-   * Pending algorithms `miner` may evaluate: not its own, not evaluated by it; fewest evaluations first,
-   * at random among a few times `limit` of the least evaluated, so that concurrent miners spread out.
-   */
-  async evaluableBy(manager: EntityManager, minerHotkey: string, taskType: string, limit: number): Promise<AlgorithmEntity[]> {
+  async evaluableBy(manager: EntityManager, miner: MinerIdentity, taskType: string, limit: number): Promise<AlgorithmEntity[]> {
     const rows = (await manager.query(
       `SELECT * FROM (
          SELECT a.* FROM algorithms a
-         WHERE a.status = 'pending' AND a.task_type = $1 AND a.author_hotkey IS DISTINCT FROM $2
-           AND NOT EXISTS (SELECT 1 FROM evaluations e WHERE e.algorithm_id = a.id AND e.miner_hotkey = $2)
+         WHERE a.status = 'pending' AND a.task_type = $1 AND ${EVALUABLE_BY}
          ORDER BY a.evaluations_count
-         LIMIT $3 * 4
+         LIMIT $4 * 4
        ) candidates
        ORDER BY evaluations_count, random()
-       LIMIT $3`,
-      [taskType, minerHotkey, limit],
+       LIMIT $4`,
+      [taskType, miner.hotkey, miner.owner, limit],
     )) as AlgorithmRow[];
     return rows.map((row) => toAlgorithm(manager, row));
   }
 
-  async countEvaluableBy(manager: EntityManager, minerHotkey: string, taskType: string): Promise<number> {
-    const rows = (await manager.query(
-      `SELECT count(*)::int AS n FROM algorithms a
-       WHERE a.status = 'pending' AND a.task_type = $2 AND a.author_hotkey IS DISTINCT FROM $1
-         AND NOT EXISTS (SELECT 1 FROM evaluations e WHERE e.algorithm_id = a.id AND e.miner_hotkey = $1)`,
-      [minerHotkey, taskType],
-    )) as { n: number }[];
+  async countEvaluableBy(manager: EntityManager, miner: MinerIdentity, taskType: string): Promise<number> {
+    const rows = (await manager.query(`SELECT count(*)::int AS n FROM algorithms a WHERE a.status = 'pending' AND a.task_type = $1 AND ${EVALUABLE_BY}`, [
+      taskType,
+      miner.hotkey,
+      miner.owner,
+    ])) as { n: number }[];
     return rows[0].n;
   }
 
-  /** Parents for evolution: the best scored algorithms of the task type, or its seeds while none is scored. */
-  async parentsFor(manager: EntityManager, taskType: string, limit: number): Promise<AlgorithmEntity[]> {
-    const scored = await this.bestScored(manager, taskType, limit);
+  /** Parents for evolution: the best scored algorithms of the task type not authored under `owner`, or its seeds while there are none. */
+  async parentsFor(manager: EntityManager, owner: string, taskType: string, limit: number): Promise<AlgorithmEntity[]> {
+    const scored = await this.bestScored(manager, owner, taskType, limit);
     if (scored.length > 0) return scored;
     return manager.find(AlgorithmEntity, { where: { taskType, source: 'seed' }, order: { id: 'ASC' }, take: limit });
   }
 
-  bestScored(manager: EntityManager, taskType: string, limit: number): Promise<AlgorithmEntity[]> {
-    return manager.find(AlgorithmEntity, { where: { taskType, status: 'scored' }, order: { consensusScore: 'DESC', id: 'ASC' }, take: limit });
+  /** The best scored algorithms of the task type, none authored under `owner`. */
+  async bestScored(manager: EntityManager, owner: string, taskType: string, limit: number): Promise<AlgorithmEntity[]> {
+    const rows = (await manager.query(
+      `SELECT * FROM algorithms WHERE task_type = $1 AND status = 'scored' AND author_owner IS DISTINCT FROM $2
+       ORDER BY consensus_score DESC, id LIMIT $3`,
+      [taskType, owner, limit],
+    )) as AlgorithmRow[];
+    return rows.map((row) => toAlgorithm(manager, row));
   }
 
   byIds(manager: EntityManager, ids: number[]): Promise<AlgorithmEntity[]> {
@@ -123,21 +148,24 @@ export class AlgorithmsRepository {
       .getMany();
   }
 
-  /** Records evaluations; returns the algorithm ids recorded (an algorithm the miner already evaluated is skipped). */
+  /**
+   * Records evaluations; returns the algorithm ids recorded. An algorithm the miner, or another hotkey of its
+   * owner, already evaluated is skipped: one evaluation per owner and algorithm.
+   */
   async insertEvaluations(
     manager: EntityManager,
-    minerHotkey: string,
+    miner: MinerIdentity,
     assignmentId: string,
     rows: { algorithmId: number; score: number; inConsensus: boolean | null }[],
   ): Promise<number[]> {
     if (rows.length === 0) return [];
     const inserted = (await manager.query(
-      `INSERT INTO evaluations (algorithm_id, miner_hotkey, assignment_id, score, in_consensus)
-       SELECT v.algorithm_id, $1, $2, v.score, v.in_consensus
-       FROM unnest($3::int[], $4::float8[], $5::boolean[]) AS v (algorithm_id, score, in_consensus)
-       ON CONFLICT (algorithm_id, miner_hotkey) DO NOTHING
+      `INSERT INTO evaluations (algorithm_id, miner_hotkey, owner_coldkey, assignment_id, score, in_consensus)
+       SELECT v.algorithm_id, $1, $2, $3, v.score, v.in_consensus
+       FROM unnest($4::int[], $5::float8[], $6::boolean[]) AS v (algorithm_id, score, in_consensus)
+       ON CONFLICT DO NOTHING
        RETURNING algorithm_id`,
-      [minerHotkey, assignmentId, rows.map((r) => r.algorithmId), rows.map((r) => r.score), rows.map((r) => r.inConsensus)],
+      [miner.hotkey, miner.owner, assignmentId, rows.map((r) => r.algorithmId), rows.map((r) => r.score), rows.map((r) => r.inConsensus)],
     )) as { algorithm_id: number }[];
     return inserted.map((row) => row.algorithm_id);
   }

@@ -4,7 +4,7 @@ import { PoolServiceConfig } from '../config/config';
 import { POOL_CONFIG } from '../config/config.module';
 import { ReputationAward, ReputationRepository } from '../reputation/reputation.repository';
 import { ResultsRepository } from '../results/results.repository';
-import { AlgorithmsRepository } from './algorithms.repository';
+import { AlgorithmsRepository, MinerIdentity } from './algorithms.repository';
 import { ConsensusRules, decideConsensus, withinTolerance } from './consensus';
 import { AlgorithmEntity } from './entities/algorithm.entity';
 
@@ -32,8 +32,12 @@ export class ConsensusService {
     this.rules = { k: m.consensusK, toleranceRatio: m.toleranceRatio, toleranceAbs: m.toleranceAbs, maxEvaluations: m.maxEvaluations };
   }
 
-  /** Records `scores` of one assignment inside the caller's transaction; returns how many were recorded. */
-  async record(manager: EntityManager, minerHotkey: string, assignmentId: string, scores: SubmittedScore[]): Promise<number> {
+  /**
+   * Records `scores` of one assignment inside the caller's transaction; returns how many were recorded. Consensus
+   * counts evaluators of distinct owners only, none the author's (DECISIONS.md §11 Sybil resistance).
+   */
+  async record(manager: EntityManager, miner: MinerIdentity, assignmentId: string, scores: SubmittedScore[]): Promise<number> {
+    const minerHotkey = miner.hotkey;
     // Locked in id order for the rest of the transaction: each algorithm's decision is serialised here.
     const locked = await this.algorithms.lockMany(
       manager,
@@ -42,13 +46,13 @@ export class ConsensusService {
     const byId = new Map(locked.map((a) => [a.id, a]));
     const rows = scores.flatMap(({ algorithmId, score }) => {
       const algorithm = byId.get(algorithmId);
-      // Batches never hold a miner's own algorithm; refusing it here too keeps that true whatever the caller.
-      if (algorithm === undefined || algorithm.authorHotkey === minerHotkey) return [];
+      // Batches never hold an algorithm of the miner's owner; refusing it here too keeps that true whatever the caller.
+      if (algorithm === undefined || algorithm.authorHotkey === minerHotkey || algorithm.authorOwner === miner.owner) return [];
       // An evaluation of an algorithm already decided is judged against its consensus score at once.
       const inConsensus = algorithm.status === 'pending' ? null : algorithm.status === 'scored' && withinTolerance(score, algorithm.consensusScore ?? NaN, this.rules);
       return [{ algorithmId, score, inConsensus }];
     });
-    const recorded = await this.algorithms.insertEvaluations(manager, minerHotkey, assignmentId, rows);
+    const recorded = await this.algorithms.insertEvaluations(manager, miner, assignmentId, rows);
     if (recorded.length === 0) return 0;
     const counts = await this.algorithms.bumpEvaluationCounts(manager, recorded);
     const late = rows.filter((r) => r.inConsensus !== null && recorded.includes(r.algorithmId));
@@ -94,9 +98,13 @@ export class ConsensusService {
     }
   }
 
-  /** Parents without a score set no bar: an evolution of unscored seeds improves on them once scored. */
+  /**
+   * The bar is the best score among the parents its assignment offered and those the author named, so naming
+   * weak (or invented) parents cannot lower it. Parents without a score set no bar: an evolution of unscored
+   * seeds improves on them once scored.
+   */
   private async improvesOnParents(manager: EntityManager, algorithm: AlgorithmEntity, score: number): Promise<boolean> {
-    const best = await this.algorithms.bestScoreOf(manager, algorithm.parentIds);
+    const best = await this.algorithms.bestScoreOf(manager, algorithm.barParentIds);
     return best === null || score > best;
   }
 

@@ -27,4 +27,12 @@ describe('consensus (DECISIONS.md §11)', () => {
     expect(outcome.kind === 'scored' && outcome.score).toBeCloseTo(1.03, 12);
     expect(median([4, 1, 3, 2])).toBe(2.5);
   });
+
+  it('keeps the median of two finite values finite near the float maximum (a + (b − a)/2, never (a + b)/2)', () => {
+    expect(median([1e308, 1e308])).toBe(1e308);
+    expect(median([1, 1e308, 1e308, 1e308])).toBe(1e308);
+    expect(median([Number.MAX_VALUE, Number.MAX_VALUE * 0.5])).toBe(Number.MAX_VALUE * 0.75);
+    const outcome = decideConsensus(evals(1, 1e308, 1e308, 1e308), RULES);
+    expect(outcome).toEqual({ kind: 'scored', score: 1e308, inConsensus: new Set(['2', '3', '4']) });
+  });
 });

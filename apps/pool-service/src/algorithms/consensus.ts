@@ -16,10 +16,13 @@ export type ConsensusOutcome =
   | { kind: 'rejected' }
   | { kind: 'pending' };
 
+/** The median; of two middle values `a + (b − a)/2`, which stays finite wherever `a` and `b` are (`(a + b)/2` overflows near the float maximum). */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  if (sorted.length % 2 === 1) return sorted[mid];
+  const [a, b] = [sorted[mid - 1], sorted[mid]];
+  return a + (b - a) / 2;
 }
 
 /** Whether `score` lies within tolerance of `centre`: relative POOL_TOLERANCE_RATIO, absolute POOL_TOLERANCE_ABS near zero. */

@@ -80,7 +80,9 @@ export class SeedLoader implements OnApplicationBootstrap {
           algorithmDsl: seed.algorithm_dsl,
           inputDim: seed.input_dim,
           parentIds: [],
+          barParentIds: [],
           authorHotkey: null,
+          authorOwner: null,
         });
         if (id !== null) inserted++;
       }

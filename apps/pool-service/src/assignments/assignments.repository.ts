@@ -5,11 +5,12 @@ import { AssignmentEntity, type AssignmentKind, type AssignmentStatus } from './
 
 export interface NewAssignment {
   minerHotkey: string;
+  ownerColdkey: string;
   kind: AssignmentKind;
   taskType: string;
   algorithmIds: number[];
   seedIds: number[];
-  windowNumber: number | null;
+  windowNumber: number;
   evolveBudget: number;
   timeoutSeconds: number;
 }
@@ -22,6 +23,7 @@ export interface AssignmentBlockers {
 interface AssignmentRow {
   id: string;
   miner_hotkey: string;
+  owner_coldkey: string;
   kind: AssignmentKind;
   status: AssignmentStatus;
   task_type: string;
@@ -38,6 +40,7 @@ function toAssignment(manager: EntityManager, row: AssignmentRow): AssignmentEnt
   return manager.create(AssignmentEntity, {
     id: row.id,
     minerHotkey: row.miner_hotkey,
+    ownerColdkey: row.owner_coldkey,
     kind: row.kind,
     status: row.status,
     taskType: row.task_type,
@@ -62,11 +65,11 @@ export class AssignmentsRepository {
    */
   async insertActive(manager: EntityManager, a: NewAssignment): Promise<AssignmentEntity | null> {
     const rows = (await manager.query(
-      `INSERT INTO assignments (miner_hotkey, kind, status, task_type, algorithm_ids, seed_ids, window_number, evolve_budget, timeout_at)
-       VALUES ($1, $2, 'active', $3, $4::int[], $5::int[], $6, $7, now() + make_interval(secs => $8))
+      `INSERT INTO assignments (miner_hotkey, owner_coldkey, kind, status, task_type, algorithm_ids, seed_ids, window_number, evolve_budget, timeout_at)
+       VALUES ($1, $2, $3, 'active', $4, $5::int[], $6::int[], $7, $8, now() + make_interval(secs => $9))
        ON CONFLICT DO NOTHING
        RETURNING *`,
-      [a.minerHotkey, a.kind, a.taskType, a.algorithmIds, a.seedIds, a.windowNumber, a.evolveBudget, a.timeoutSeconds],
+      [a.minerHotkey, a.ownerColdkey, a.kind, a.taskType, a.algorithmIds, a.seedIds, a.windowNumber, a.evolveBudget, a.timeoutSeconds],
     )) as AssignmentRow[];
     return rows.length === 0 ? null : toAssignment(manager, rows[0]);
   }
@@ -94,6 +97,17 @@ export class AssignmentsRepository {
       leaseInWindow: window !== null && rows.some((row) => row.kind === 'lease' && row.window_number === window),
       active: active === null ? null : { id: active.id, timeoutAt: active.timeout_at },
     };
+  }
+
+  /** Serialises, until the transaction ends, every assignment issued to hotkeys of `owner`. */
+  async lockOwner(manager: EntityManager, owner: string): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`pool:owner:${owner}`]);
+  }
+
+  /** Batches and leases issued to hotkeys of `owner` in `window`, whatever became of them. */
+  async countInWindow(manager: EntityManager, owner: string, window: number): Promise<number> {
+    const rows = (await manager.query(`SELECT count(*)::int AS n FROM assignments WHERE owner_coldkey = $1 AND window_number = $2`, [owner, window])) as { n: number }[];
+    return rows[0].n;
   }
 
   /** Expires active assignments past `timeout_at` (all, or one miner's); returns how many. */

@@ -3,6 +3,7 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityRe
 import { AuthPrincipal, CurrentAuth, PoolSigned } from '@rcs/auth';
 import {
   ApiErrors,
+  DeclaredError,
   ErrorCode,
   EvaluationAcceptedDto,
   EvaluationSubmissionDto,
@@ -25,6 +26,13 @@ import { AssignmentsService } from './assignments.service';
 
 type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
 
+/** What every miner route may answer besides its own refusals: the signature's 401s and the stake gate's 403. */
+const MINER_ERRORS: DeclaredError[] = [
+  ...SIGNATURE_ERRORS,
+  [ErrorCode.InsufficientMinerStake, 'neither POOL_MIN_STAKE_RAO of alpha stake nor a uid on the subnet'],
+  [ErrorCode.ChainUnavailable, 'the stake, the owner coldkey or the current window cannot be read from the chain'],
+];
+
 const INVALID = { type: ValidationErrorDto, description: 'Known fields out of bounds (unknown properties are ignored).' };
 
 function algorithmDto(a: AlgorithmEntity) {
@@ -41,7 +49,7 @@ export class TasksController {
   @PoolSigned()
   @ApiOperation({ summary: 'Whether evaluation work waits for the signer' })
   @ApiOkResponse({ type: PendingEvaluationsDto, description: 'Pending algorithms the signer may evaluate.' })
-  @ApiErrors(...SIGNATURE_ERRORS)
+  @ApiErrors(...MINER_ERRORS)
   async pendingEvaluations(@CurrentAuth() miner: HotkeyPrincipal): Promise<PendingEvaluationsDto> {
     const count = await this.assignments.pendingEvaluations(miner.hotkey);
     return { has_pending_evaluations: count > 0, count };
@@ -53,7 +61,12 @@ export class TasksController {
   @ApiOperation({ summary: 'Request an evolve or evaluate batch (TaskRequest)', description: 'One active batch or lease per miner.' })
   @ApiBody({ type: TaskRequestDto, required: false })
   @ApiOkResponse({ type: PoolBatchDto, description: 'The batch.' })
-  @ApiErrors([ErrorCode.ActiveAssignmentExists, 'message contains "Miner already has active task" (compat)'], ErrorCode.NoTasksAvailable, ...SIGNATURE_ERRORS)
+  @ApiErrors(
+    [ErrorCode.ActiveAssignmentExists, 'message contains "Miner already has active task" (compat)'],
+    ErrorCode.NoTasksAvailable,
+    [ErrorCode.WindowBatchLimit, 'the owner coldkey had POOL_BATCHES_PER_WINDOW batches and leases this window; with Retry-After'],
+    ...MINER_ERRORS,
+  )
   @ApiUnprocessableEntityResponse(INVALID)
   async request(@CurrentAuth() miner: HotkeyPrincipal, @PoolBody(TaskRequestDto) body: TaskRequestDto): Promise<PoolBatchDto> {
     const kind = body.task_type ?? 'evolve';
@@ -67,7 +80,13 @@ export class TasksController {
   @ApiOperation({ summary: 'Request a lease (LeaseRequest)', description: 'One lease per miner per window, and one active assignment per miner.' })
   @ApiBody({ type: LeaseRequestDto, required: false })
   @ApiOkResponse({ type: PoolLeaseDto, description: 'The lease.' })
-  @ApiErrors(ErrorCode.LeaseAlreadyIssued, ErrorCode.ActiveAssignmentExists, ErrorCode.NoTasksAvailable, [ErrorCode.ChainUnavailable, 'the current window cannot be read'], ...SIGNATURE_ERRORS)
+  @ApiErrors(
+    ErrorCode.LeaseAlreadyIssued,
+    ErrorCode.ActiveAssignmentExists,
+    ErrorCode.NoTasksAvailable,
+    [ErrorCode.WindowBatchLimit, 'the owner coldkey had POOL_BATCHES_PER_WINDOW batches and leases this window; with Retry-After'],
+    ...MINER_ERRORS,
+  )
   @ApiUnprocessableEntityResponse(INVALID)
   async lease(@CurrentAuth() miner: HotkeyPrincipal, @PoolBody(LeaseRequestDto) body: LeaseRequestDto): Promise<PoolLeaseDto> {
     const lease = await this.assignments.lease(miner.hotkey, body);
@@ -88,15 +107,20 @@ export class TasksController {
   @ApiOperation({ summary: 'Submit a lease (LeaseSubmission)' })
   @ApiBody({ type: LeaseSubmissionDto })
   @ApiOkResponse({ type: LeaseAcceptedDto, description: 'Recorded.' })
-  @ApiErrors([ErrorCode.LeaseNotFound, 'message contains "Active lease assignment not found" (compat)'], ErrorCode.DuplicateAlgorithm, ...SIGNATURE_ERRORS)
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Bounds, ids outside the lease, or more evolutions than evolve_budget.' })
+  @ApiErrors([ErrorCode.LeaseNotFound, 'message contains "Active lease assignment not found" (compat)'], ...MINER_ERRORS)
+  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Bounds, scores out of range, ids or parents outside the lease, or more evolutions than evolve_budget.' })
   async submitLease(
     @CurrentAuth() miner: HotkeyPrincipal,
     @Param('lease_id') leaseId: string,
     @PoolBody(LeaseSubmissionDto) body: LeaseSubmissionDto,
   ): Promise<LeaseAcceptedDto> {
     const outcome = await this.assignments.submitLease(miner.hotkey, leaseId, body);
-    return { status: 'accepted', recorded_evaluations: outcome.recordedEvaluations, created_algorithm_ids: outcome.createdAlgorithmIds };
+    return {
+      status: 'accepted',
+      recorded_evaluations: outcome.recordedEvaluations,
+      created_algorithm_ids: outcome.createdAlgorithmIds,
+      duplicate_algorithm_ids: outcome.duplicateAlgorithmIds,
+    };
   }
 
   @Post(':batch_id/submit_evolution')
@@ -104,15 +128,16 @@ export class TasksController {
   @PoolSigned()
   @ApiOperation({ summary: 'Submit an evolved function (EvolutionSubmission)' })
   @ApiBody({ type: EvolutionSubmissionDto })
-  @ApiOkResponse({ type: EvolutionAcceptedDto, description: 'The new algorithm.' })
-  @ApiErrors(ErrorCode.NotAssignmentOwner, ErrorCode.AssignmentNotFound, ErrorCode.AssignmentNotActive, ErrorCode.DuplicateAlgorithm, ...SIGNATURE_ERRORS)
-  @ApiUnprocessableEntityResponse(INVALID)
+  @ApiOkResponse({ type: EvolutionAcceptedDto, description: 'The new algorithm, or the existing one it duplicates.' })
+  @ApiErrors(ErrorCode.NotAssignmentOwner, ErrorCode.AssignmentNotFound, ErrorCode.AssignmentNotActive, ...MINER_ERRORS)
+  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Bounds, or parents that are not algorithms of the batch (`parent_not_assigned`).' })
   async submitEvolution(
     @CurrentAuth() miner: HotkeyPrincipal,
     @Param('batch_id') batchId: string,
     @PoolBody(EvolutionSubmissionDto) body: EvolutionSubmissionDto,
   ): Promise<EvolutionAcceptedDto> {
-    return { status: 'accepted', algorithm_id: await this.assignments.submitEvolution(miner.hotkey, batchId, body) };
+    const outcome = await this.assignments.submitEvolution(miner.hotkey, batchId, body);
+    return { status: outcome.status, algorithm_id: outcome.algorithmId };
   }
 
   @Post(':batch_id/submit_evaluation')
@@ -121,8 +146,8 @@ export class TasksController {
   @ApiOperation({ summary: 'Submit evaluations of an evaluate batch' })
   @ApiBody({ type: EvaluationSubmissionDto })
   @ApiOkResponse({ type: EvaluationAcceptedDto, description: 'Recorded.' })
-  @ApiErrors(ErrorCode.NotAssignmentOwner, ErrorCode.AssignmentNotFound, [ErrorCode.AssignmentNotActive, '(expired, used, or not an evaluate batch)'], ...SIGNATURE_ERRORS)
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Bounds, ids outside the batch or repeated, non-finite scores.' })
+  @ApiErrors(ErrorCode.NotAssignmentOwner, ErrorCode.AssignmentNotFound, [ErrorCode.AssignmentNotActive, '(expired, used, or not an evaluate batch)'], ...MINER_ERRORS)
+  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'No evaluation, ids outside the batch or repeated, scores non-finite or outside POOL_SCORE_MIN..POOL_SCORE_MAX.' })
   async submitEvaluation(
     @CurrentAuth() miner: HotkeyPrincipal,
     @Param('batch_id') batchId: string,

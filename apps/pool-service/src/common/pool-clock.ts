@@ -6,6 +6,8 @@ import { POOL_CONFIG } from '../config/config.module';
 
 // Blocks come every ~12 s: reading the chain at most once a second costs nothing in accuracy.
 const BLOCK_CACHE_MS = 1000;
+/** Subtensor's block time. */
+const SUBTENSOR_BLOCK_MS = 12_000;
 
 /** The chain's current block and the payout window it falls in (window = ⌊block / POOL_WINDOW_BLOCKS⌋). */
 @Injectable()
@@ -28,6 +30,14 @@ export class PoolClock {
 
   windowOf(block: number): number {
     return Math.floor(block / this.config.windowBlocks);
+  }
+
+  /** Whole seconds until the window after the current one starts (at least 1), for `Retry-After`. */
+  async secondsToNextWindow(): Promise<number> {
+    const block = await this.currentBlock();
+    const blocksLeft = this.config.windowBlocks - (block % this.config.windowBlocks);
+    const blockMs = this.config.chain.chain === 'dev' ? this.config.chain.devBlockTimeMs : SUBTENSOR_BLOCK_MS;
+    return Math.max(1, Math.ceil((blocksLeft * blockMs) / 1000));
   }
 
   /** The current window, or 503 `chain_unavailable` (routes that need it fail closed). */

@@ -23,6 +23,21 @@ export interface PoolMiningConfig {
   sotaInitial: number;
   /** Decay constant D of reputation events, in days (like DECISIONS.md §7). */
   scoreEmaDays: number;
+  /** Bounds of a submitted score (`POOL_SCORE_MIN`..`POOL_SCORE_MAX`), inclusive. */
+  scoreMin: number;
+  scoreMax: number;
+  /** Batches and leases one owner coldkey gets per window (`POOL_BATCHES_PER_WINDOW`). */
+  batchesPerWindow: number;
+}
+
+/** Sybil resistance (DECISIONS.md §11): the stake gate of every pool-wallet signed route and the owner cache. */
+export interface PoolStakeConfig {
+  /** `POOL_STAKE_CHECK`: off only in the local stack and tests. */
+  check: boolean;
+  /** `POOL_MIN_STAKE_RAO`: alpha stake a hotkey without a uid needs. */
+  minStakeRao: bigint;
+  /** `STAKE_CACHE_SECONDS`: how long stake decisions and owners are cached in Redis. */
+  cacheSeconds: number;
 }
 
 /** Epochs, publication and claim routes (DECISIONS.md §8, §10). */
@@ -57,6 +72,7 @@ export interface PoolServiceConfig extends ServiceBaseConfig, ServiceStoresConfi
   windowBlocks: number;
   chain: ChainConfig;
   mining: PoolMiningConfig;
+  stake: PoolStakeConfig;
   payout: PoolPayoutConfig;
 }
 
@@ -86,7 +102,11 @@ export function loadPoolServiceConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
     minRewardActivity: read.int('POOL_MIN_REWARD_ACTIVITY', 3, 0, 1_000_000),
     sotaInitial: read.number('POOL_SOTA_INITIAL', 0, -1e300, 1e300),
     scoreEmaDays: read.number('SCORE_EMA_DAYS', 10, 1e-6, 1e6),
+    scoreMin: read.number('POOL_SCORE_MIN', 0, -Number.MAX_VALUE, Number.MAX_VALUE),
+    scoreMax: read.number('POOL_SCORE_MAX', 1, -Number.MAX_VALUE, Number.MAX_VALUE),
+    batchesPerWindow: read.int('POOL_BATCHES_PER_WINDOW', 6, 1, 1_000_000),
   };
+  if (!(mining.scoreMin < mining.scoreMax)) read.problems.push('POOL_SCORE_MIN must be below POOL_SCORE_MAX');
   if (mining.maxEvaluations < mining.consensusK) read.problems.push('POOL_MAX_EVALUATIONS must be at least POOL_CONSENSUS_K');
   const budgetUnits = read.bigint('POOL_EPOCH_BUDGET_UNITS', 1_000_000_000n);
   if (budgetUnits >= 1n << 64n) read.problems.push('POOL_EPOCH_BUDGET_UNITS must fit in u64');
@@ -117,6 +137,11 @@ export function loadPoolServiceConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
     events: readEventStreamSettings(read),
     windowBlocks: read.int('POOL_WINDOW_BLOCKS', 360, 1, 1_000_000),
     mining,
+    stake: {
+      check: read.bool('POOL_STAKE_CHECK', true),
+      minStakeRao: read.bigint('POOL_MIN_STAKE_RAO', 1_000_000_000n),
+      cacheSeconds: read.int('STAKE_CACHE_SECONDS', 60, 0, 86400),
+    },
     payout,
   };
   if (read.problems.length > 0 || chain === null) throw new ConfigError(read.problems);

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ReputationModule } from '../reputation/reputation.module';
+import { MinerOwners } from './miner-owners';
 import { MinersController, RootColdkeyController } from './miners.controller';
 import { MinersRepository } from './miners.repository';
 import { MinersService } from './miners.service';
@@ -7,7 +8,7 @@ import { MinersService } from './miners.service';
 @Module({
   imports: [ReputationModule],
   controllers: [MinersController, RootColdkeyController],
-  providers: [MinersRepository, MinersService],
-  exports: [MinersRepository],
+  providers: [MinersRepository, MinersService, MinerOwners],
+  exports: [MinersRepository, MinerOwners],
 })
 export class MinersModule {}

@@ -23,7 +23,10 @@ export interface PoolHarness {
   close(): Promise<void>;
 }
 
-/** The pool as it runs in production, on real Postgres and Redis, with the dev chain. */
+/**
+ * The pool as it runs in production, on real Postgres and Redis, with the dev chain. The stake gate is off
+ * unless `env` turns it on (its own tests seed stakes and owners through DEV_CHAIN_SEED).
+ */
 export async function startPool(env: NodeJS.ProcessEnv = {}): Promise<PoolHarness> {
   await cryptoReady();
   const db = await createPoolTestDatabase();
@@ -35,6 +38,7 @@ export async function startPool(env: NodeJS.ProcessEnv = {}): Promise<PoolHarnes
     REDIS_URL: redis.url,
     REDIS_KEY_PREFIX: redis.prefix,
     LOG_LEVEL: 'silent',
+    POOL_STAKE_CHECK: 'off',
     ...env,
   });
   const served = await serveTestApp(AppModule.forRoot(config), {

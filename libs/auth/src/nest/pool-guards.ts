@@ -4,6 +4,7 @@ import { verifyPoolSignedRequest, verifyRecipientUpdateRequest, type PoolRequest
 import { ReplayGuardStore } from '../replay-guard.store';
 import { canonicalSs58 } from '../signature';
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options';
+import { StakeGate } from './stake-gate';
 import { assertAllowlistConfigured, assertAllowlisted } from './validator-allowlist';
 import './fastify-request';
 
@@ -30,6 +31,7 @@ abstract class PoolSignedGuard implements CanActivate {
   constructor(
     @Inject(AUTH_OPTIONS) protected readonly options: AuthOptions,
     private readonly replayGuard: ReplayGuardStore,
+    protected readonly stakeGate: StakeGate,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -41,11 +43,15 @@ abstract class PoolSignedGuard implements CanActivate {
   protected abstract authenticate(request: FastifyRequest, signed: PoolRequestContext): Promise<void>;
 }
 
-/** `@PoolSigned()`: X-Key / X-Timestamp / X-Signature over `auth:{ts}` (or the legacy form); the principal is canonical. */
+/**
+ * `@PoolSigned()`: X-Key / X-Timestamp / X-Signature over `auth:{ts}` (or the legacy form), by a hotkey that
+ * passes the stake gate when the app configures one (the pool's `POOL_MIN_STAKE_RAO`); the principal is canonical.
+ */
 @Injectable()
 export class PoolWalletGuard extends PoolSignedGuard {
   protected async authenticate(request: FastifyRequest, signed: PoolRequestContext): Promise<void> {
     const hotkey = await verifyPoolSignedRequest(signed);
+    await this.stakeGate.assertStaked(hotkey);
     request.authPrincipal = { kind: 'hotkey', hotkey };
   }
 }
@@ -63,13 +69,14 @@ export class PoolValidatorGuard extends PoolSignedGuard {
 }
 
 /**
- * `@RecipientUpdateSigned()`: the signature covers `recipient_coldkey:update:{ts}:{coldkey}`; the coldkey
+ * `@RecipientUpdateSigned()` (stake-gated like `@PoolSigned()`): the signature covers `recipient_coldkey:update:{ts}:{coldkey}`; the coldkey
  * comes from the body (`recipient_coldkey` or `coldkey_address`), 422 when absent or not SS58.
  */
 @Injectable()
 export class RecipientUpdateGuard extends PoolSignedGuard {
   protected async authenticate(request: FastifyRequest, signed: PoolRequestContext): Promise<void> {
     const { hotkey, coldkey } = await verifyRecipientUpdateRequest(signed, request.body);
+    await this.stakeGate.assertStaked(hotkey);
     request.authPrincipal = { kind: 'hotkey', hotkey };
     request.recipientColdkey = coldkey;
   }

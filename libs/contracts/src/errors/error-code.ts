@@ -78,6 +78,8 @@ export enum ErrorCode {
   NotAssignmentOwner = 'not_assignment_owner',
   AssignmentNotActive = 'assignment_not_active',
   DuplicateAlgorithm = 'duplicate_algorithm',
+  /** 429 with `Retry-After`: the owner coldkey's batches and leases of this window are spent (POOL_BATCHES_PER_WINDOW). */
+  WindowBatchLimit = 'window_batch_limit',
   ResultNotFound = 'result_not_found',
   // Claim routes (DECISIONS §8).
   HotkeyNotInEpoch = 'hotkey_not_in_epoch',

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  ArrayMinSize,
   IsArray,
   IsIn,
   IsInt,
@@ -95,15 +96,21 @@ export class AlgorithmScoreDto {
   @Max(Number.MAX_SAFE_INTEGER)
   algorithm_id!: number;
 
-  @ApiNumber('Score the miner measured (finite).')
+  @ApiNumber('Score the miner measured (finite, within POOL_SCORE_MIN..POOL_SCORE_MAX, 0..1 by default).')
   @IsNumber({ allowNaN: false, allowInfinity: false })
   score!: number;
 }
 
 /** `POST /api/v1/tasks/{batch_id}/submit_evaluation`. */
 export class EvaluationSubmissionDto {
-  @ApiProperty({ type: [AlgorithmScoreDto], description: 'One score per algorithm of the batch, each id at most once.', maxItems: MAX_POOL_LIST_ITEMS })
+  @ApiProperty({
+    type: [AlgorithmScoreDto],
+    description: 'Scores of algorithms of the batch: at least one, each id at most once, each within POOL_SCORE_MIN..POOL_SCORE_MAX.',
+    minItems: 1,
+    maxItems: MAX_POOL_LIST_ITEMS,
+  })
   @IsArray()
+  @ArrayMinSize(1)
   @ArrayMaxSize(MAX_POOL_LIST_ITEMS)
   @ValidateNested({ each: true })
   @Type(() => AlgorithmScoreDto)
@@ -119,7 +126,7 @@ export class EvolutionSubmissionDto {
   evolved_function!: string;
 
   @ApiPropertyOptional({
-    description: 'Parents: algorithm ids, or objects with an integer `id` (as BitSota clients send them).',
+    description: 'Parents: algorithm ids, or objects with an integer `id` (as BitSota clients send them); each must be an algorithm of the batch (422 `parent_not_assigned`); none means all of them.',
     type: 'array',
     items: { oneOf: [{ type: 'integer' }, { type: 'object', properties: { id: { type: 'integer' } } }] },
     maxItems: MAX_POOL_LIST_ITEMS,
@@ -134,7 +141,7 @@ export class EvolutionSubmissionDto {
 
 /** An algorithm evolved during a lease. */
 export class LeaseEvolutionDto {
-  @ApiProperty({ type: [Number], description: 'Parent algorithm ids.', maxItems: MAX_POOL_LIST_ITEMS, default: [] })
+  @ApiProperty({ type: [Number], description: 'Parent algorithm ids, each an algorithm of the lease (422 `parent_not_assigned`); none means its seed algorithms.', maxItems: MAX_POOL_LIST_ITEMS, default: [] })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_POOL_LIST_ITEMS)

@@ -171,9 +171,14 @@ export class PoolLeaseDto {
 
 /** `POST …/submit_evolution`. */
 export class EvolutionAcceptedDto {
-  @ApiProperty({ type: String, description: 'Always `accepted`.', example: 'accepted' })
-  status!: 'accepted';
-  @ApiInteger('Id of the new algorithm.')
+  @ApiProperty({
+    type: String,
+    enum: ['accepted', 'duplicate'],
+    description: '`accepted`: a new algorithm; `duplicate`: its canonical DSL already exists (not created, not rewarded). The batch is done either way.',
+    example: 'accepted',
+  })
+  status!: 'accepted' | 'duplicate';
+  @ApiInteger('Id of the new algorithm, or of the existing one it duplicates.')
   algorithm_id!: number;
 }
 
@@ -193,6 +198,8 @@ export class LeaseAcceptedDto {
   recorded_evaluations!: number;
   @ApiProperty({ type: [Number], description: 'Ids of the algorithms the evolutions created.' })
   created_algorithm_ids!: number[];
+  @ApiProperty({ type: [Number], description: 'Ids of existing algorithms that evolutions duplicated (not created, not rewarded; the evaluations still count).' })
+  duplicate_algorithm_ids!: number[];
 }
 
 /** `GET /api/v1/tasks/pending_evaluations`. */

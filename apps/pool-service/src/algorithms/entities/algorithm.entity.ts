@@ -13,12 +13,15 @@ export type AlgorithmStatus = (typeof ALGORITHM_STATUSES)[number];
 @Index('algorithms_pending_idx', ['taskType', 'evaluationsCount'], { where: `status = 'pending'` })
 @Index('algorithms_scored_idx', ['taskType', 'consensusScore'], { where: `status = 'scored'` })
 @Index('algorithms_author_idx', ['authorHotkey'])
+@Index('algorithms_author_owner_idx', ['authorOwner'])
 @Check('algorithms_task_type_check', `task_type ~ '^[a-z0-9_]{1,64}$'`)
 @Check('algorithms_input_dim_check', `input_dim BETWEEN 1 AND 1000000`)
 @Check('algorithms_source_check', `source IN ('seed', 'evolution')`)
 @Check('algorithms_status_check', `status IN ('pending', 'scored', 'rejected')`)
 @Check('algorithms_scored_check', `(status = 'scored') = (consensus_score IS NOT NULL)`)
 @Check('algorithms_author_check', `(source = 'seed') = (author_hotkey IS NULL)`)
+@Check('algorithms_author_owner_check', `(author_hotkey IS NULL) = (author_owner IS NULL)`)
+@Check('algorithms_score_finite_check', `consensus_score NOT IN ('Infinity', '-Infinity', 'NaN')`)
 export class AlgorithmEntity {
   @SerialPrimaryKey('integer', 'algorithms_pkey')
   id!: number;
@@ -36,14 +39,23 @@ export class AlgorithmEntity {
   @IntegerColumn()
   inputDim!: number;
 
+  /** The parents the author named (all of them algorithms of its assignment). */
   @IntegerColumn({ array: true })
   parentIds!: number[];
+
+  /** The parents its assignment offered: the best score among them is the bar of the improvement bonus. */
+  @IntegerColumn({ array: true })
+  barParentIds!: number[];
 
   @TextColumn(nullable)
   authorHotkey!: string | null;
 
   @ManyToOneOn(() => MinerEntity, 'author_hotkey', 'algorithms_author_fkey', { nullable: true, referencedColumnName: 'hotkey' })
   author?: MinerEntity | null;
+
+  /** The owner coldkey of the author when it submitted (DECISIONS.md §11 Sybil resistance); null for seeds. */
+  @TextColumn(nullable)
+  authorOwner!: string | null;
 
   @TextColumn()
   source!: AlgorithmSource;

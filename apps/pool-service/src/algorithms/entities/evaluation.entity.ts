@@ -7,6 +7,7 @@ import { AlgorithmEntity } from './algorithm.entity';
 /** One miner's score of one algorithm; `in_consensus` is set when the algorithm is decided. */
 @Entity({ name: 'evaluations' })
 @Index('evaluations_one_per_miner_unique', ['algorithmId', 'minerHotkey'], { unique: true })
+@Index('evaluations_one_per_owner_unique', ['algorithmId', 'ownerColdkey'], { unique: true })
 @Index('evaluations_miner_idx', ['minerHotkey'])
 @Index('evaluations_assignment_idx', ['assignmentId'])
 export class EvaluationEntity {
@@ -24,6 +25,10 @@ export class EvaluationEntity {
 
   @ManyToOneOn(() => MinerEntity, 'miner_hotkey', 'evaluations_miner_fkey', { referencedColumnName: 'hotkey' })
   miner?: MinerEntity;
+
+  /** The evaluator's owner coldkey: consensus counts one evaluation per owner (DECISIONS.md §11). */
+  @TextColumn()
+  ownerColdkey!: string;
 
   @Column({ type: 'uuid' })
   assignmentId!: string;

@@ -10,6 +10,7 @@ export type PoolResultStatus = (typeof POOL_RESULT_STATUSES)[number];
 @Index('results_algorithm_unique', ['algorithmId'], { unique: true })
 @Index('results_status_created_idx', ['status', 'createdAt'])
 @Check('results_status_check', `status IN ('pending', 'verified')`)
+@Check('results_score_finite_check', `score NOT IN ('Infinity', '-Infinity', 'NaN')`)
 @Check('results_verified_check', `(status = 'verified') = (verified_at IS NOT NULL AND verified_by IS NOT NULL)`)
 export class ResultEntity {
   @SerialPrimaryKey('integer', 'results_pkey')

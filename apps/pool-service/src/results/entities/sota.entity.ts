@@ -1,9 +1,10 @@
-import { Entity } from 'typeorm';
+import { Check, Entity } from 'typeorm';
 import { DoubleColumn, IntegerColumn, ManyToOneOn, nullable, PrimaryKey, TimestampColumn } from '@rcs/persistence';
 import { ResultEntity } from './result.entity';
 
 /** The state-of-the-art threshold of a task type; only a verification raises it. */
 @Entity({ name: 'sota_thresholds' })
+@Check('sota_thresholds_finite_check', `threshold NOT IN ('Infinity', '-Infinity', 'NaN')`)
 export class SotaEntity {
   @PrimaryKey('text', 'sota_thresholds_pkey')
   taskType!: string;
