@@ -4,7 +4,9 @@
  * signature check and the one-time-signature write to Redis, nothing else) against a process running the
  * same HTTP stack and guard. Reports per phase the miners served per second (a miner's two requests
  * complete), p50/p99 request latency, and the pool/ceiling ratio (DECISIONS.md §11, issue target ≥ 0.5).
- * Two alternating rounds of each, best of each reported. About two minutes.
+ * A second pool process runs with the stake gate on (POOL_STAKE_CHECK, every miner staked and owned through
+ * DEV_CHAIN_SEED): the gated/ungated ratio is what the gate's cached chain reads cost (issue target: < 10 %).
+ * Two alternating rounds of each, best of each reported. About three minutes.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -91,30 +93,33 @@ async function main(): Promise<number> {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const pool = await spawnService({
-    entry: 'apps/pool-service/src/main.ts',
-    portVariable: 'POOL_PORT',
-    healthPath: '/healthz',
-    timeoutMs: 120_000,
-    env: { POOL_DATABASE_URL: db.url, REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.prefix, CHAIN: 'dev', NETUID: '1', POOL_DEV_WINDOWS: 'true', POOL_SEED_FILE: seedFile },
-  });
+  const keys = await Promise.all(Array.from({ length: MINERS + WARMUP_MINERS }, (_, i) => keypairFromUri(`//bench//pool//${i}`)));
+  const owners = await Promise.all(Array.from({ length: MINERS + WARMUP_MINERS }, (_, i) => keypairFromUri(`//bench//pool//owner//${i}`)));
+  const staked = { subnets: { '1': keys.map((pair, i) => ({ hotkey: pair.address, stake: '1000000000', owner: owners[i].address })) } };
+  const gatedDb = await createScratchDatabase('bench_pool_gated');
+  const poolEnv = (database: string, prefix: string) => ({ POOL_DATABASE_URL: database, REDIS_URL: redis.url, REDIS_KEY_PREFIX: prefix, CHAIN: 'dev', NETUID: '1', POOL_DEV_WINDOWS: 'true', POOL_SEED_FILE: seedFile });
+  const spawnPool = (env: Record<string, string>) => spawnService({ entry: 'apps/pool-service/src/main.ts', portVariable: 'POOL_PORT', healthPath: '/healthz', timeoutMs: 120_000, env });
+  const pool = await spawnPool({ ...poolEnv(db.url, redis.prefix), POOL_STAKE_CHECK: 'off' });
+  const gated = await spawnPool({ ...poolEnv(gatedDb.url, `${redis.prefix}:gated`), POOL_STAKE_CHECK: 'on', DEV_CHAIN_SEED: JSON.stringify(staked) });
   try {
     const noopUrl = `http://127.0.0.1:${noopPort}`;
     await waitForHttp(`${noopUrl}/healthz`, 60_000);
-    const keys = await Promise.all(Array.from({ length: MINERS + WARMUP_MINERS }, (_, i) => keypairFromUri(`//bench//pool//${i}`)));
     const signers = keys.map((pair) => new BtAuthSigner(pair));
     const [warm, miners] = [signers.slice(0, WARMUP_MINERS), signers.slice(WARMUP_MINERS)];
     await phase('warm-up', warm, noopWork(noopUrl));
     await phase('warm-up', warm, poolWork(pool.url, 1));
+    await phase('warm-up', warm, poolWork(gated.url, 1));
     // Alternating rounds, best of each kind: on a shared machine one round alone measures the neighbours.
+    const names = ['signed no-op (auth ceiling)', `lease + submit_lease of ${EVALUATIONS} evaluations`, 'the same, stake gate on (POOL_STAKE_CHECK)'];
     const phases: Phase[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      phases.push(await phase('signed no-op (auth ceiling)', miners, noopWork(noopUrl)));
-      phases.push(await phase(`lease + submit_lease of ${EVALUATIONS} evaluations`, miners, poolWork(pool.url, 2 + round)));
+      phases.push(await phase(names[0], miners, noopWork(noopUrl)));
+      phases.push(await phase(names[1], miners, poolWork(pool.url, 2 + round)));
+      phases.push(await phase(names[2], miners, poolWork(gated.url, 2 + round)));
     }
     const best = (name: string) => phases.filter((p) => p.name === name).sort((x, y) => y.minersPerSecond - x.minersPerSecond)[0];
-    const [ceiling, mining] = [best(phases[0].name), best(phases[1].name)];
-    const width = Math.max(ceiling.name.length, mining.name.length);
+    const [ceiling, mining, gatedMining] = names.map(best);
+    const width = Math.max(...names.map((name) => name.length));
     const lines = [
       `${MINERS} miners at once, 2 requests each; ${SEEDS} pending algorithms; ${ROUNDS} alternating rounds`,
       `${'phase'.padEnd(width)}  ${'miners/s'.padStart(9)}  ${'p50 ms'.padStart(7)}  ${'p99 ms'.padStart(7)}  failures`,
@@ -122,14 +127,17 @@ async function main(): Promise<number> {
         (p) => `${p.name.padEnd(width)}  ${p.minersPerSecond.toFixed(1).padStart(9)}  ${p.p50.toFixed(1).padStart(7)}  ${p.p99.toFixed(1).padStart(7)}  ${p.failures}`,
       ),
       `pool / ceiling (best rounds): ${(mining.minersPerSecond / ceiling.minersPerSecond).toFixed(2)}× (submissions/s ${mining.minersPerSecond.toFixed(1)}, p99 ${mining.p99.toFixed(0)} ms vs ${ceiling.minersPerSecond.toFixed(1)}, p99 ${ceiling.p99.toFixed(0)} ms)`,
+      `gated / ungated pool (best rounds): ${(gatedMining.minersPerSecond / mining.minersPerSecond).toFixed(2)}× (the stake gate and owner reads cost ${((1 - gatedMining.minersPerSecond / mining.minersPerSecond) * 100).toFixed(1)} %; p99 ${gatedMining.p99.toFixed(0)} ms vs ${mining.p99.toFixed(0)} ms)`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     return phases.every((p) => p.failures === 0) ? 0 : 1;
   } finally {
     await pool.stop();
+    await gated.stop();
     await stop(noop);
     await redis.cleanup();
     await db.drop();
+    await gatedDb.drop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

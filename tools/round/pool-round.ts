@@ -124,6 +124,13 @@ export async function runPoolRound(options: PoolRoundOptions): Promise<PoolRound
       });
       if (response.status === 404) continue;
       const raw = await response.text();
+      if (response.status === 429) {
+        // The owner's batches of this window are spent (POOL_BATCHES_PER_WINDOW): a client waits for the next window.
+        const wait = Math.min(120, Math.max(1, Number(response.headers.get('retry-after') ?? '1')));
+        log(`request evaluate: 429 window_batch_limit, waiting ${wait} s (Retry-After)`);
+        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+        continue;
+      }
       if (response.status !== 200) throw new RoundStepError('request evaluate', response.status, raw, 'expected HTTP 200 or 404');
       const batch = JSON.parse(raw) as { batch_id: string; algorithms: Algorithm[] };
       handedOut += batch.algorithms.length;

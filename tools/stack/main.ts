@@ -55,6 +55,10 @@ async function stackEnvironment(): Promise<{ env: NodeJS.ProcessEnv; generatedAd
     CHAIN: 'dev',
     NETUID: '1',
     STAKE_CHECK: 'off',
+    // The pool's stake gate off too (any key may mine, as a newcomer's scripts do); owners still group miners.
+    POOL_STAKE_CHECK: 'off',
+    // 10-s windows: room for a scripted round's batches within one (DECISIONS.md §11 decides 6 per owner per window).
+    POOL_BATCHES_PER_WINDOW: '30',
     HOST: '127.0.0.1',
     REDIS_URL: 'redis://127.0.0.1:6379',
     COORDINATOR_URL: `http://127.0.0.1:${coordinatorPort}`,
@@ -259,7 +263,7 @@ async function main(): Promise<void> {
       webAnswers: web.server ? await answers(web.server.url) : true,
       generatedAdminToken,
       chain: env.CHAIN ?? '',
-      stakeCheck: env.STAKE_CHECK ?? '',
+      stakeCheck: `coordinator ${env.STAKE_CHECK ?? 'on'}, pool ${env.POOL_STAKE_CHECK ?? 'on'}${env.POOL_STAKE_CHECK === 'off' ? ' (any key may mine: local only)' : ''}`,
       redis: `${redisUrl}${redis ? ' (started by the stack)' : ''}`,
       validators: env.VALIDATOR_HOTKEYS ?? null,
       sandbox: env.SANDBOX ?? '',
