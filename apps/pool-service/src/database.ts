@@ -8,6 +8,7 @@ import { RewardSnapshotEntity } from './epochs/entities/reward-snapshot.entity';
 import { SimulatedClaimEntity } from './epochs/entities/simulated-claim.entity';
 import { PoolMining1795444169456 } from './migrations/1795444169456-pool-mining';
 import { PoolEpochs1795447475197 } from './migrations/1795447475197-pool-epochs';
+import { CanonicalDslHash1795711439859 } from './migrations/1795711439859-canonical-dsl-hash';
 import { MinerEntity } from './miners/entities/miner.entity';
 import { RecipientChangeEntity } from './miners/entities/recipient-change.entity';
 import { ReputationEventEntity } from './reputation/entities/reputation-event.entity';
@@ -30,4 +31,4 @@ export const POOL_ENTITIES: EntityClassOrSchema[] = [
   SimulatedClaimEntity,
 ];
 
-export const POOL_MIGRATIONS: MigrationClass[] = [PoolMining1795444169456, PoolEpochs1795447475197];
+export const POOL_MIGRATIONS: MigrationClass[] = [PoolMining1795444169456, PoolEpochs1795447475197, CanonicalDslHash1795711439859];
