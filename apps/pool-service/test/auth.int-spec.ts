@@ -101,6 +101,25 @@ describe('pool auth classes (spec 001, DECISIONS.md §2 Pool)', () => {
     expectStatus(await api.send('GET', '/api/v1/miners/stats', undefined, headers), 200);
   });
 
+  it('never lets a signature seen on a GET authorise a POST afterwards (`auth:{ts}` does not bind the method)', async () => {
+    const headers = { ...bob.signPool() };
+    expectStatus(await api.send('GET', '/api/v1/miners/recipient-coldkey', undefined, headers), 200);
+    for (const [method, path] of [
+      ['POST', '/api/v1/miners/register'],
+      ['POST', '/api/v1/tasks/lease'],
+    ]) {
+      const reply = await api.send<Partial<ErrorBody>>(method, path, {}, headers);
+      expect([method, path, reply.status, reply.body.detail?.error]).toEqual([method, path, 401, ErrorCode.ReplayedSignature]);
+    }
+    // Reads may still reuse it.
+    expectStatus(await api.send('GET', '/api/v1/miners/stats', undefined, headers), 200);
+    // A validator's GET spends its signature for the verify POST too.
+    const validator = { ...dave.signPool() };
+    expectStatus(await api.send('GET', '/api/v1/results/?status=pending', undefined, validator), 200);
+    const verify = await api.send<Partial<ErrorBody>>('POST', '/api/v1/results/verify/1', undefined, validator);
+    expect([verify.status, verify.body.detail?.error]).toEqual([401, ErrorCode.ReplayedSignature]);
+  });
+
   it('accepts the legacy form where X-Timestamp is `auth:{seconds}` and the signature covers it', async () => {
     const ts = Math.floor(Date.now() / 1000);
     const legacy = { 'X-Key': bob.hotkey, 'X-Timestamp': poolAuthMessage(ts), 'X-Signature': bob.signPool(ts)['X-Signature'] };
