@@ -80,14 +80,19 @@ export class EpochsRepository {
     return new Map(rows.map((r) => [r.hotkey, BigInt(r.cumulative)]));
   }
 
-  /** Stored recipients of the given hotkeys (canonical). */
+  /**
+   * Who the leaves of the given hotkeys pay (canonical), DECISIONS.md §11 Recipients: the recipient stored
+   * through the governing routes, else the coldkey declared on the root compatibility route (BitSota's GUI
+   * sets only that one; without it a GUI miner would accrue forever). Hotkeys with neither are left out.
+   */
   async recipients(manager: EntityManager, hotkeys: string[]): Promise<Map<string, string>> {
     if (hotkeys.length === 0) return new Map();
-    const rows = (await manager.query(`SELECT hotkey, recipient_coldkey FROM miners WHERE hotkey = ANY($1::text[]) AND recipient_coldkey IS NOT NULL`, [hotkeys])) as {
-      hotkey: string;
-      recipient_coldkey: string;
-    }[];
-    return new Map(rows.map((r) => [r.hotkey, r.recipient_coldkey]));
+    const rows = (await manager.query(
+      `SELECT hotkey, coalesce(recipient_coldkey, declared_coldkey) AS recipient FROM miners
+       WHERE hotkey = ANY($1::text[]) AND coalesce(recipient_coldkey, declared_coldkey) IS NOT NULL`,
+      [hotkeys],
+    )) as { hotkey: string; recipient: string }[];
+    return new Map(rows.map((r) => [r.hotkey, r.recipient]));
   }
 
   /**

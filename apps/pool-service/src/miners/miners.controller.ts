@@ -157,7 +157,7 @@ export class RootColdkeyController {
   @RecipientUpdateSigned()
   @ApiOperation({
     summary: 'Declare a coldkey (root compatibility route)',
-    description: 'Records `declared_coldkey` only: it does not change the recipient that governs the service’s Merkle claims.',
+    description: 'Records `declared_coldkey`: it never overrides the recipient stored through the governing routes, but a miner without one is paid to it.',
   })
   @ApiBody({ type: RecipientUpdateDto })
   @ApiOkResponse({ type: ColdkeyDeclaredDto, description: '`{status: "success", coldkey_address}` (compat).' })

@@ -96,7 +96,7 @@ export class MinersService {
     return this.record({ ...change, kind: 'recipient' });
   }
 
-  /** The root compatibility route: records only `declared_coldkey` (spec 001: it does not govern claims). */
+  /** The root compatibility route: records only `declared_coldkey`, which pays only while no recipient is stored (DECISIONS.md §11). */
   async declareColdkey(change: SignedColdkey): Promise<MinerEntity> {
     return this.record({ ...change, kind: 'declared' });
   }

@@ -108,7 +108,7 @@ export class RecipientDto {
   updated_at!: string | null;
   @ApiIntegerOrNull('Latest epoch that published this recipient (null until then).')
   published_in_epoch!: number | null;
-  @ApiTextOrNull('Coldkey declared on the root compatibility route (does not govern claims).')
+  @ApiTextOrNull('Coldkey declared on the root compatibility route: paid while no recipient is stored, never overriding one.')
   declared_coldkey!: string | null;
 }
 
