@@ -9,6 +9,7 @@ import { SimulatedClaimEntity } from './epochs/entities/simulated-claim.entity';
 import { PoolMining1795444169456 } from './migrations/1795444169456-pool-mining';
 import { PoolEpochs1795447475197 } from './migrations/1795447475197-pool-epochs';
 import { CanonicalDslHash1795711439859 } from './migrations/1795711439859-canonical-dsl-hash';
+import { EpochAllocationsByHotkey1795711795910 } from './migrations/1795711795910-epoch-allocations-by-hotkey';
 import { MinerEntity } from './miners/entities/miner.entity';
 import { RecipientChangeEntity } from './miners/entities/recipient-change.entity';
 import { ReputationEventEntity } from './reputation/entities/reputation-event.entity';
@@ -31,4 +32,9 @@ export const POOL_ENTITIES: EntityClassOrSchema[] = [
   SimulatedClaimEntity,
 ];
 
-export const POOL_MIGRATIONS: MigrationClass[] = [PoolMining1795444169456, PoolEpochs1795447475197, CanonicalDslHash1795711439859];
+export const POOL_MIGRATIONS: MigrationClass[] = [
+  PoolMining1795444169456,
+  PoolEpochs1795447475197,
+  CanonicalDslHash1795711439859,
+  EpochAllocationsByHotkey1795711795910,
+];

@@ -1,6 +1,6 @@
 import { encodeAddress } from '@polkadot/util-crypto';
 import { BtAuthSigner } from '@rcs/auth';
-import { ErrorCode } from '@rcs/contracts';
+import { ErrorCode, type MinerStatsDto } from '@rcs/contracts';
 import type { ClaimPackage } from '@rcs/merkle';
 import { EpochsService } from '../src/epochs/epochs.service';
 import { FakeCoordinator, snapshotOf } from './support/fake-coordinator';
@@ -105,11 +105,14 @@ describe('recipients at rollover (real Postgres, Redis, HTTP, dev chain)', () =>
   let epochs: EpochsService;
   let gui: BtAuthSigner;
   let both: BtAuthSigner;
+  let idle: BtAuthSigner;
   let declared: string;
   let stored: string;
   let later: string;
 
+  const lookup = async (hotkey: string): Promise<Recipient> => (await api.send<Recipient>('GET', `/api/v1/miners/recipient-coldkey/${hotkey}`)).body;
   const leafOf = async (hotkey: string, epoch: number) => (await api.send<ClaimPackage>('GET', `/claims/epoch/${epoch}/proof/${hotkey}`)).body;
+  const latestEpochInStats = async (who: BtAuthSigner) => (await api.signed<MinerStatsDto>(who, 'GET', '/api/v1/miners/stats')).body.pool.latest_epoch;
 
   beforeAll(async () => {
     await coordinator.start();
@@ -123,7 +126,7 @@ describe('recipients at rollover (real Postgres, Redis, HTTP, dev chain)', () =>
     });
     api = new PoolClient(h.url);
     epochs = h.app.get(EpochsService);
-    [gui, both] = await Promise.all([signer('//RolloverRecipient//gui'), signer('//RolloverRecipient//both')]);
+    [gui, both, idle] = await Promise.all([signer('//RolloverRecipient//gui'), signer('//RolloverRecipient//both'), signer('//RolloverRecipient//idle')]);
     [declared, stored, later] = (await Promise.all(['//RolloverCold//declared', '//RolloverCold//stored', '//RolloverCold//later'].map(signer))).map((s) => s.hotkey);
   }, 60_000);
 
@@ -163,5 +166,29 @@ describe('recipients at rollover (real Postgres, Redis, HTTP, dev chain)', () =>
     expect(await epochs.rollover(second)).toMatchObject({ rollover: 'stored', publication: 'published' });
     expect(await leafOf(gui.hotkey, second)).toMatchObject({ recipient_coldkey: stored, amount: '500' });
     expect(await leafOf(both.hotkey, second)).toMatchObject({ recipient_coldkey: stored, amount: '1500' });
+  }, 60_000);
+
+  it('names the newest published epoch whose leaf carries the recipient (published_in_epoch), and the latest published epoch in stats', async () => {
+    const miner = await signer('//RolloverRecipient//published');
+    expectStatus(await api.recipient(miner, 'PUT', '/api/v1/miners/recipient-coldkey', stored), 200);
+    expectStatus(await api.signed(idle, 'POST', '/api/v1/miners/register'), 200);
+    expect(await lookup(miner.hotkey)).toMatchObject({ recipient_coldkey: stored, published_in_epoch: null });
+
+    const first = await nextEpoch();
+    coordinator.snapshot = snapshotOf([[miner.hotkey, 1]]);
+    expect(await epochs.rollover(first)).toMatchObject({ rollover: 'stored', publication: 'published' });
+    expect(await lookup(miner.hotkey)).toMatchObject({ recipient_coldkey: stored, published_in_epoch: first });
+    // No earnings, no leaf: nothing published for it.
+    expect(await lookup(idle.hotkey)).toMatchObject({ recipient_coldkey: null, published_in_epoch: null });
+    expect(await latestEpochInStats(idle)).toBe(first);
+    expect((await api.send<{ latest_epoch: number | null }>('GET', '/status')).body.latest_epoch).toBe(first);
+
+    // A new recipient is not published until an epoch's leaf carries it; the earlier leaf paid the old one.
+    expectStatus(await api.recipient(miner, 'PUT', '/api/v1/miners/recipient-coldkey', later), 200);
+    expect(await lookup(miner.hotkey)).toMatchObject({ recipient_coldkey: later, published_in_epoch: null });
+    const second = await nextEpoch();
+    expect(await epochs.rollover(second)).toMatchObject({ rollover: 'stored', publication: 'published' });
+    expect(await lookup(miner.hotkey)).toMatchObject({ recipient_coldkey: later, published_in_epoch: second });
+    expect(await latestEpochInStats(miner)).toBe(second);
   }, 60_000);
 });

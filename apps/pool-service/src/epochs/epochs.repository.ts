@@ -49,6 +49,17 @@ export class EpochsRepository {
     return manager.findOne(EpochEntity, { where: { publication: 'published' }, order: { epoch: 'DESC' } });
   }
 
+  /** The newest published epoch whose leaf for `hotkey` pays `recipient`, or null. */
+  async newestPublishedPaying(manager: EntityManager, hotkey: string, recipient: string): Promise<number | null> {
+    const rows = (await manager.query(
+      `SELECT a.epoch FROM epoch_allocations a JOIN epochs e ON e.epoch = a.epoch
+       WHERE a.hotkey = $1 AND a.recipient_coldkey = $2 AND a.leaf_index IS NOT NULL AND e.publication = 'published'
+       ORDER BY a.epoch DESC LIMIT 1`,
+      [hotkey, recipient],
+    )) as { epoch: number }[];
+    return rows[0]?.epoch ?? null;
+  }
+
   async list(manager: EntityManager): Promise<number[]> {
     const rows = (await manager.query(`SELECT epoch FROM epochs ORDER BY epoch DESC`)) as { epoch: number }[];
     return rows.map((r) => r.epoch);

@@ -58,7 +58,7 @@ export class PoolSummaryDto {
   pending_evaluations!: number;
   @ApiIntegerOrNull('Current payout window (null when the chain is unreachable).')
   window_number!: number | null;
-  @ApiIntegerOrNull('Latest published epoch (null until epochs exist).')
+  @ApiIntegerOrNull('Latest published epoch, as `/status` says it (null until one is published).')
   latest_epoch!: number | null;
 }
 
@@ -106,7 +106,7 @@ export class RecipientDto {
   recipient_coldkey!: string | null;
   @ApiDateTimeOrNull('When the recipient was stored.')
   updated_at!: string | null;
-  @ApiIntegerOrNull('Latest epoch that published this recipient (null until then).')
+  @ApiIntegerOrNull('Newest published epoch whose leaf pays the recipient in effect (`recipient_coldkey`, else `declared_coldkey`); null until one does.')
   published_in_epoch!: number | null;
   @ApiTextOrNull('Coldkey declared on the root compatibility route: paid while no recipient is stored, never overriding one.')
   declared_coldkey!: string | null;
