@@ -172,6 +172,25 @@ describe('pool auth classes (spec 001, DECISIONS.md §2 Pool)', () => {
     expect([batch.status, batch.body.detail.error]).toEqual([404, ErrorCode.NoTasksAvailable]);
   });
 
+  it('answers 422 extra_forbidden for properties named like Object.prototype members on every pool route, bodies the route ignores included', async () => {
+    const reserved = (json: string): unknown => JSON.parse(json);
+    const expectRefused = (reply: { status: number; body: unknown }, loc: (string | number)[]) =>
+      expect([reply.status, reply.body]).toEqual([422, { detail: [{ type: 'extra_forbidden', loc, msg: expect.any(String), input: expect.anything() }] }]);
+    expectRefused(await api.signed(alice, 'POST', '/api/v1/tasks/lease', reserved('{"__proto__": {"eval_batch_size": 1}}')), ['body', '__proto__']);
+    expectRefused(await api.signed(alice, 'POST', '/api/v1/tasks/request', reserved('{"task_type": "evolve", "constructor": {"prototype": {}}}')), ['body', 'constructor']);
+    expectRefused(await api.signed(alice, 'POST', '/api/v1/miners/register', reserved('{"metadata": {"__proto__": {"admin": true}}}')), ['body', 'metadata', '__proto__']);
+    expectRefused(await api.signed(dave, 'POST', '/api/v1/results/verify/1', reserved('{"constructor": 1}')), ['body', 'constructor']);
+    const ts = Math.floor(Date.now() / 1000);
+    for (const path of ['/api/v1/miners/recipient-coldkey', '/coldkey_address/update']) {
+      const body = reserved(`{"recipient_coldkey": "${bob.hotkey}", "__proto__": {"recipient_coldkey": "${alice.hotkey}"}}`);
+      expectRefused(await api.send('POST', path, body, { ...alice.signRecipientUpdate(ts, bob.hotkey) }), ['body', '__proto__']);
+    }
+    expectRefused(await api.send('GET', '/api/v1/miners/leaderboard?limit=5&constructor=1'), ['query', 'constructor']);
+    expectRefused(await api.signed(alice, 'GET', '/api/v1/results/?toString=1'), ['query', 'toString']);
+    // Unknown properties with ordinary names are still ignored.
+    expectStatus(await api.signed(alice, 'POST', '/api/v1/miners/register', { metadata: { constructed: true } }), 200);
+  });
+
   it('keeps pool routes compatible: unknown body properties are ignored, known ones still bounded, POST answers 200', async () => {
     const ok = await api.signed(alice, 'POST', '/api/v1/miners/register', { public_address: alice.hotkey, signature: 'x', message: 'y', metadata: { a: 1 } });
     expectStatus(ok, 200);

@@ -17,7 +17,7 @@ import {
   ValidationErrorDto,
 } from '@rcs/contracts';
 import { iso } from '../common/iso';
-import { PoolBody, PoolQuery } from '../common/pool-model.pipe';
+import { IgnoredPoolBody, PoolBody, PoolQuery } from '../common/pool-model.pipe';
 import { MinersService, SignedColdkey } from './miners.service';
 
 type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
@@ -80,7 +80,7 @@ export class MinersController {
   @ApiOperation({ summary: 'Register or refresh the signing miner', description: 'The body is ignored.' })
   @ApiOkResponse({ type: PoolMinerDto, description: 'The miner.' })
   @ApiErrors(...SIGNATURE_ERRORS)
-  register(@CurrentAuth() miner: HotkeyPrincipal): Promise<PoolMinerDto> {
+  register(@CurrentAuth() miner: HotkeyPrincipal, @IgnoredPoolBody() _body: undefined): Promise<PoolMinerDto> {
     return this.miners.register(miner.hotkey);
   }
 
