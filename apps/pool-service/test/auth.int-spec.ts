@@ -76,9 +76,15 @@ describe('pool auth classes (spec 001, DECISIONS.md §2 Pool)', () => {
     }
   });
 
-  it('answers /health with window, current block and on-chain runtime status', async () => {
+  it('answers /health with window, current block and on-chain runtime status (the dev chain’s contract is the runtime)', async () => {
     const health = (await api.send<Record<string, unknown>>('GET', '/health')).body;
-    expect(health).toMatchObject({ status: 'healthy', latest_epoch: null, window_blocks: 360, onchain_runtime: { enabled: false } });
+    // CHAIN=dev carries its claim contract: the on-chain runtime is enabled, as BitSota's pool verifier requires.
+    expect(health).toMatchObject({
+      status: 'healthy',
+      latest_epoch: null,
+      window_blocks: 360,
+      onchain_runtime: { enabled: true, contract: 'dev', contract_status: { read_error: null, is_veto_active: false, active_veto_count: 0 }, proof_api: { enabled: true } },
+    });
     expect(health.current_block).toEqual(expect.any(Number));
     expect(health.window_number).toBe(Math.floor((health.current_block as number) / 360));
   });

@@ -99,7 +99,7 @@ describe('pool payout through the polkadot adapter on the real merklepool metada
     expect(meta.body).toMatchObject({ epoch: 10, status: 'published', published_block: 101, claims_open_at_block: 101 });
     expect((await client.send<HealthBody>('GET', '/health')).body).toMatchObject({
       status: 'healthy',
-      onchain_runtime: { contract_status: { active_veto_count: 0, is_veto_active: false, claim_ready: true } },
+      onchain_runtime: { enabled: true, contract: CONTRACT, contract_status: { active_veto_count: 0, is_veto_active: false, claim_ready: true, read_error: null } },
       payout: { publication: { pending_epoch: null, last_error: null } },
     });
 

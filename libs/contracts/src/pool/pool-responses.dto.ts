@@ -263,8 +263,10 @@ export class ContractStatusDto {
 }
 
 export class OnchainRuntimeDto {
-  @ApiBoolean('A claim contract is configured.')
+  @ApiBoolean('A claim contract is in use: the dev chain’s own (CHAIN=dev) or one configured by CLAIM_CONTRACT_ADDRESS.')
   enabled!: boolean;
+  @ApiTextOrNull('The claim contract: `dev` (the dev chain’s in-process contract), else its SS58 address; null when none is configured.')
+  contract!: string | null;
   @ApiProperty({ type: () => ContractStatusDto, description: 'The claim contract as read.' })
   contract_status!: ContractStatusDto;
   @ApiProperty({ description: 'Claim proof routes.', type: 'object', properties: { enabled: { type: 'boolean' } } })
