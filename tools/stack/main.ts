@@ -68,12 +68,13 @@ async function stackEnvironment(): Promise<{ env: NodeJS.ProcessEnv; generatedAd
     RUNNER_SCAN_INTERVAL_SECONDS: '2',
     // A few cifar10_binary algorithms, so that a pool miner gets work on a fresh stack.
     POOL_SEED_FILE: 'apps/pool-service/seeds/cifar10_binary.json',
-    // Epochs a newcomer can watch: 1 s blocks, a window of 10 blocks, published by the dev key, claims simulated.
+    // Epochs a newcomer can watch: 1 s blocks, a window of 10 blocks, published by the dev key, claims simulated
+    // (the pool refuses CLAIM_SIMULATION on a real chain, so only the dev chain's stack turns it on).
     DEV_CHAIN_BLOCK_TIME_MS: '1000',
     POOL_WINDOW_BLOCKS: '10',
     POOL_EPOCH_CHECK_SECONDS: '2',
     PUBLISHER_SECRET_URI: DEV_VALIDATOR_URI,
-    CLAIM_SIMULATION: 'true',
+    ...((process.env.CHAIN ?? 'dev') === 'dev' ? { CLAIM_SIMULATION: 'true' } : {}),
     ...(generatedAdminToken ? { ADMIN_TOKENS: generatedAdminToken } : {}),
     ...(validatorHotkey ? { VALIDATOR_SECRET_URI: validatorUri, VALIDATOR_HOTKEYS: validatorHotkey } : {}),
     // The weight setter sets weights from the local validator, which needs a uid on the dev chain.

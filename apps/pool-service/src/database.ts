@@ -9,6 +9,8 @@ import { SimulatedClaimEntity } from './epochs/entities/simulated-claim.entity';
 import { PoolMining1795444169456 } from './migrations/1795444169456-pool-mining';
 import { PoolEpochs1795447475197 } from './migrations/1795447475197-pool-epochs';
 import { PoolSybilResistance1795460000000 } from './migrations/1795460000000-pool-sybil-resistance';
+import { CanonicalDslHash1795711439859 } from './migrations/1795711439859-canonical-dsl-hash';
+import { EpochAllocationsByHotkey1795711795910 } from './migrations/1795711795910-epoch-allocations-by-hotkey';
 import { MinerEntity } from './miners/entities/miner.entity';
 import { RecipientChangeEntity } from './miners/entities/recipient-change.entity';
 import { ReputationEventEntity } from './reputation/entities/reputation-event.entity';
@@ -31,4 +33,10 @@ export const POOL_ENTITIES: EntityClassOrSchema[] = [
   SimulatedClaimEntity,
 ];
 
-export const POOL_MIGRATIONS: MigrationClass[] = [PoolMining1795444169456, PoolEpochs1795447475197, PoolSybilResistance1795460000000];
+export const POOL_MIGRATIONS: MigrationClass[] = [
+  PoolMining1795444169456,
+  PoolEpochs1795447475197,
+  PoolSybilResistance1795460000000,
+  CanonicalDslHash1795711439859,
+  EpochAllocationsByHotkey1795711795910,
+];

@@ -76,9 +76,15 @@ describe('pool auth classes (spec 001, DECISIONS.md §2 Pool)', () => {
     }
   });
 
-  it('answers /health with window, current block and on-chain runtime status', async () => {
+  it('answers /health with window, current block and on-chain runtime status (the dev chain’s contract is the runtime)', async () => {
     const health = (await api.send<Record<string, unknown>>('GET', '/health')).body;
-    expect(health).toMatchObject({ status: 'healthy', latest_epoch: null, window_blocks: 360, onchain_runtime: { enabled: false } });
+    // CHAIN=dev carries its claim contract: the on-chain runtime is enabled, as BitSota's pool verifier requires.
+    expect(health).toMatchObject({
+      status: 'healthy',
+      latest_epoch: null,
+      window_blocks: 360,
+      onchain_runtime: { enabled: true, contract: 'dev', contract_status: { read_error: null, is_veto_active: false, active_veto_count: 0 }, proof_api: { enabled: true } },
+    });
     expect(health.current_block).toEqual(expect.any(Number));
     expect(health.window_number).toBe(Math.floor((health.current_block as number) / 360));
   });
@@ -99,6 +105,25 @@ describe('pool auth classes (spec 001, DECISIONS.md §2 Pool)', () => {
     const headers = { ...alice.signPool() };
     expectStatus(await api.send('GET', '/api/v1/miners/stats', undefined, headers), 200);
     expectStatus(await api.send('GET', '/api/v1/miners/stats', undefined, headers), 200);
+  });
+
+  it('never lets a signature seen on a GET authorise a POST afterwards (`auth:{ts}` does not bind the method)', async () => {
+    const headers = { ...bob.signPool() };
+    expectStatus(await api.send('GET', '/api/v1/miners/recipient-coldkey', undefined, headers), 200);
+    for (const [method, path] of [
+      ['POST', '/api/v1/miners/register'],
+      ['POST', '/api/v1/tasks/lease'],
+    ]) {
+      const reply = await api.send<Partial<ErrorBody>>(method, path, {}, headers);
+      expect([method, path, reply.status, reply.body.detail?.error]).toEqual([method, path, 401, ErrorCode.ReplayedSignature]);
+    }
+    // Reads may still reuse it.
+    expectStatus(await api.send('GET', '/api/v1/miners/stats', undefined, headers), 200);
+    // A validator's GET spends its signature for the verify POST too.
+    const validator = { ...dave.signPool() };
+    expectStatus(await api.send('GET', '/api/v1/results/?status=pending', undefined, validator), 200);
+    const verify = await api.send<Partial<ErrorBody>>('POST', '/api/v1/results/verify/1', undefined, validator);
+    expect([verify.status, verify.body.detail?.error]).toEqual([401, ErrorCode.ReplayedSignature]);
   });
 
   it('accepts the legacy form where X-Timestamp is `auth:{seconds}` and the signature covers it', async () => {
@@ -151,6 +176,25 @@ describe('pool auth classes (spec 001, DECISIONS.md §2 Pool)', () => {
     expect([empty.status, empty.body.detail.error]).toEqual([404, ErrorCode.NoTasksAvailable]);
     const batch = await api.signed<ErrorBody>(alice, 'POST', '/api/v1/tasks/request', { task_type: 'evaluate' });
     expect([batch.status, batch.body.detail.error]).toEqual([404, ErrorCode.NoTasksAvailable]);
+  });
+
+  it('answers 422 extra_forbidden for properties named like Object.prototype members on every pool route, bodies the route ignores included', async () => {
+    const reserved = (json: string): unknown => JSON.parse(json);
+    const expectRefused = (reply: { status: number; body: unknown }, loc: (string | number)[]) =>
+      expect([reply.status, reply.body]).toEqual([422, { detail: [{ type: 'extra_forbidden', loc, msg: expect.any(String), input: expect.anything() }] }]);
+    expectRefused(await api.signed(alice, 'POST', '/api/v1/tasks/lease', reserved('{"__proto__": {"eval_batch_size": 1}}')), ['body', '__proto__']);
+    expectRefused(await api.signed(alice, 'POST', '/api/v1/tasks/request', reserved('{"task_type": "evolve", "constructor": {"prototype": {}}}')), ['body', 'constructor']);
+    expectRefused(await api.signed(alice, 'POST', '/api/v1/miners/register', reserved('{"metadata": {"__proto__": {"admin": true}}}')), ['body', 'metadata', '__proto__']);
+    expectRefused(await api.signed(dave, 'POST', '/api/v1/results/verify/1', reserved('{"constructor": 1}')), ['body', 'constructor']);
+    const ts = Math.floor(Date.now() / 1000);
+    for (const path of ['/api/v1/miners/recipient-coldkey', '/coldkey_address/update']) {
+      const body = reserved(`{"recipient_coldkey": "${bob.hotkey}", "__proto__": {"recipient_coldkey": "${alice.hotkey}"}}`);
+      expectRefused(await api.send('POST', path, body, { ...alice.signRecipientUpdate(ts, bob.hotkey) }), ['body', '__proto__']);
+    }
+    expectRefused(await api.send('GET', '/api/v1/miners/leaderboard?limit=5&constructor=1'), ['query', 'constructor']);
+    expectRefused(await api.signed(alice, 'GET', '/api/v1/results/?toString=1'), ['query', 'toString']);
+    // Unknown properties with ordinary names are still ignored.
+    expectStatus(await api.signed(alice, 'POST', '/api/v1/miners/register', { metadata: { constructed: true } }), 200);
   });
 
   it('keeps pool routes compatible: unknown body properties are ignored, known ones still bounded, POST answers 200', async () => {

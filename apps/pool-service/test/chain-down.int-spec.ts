@@ -18,6 +18,8 @@ describe('pool with the chain unreachable', () => {
     const health = await api.send<Record<string, unknown>>('GET', '/health');
     expect(health.status).toBe(200);
     expect(health.body).toMatchObject({ status: 'degraded', current_block: null, window_number: null });
+    // CHAIN=polkadot without CLAIM_CONTRACT_ADDRESS: no on-chain runtime.
+    expect(health.body).toMatchObject({ onchain_runtime: { enabled: false, contract: null } });
   });
 
   it('refuses a lease with 503 chain_unavailable (the window cannot be read) but still serves stats without a window', async () => {

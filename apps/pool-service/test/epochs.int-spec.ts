@@ -115,6 +115,18 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
     const status = await client.send<{ latest_epoch: number; payout: { publication: { enabled: boolean; pending_epoch: number | null } } }>('GET', '/status');
     expect(status.body.latest_epoch).toBe(10);
     expect(status.body.payout.publication).toMatchObject({ enabled: true, pending_epoch: null });
+    // What BitSota's pool verifier checks on /status: healthy, the on-chain runtime and proof API enabled, no read error or veto, the publisher running.
+    expect(status.body).toMatchObject({
+      status: 'healthy',
+      onchain_runtime: {
+        enabled: true,
+        contract: 'dev',
+        contract_status: { read_error: null, is_veto_active: false, active_veto_count: 0, claim_ready: true },
+        proof_api: { enabled: true },
+        accounts: { publisher: (await keypairFromUri('//Alice')).address },
+        processes: [{ name: 'publisher', running: true }],
+      },
+    });
   }, 60_000);
 
   it('runs the same window twice through pool.epochs (job id = window) and concurrently: one epoch, one publication', async () => {

@@ -1,5 +1,5 @@
 import { addPoolAuthSecuritySchemes, keypairFromUri } from '@rcs/auth';
-import { CLAIM_CONTRACT_PORT, type ClaimContractPort, type HexHash } from '@rcs/chain';
+import { CLAIM_CONTRACT_PORT, ClaimContractError, type ClaimContractPort, type ClaimData, type HexHash } from '@rcs/chain';
 import { LocalClaimContract, LocalRpcServer, MERKLEPOOL_5A988BF_METADATA_PATH, MERKLEPOOL_METADATA_PATH } from '@rcs/chain/testing';
 import { createHttpApp, createLogger } from '@rcs/http';
 import type { ClaimPackage } from '@rcs/merkle';
@@ -9,7 +9,7 @@ import { AppModule } from '../src/app.module';
 import { loadPoolServiceConfig } from '../src/config/config';
 import { EpochsService } from '../src/epochs/epochs.service';
 import { FakeCoordinator, snapshotOf } from './support/fake-coordinator';
-import { PoolClient, PoolHarness, startPool, type ErrorBody } from './support/harness';
+import { PoolClient, PoolHarness, startPool } from './support/harness';
 
 const CONTRACT = encodeAddress(new Uint8Array(32).fill(0xc0), 42);
 const EVIDENCE = `0x${'ab'.repeat(32)}` as HexHash;
@@ -55,7 +55,6 @@ describe('pool payout through the polkadot adapter on the real merklepool metada
       ...chainEnv(MERKLEPOOL_METADATA_PATH),
       COORDINATOR_URL: coordinator.url,
       PUBLISHER_SECRET_URI: '//Alice',
-      CLAIM_SIMULATION: 'true',
       POOL_EPOCH_BUDGET_UNITS: '1000',
       POOL_SNAPSHOT_ATTEMPTS: '1',
       POOL_EPOCH_CHECK_SECONDS: '3600',
@@ -65,6 +64,25 @@ describe('pool payout through the polkadot adapter on the real merklepool metada
     epochs = pool.app.get(EpochsService);
     await pool.db.dataSource.query(`INSERT INTO miners (hotkey, recipient_coldkey, recipient_updated_at) VALUES ($1, $2, now())`, [hotkey, coldkey]);
   }, 60_000);
+
+  // CLAIM_SIMULATION is dev-only: a miner's claim is its own client's call, made here through the pool's contract port.
+  const claimDataOf = (pkg: ClaimPackage): ClaimData => ({
+    epoch: pkg.epoch,
+    index: pkg.index,
+    hotkey: pkg.hotkey,
+    recipientColdkey: pkg.recipient_coldkey,
+    amount: BigInt(pkg.amount),
+    proof: pkg.proof as HexHash[],
+  });
+  const refusalOf = async (pkg: ClaimPackage): Promise<{ code: string; refused: ClaimContractError['refused'] } | 'paid'> => {
+    try {
+      await contract.claimSingle(claimDataOf(pkg), true, await keypairFromUri('//PolkadotPayoutClaimer'));
+      return 'paid';
+    } catch (error) {
+      if (error instanceof ClaimContractError) return { code: error.code, refused: error.refused };
+      throw error;
+    }
+  };
 
   afterAll(async () => {
     await pool?.close();
@@ -81,7 +99,7 @@ describe('pool payout through the polkadot adapter on the real merklepool metada
     expect(meta.body).toMatchObject({ epoch: 10, status: 'published', published_block: 101, claims_open_at_block: 101 });
     expect((await client.send<HealthBody>('GET', '/health')).body).toMatchObject({
       status: 'healthy',
-      onchain_runtime: { contract_status: { active_veto_count: 0, is_veto_active: false, claim_ready: true } },
+      onchain_runtime: { enabled: true, contract: CONTRACT, contract_status: { active_veto_count: 0, is_veto_active: false, claim_ready: true, read_error: null } },
       payout: { publication: { pending_epoch: null, last_error: null } },
     });
 
@@ -96,22 +114,21 @@ describe('pool payout through the polkadot adapter on the real merklepool metada
     });
   }, 60_000);
 
-  it('shows a dispute in /health and on the epoch route, and refuses claims with claims_locked until it is resolved', async () => {
+  it('shows a dispute in /health and on the epoch route; the contract refuses claims (claims_locked) until it is resolved', async () => {
     const pkg = (await client.send<ClaimPackage>('GET', `/claims/epoch/proof/${hotkey}`)).body;
     await contract.challengeEpoch(10, EVIDENCE, await keypairFromUri('//Bob'));
 
     const health = (await client.send<HealthBody>('GET', '/health')).body;
     expect(health.onchain_runtime.contract_status).toMatchObject({ active_veto_count: 1, is_veto_active: true, claim_ready: false });
     expect((await client.send<{ status: string }>('GET', '/claims/epoch/10')).body.status).toBe('disputed');
-    const locked = await client.send<ErrorBody>('POST', '/claims/epoch/claim', pkg);
-    expect([locked.status, locked.body.detail.error]).toEqual([409, 'claims_locked']);
+    expect(await refusalOf(pkg)).toMatchObject({ code: 'claims_locked' });
 
     await contract.resolveChallenge(10, false, (await keypairFromUri('//Bob')).address, await keypairFromUri('//Alice'));
     expect((await client.send<HealthBody>('GET', '/health')).body.onchain_runtime.contract_status).toMatchObject({ is_veto_active: false, claim_ready: true });
     expect((await client.send<{ status: string }>('GET', '/claims/epoch/10')).body.status).toBe('published');
   }, 60_000);
 
-  it('tells the client which refusal the contract gave when its state does not explain it, and pays from the Claimed event otherwise', async () => {
+  it('reports the contract’s own refusal when its state does not explain it, and pays amount − claimed once (Claimed event)', async () => {
     const pkg = (await client.send<ClaimPackage>('GET', `/claims/epoch/proof/${hotkey}`)).body;
     try {
       for (const [forced, refusal] of [
@@ -120,22 +137,19 @@ describe('pool payout through the polkadot adapter on the real merklepool metada
         ['ContractTrapped', 'contract_trapped'],
       ] as const) {
         deployed.forced.set('claim_single', forced);
-        const refused = await client.send<ErrorBody>('POST', '/claims/epoch/claim', pkg);
-        expect([refused.status, refused.body.detail]).toEqual([
-          409,
-          { error: 'claim_refused', message: expect.stringContaining('claim_single'), epoch: 10, contract_message: 'claim_single', refusal },
-        ]);
+        expect(await refusalOf(pkg)).toEqual({ code: refusal, refused: { message: 'claim_single', refusal } });
       }
     } finally {
       deployed.forced.clear();
     }
 
-    const paid = await client.send<Record<string, unknown>>('POST', '/claims/epoch/claim', pkg);
-    expect(paid.status).toBe(200);
-    expect(paid.body).toMatchObject({ status: 'claimed', epoch: 10, paid: pkg.amount, claimed_cumulative: pkg.amount, recipient_coldkey: coldkey });
+    const receipt = await contract.claimSingle(claimDataOf(pkg), true, await keypairFromUri('//PolkadotPayoutClaimer'));
+    expect(receipt.paidRao).toBe(BigInt(pkg.amount));
+    expect(await contract.claimedCumulativeRao(hotkey)).toBe(BigInt(pkg.amount));
     // Refused again (Err(WriteFailed)); get_claimed_cumulative_rao says why.
-    const again = await client.send<ErrorBody>('POST', '/claims/epoch/claim', pkg);
-    expect([again.status, again.body.detail.error]).toEqual([409, 'nothing_to_claim']);
+    expect(await refusalOf(pkg)).toMatchObject({ code: 'nothing_to_claim' });
+    // The simulation routes are not served: CLAIM_SIMULATION is refused with CHAIN=polkadot.
+    expect((await client.send('POST', '/claims/epoch/claim', pkg)).status).toBe(404);
   }, 60_000);
 
   it('records a publication refused because the contract holds another root as a failure, shown by /health', async () => {

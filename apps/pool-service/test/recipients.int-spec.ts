@@ -1,6 +1,9 @@
 import { encodeAddress } from '@polkadot/util-crypto';
 import { BtAuthSigner } from '@rcs/auth';
-import { ErrorCode } from '@rcs/contracts';
+import { ErrorCode, type MinerStatsDto } from '@rcs/contracts';
+import type { ClaimPackage } from '@rcs/merkle';
+import { EpochsService } from '../src/epochs/epochs.service';
+import { FakeCoordinator, snapshotOf } from './support/fake-coordinator';
 import { ErrorBody, expectStatus, ItemsBody, PoolClient, PoolHarness, signer, startPool } from './support/harness';
 
 type Recipient = { hotkey: string; recipient_coldkey: string | null; updated_at: string | null; published_in_epoch: number | null; declared_coldkey: string | null };
@@ -89,4 +92,103 @@ describe('recipient coldkeys (DECISIONS.md §11 Recipients)', () => {
     expect(reply.body).toEqual({ status: 'success', coldkey_address: coldC });
     expect(await lookup(miner.hotkey)).toMatchObject({ recipient_coldkey: coldA, declared_coldkey: coldC });
   });
+});
+
+/**
+ * Who an epoch's leaf pays (DECISIONS.md §11 Recipients): the stored recipient, else the coldkey declared on the
+ * root compatibility route (BitSota's GUI sets only that one), and what the recipient lookup and stats say of it.
+ */
+describe('recipients at rollover (real Postgres, Redis, HTTP, dev chain)', () => {
+  const coordinator = new FakeCoordinator();
+  let h: PoolHarness;
+  let api: PoolClient;
+  let epochs: EpochsService;
+  let gui: BtAuthSigner;
+  let both: BtAuthSigner;
+  let idle: BtAuthSigner;
+  let declared: string;
+  let stored: string;
+  let later: string;
+
+  const lookup = async (hotkey: string): Promise<Recipient> => (await api.send<Recipient>('GET', `/api/v1/miners/recipient-coldkey/${hotkey}`)).body;
+  const leafOf = async (hotkey: string, epoch: number) => (await api.send<ClaimPackage>('GET', `/claims/epoch/${epoch}/proof/${hotkey}`)).body;
+  const latestEpochInStats = async (who: BtAuthSigner) => (await api.signed<MinerStatsDto>(who, 'GET', '/api/v1/miners/stats')).body.pool.latest_epoch;
+
+  beforeAll(async () => {
+    await coordinator.start();
+    h = await startPool({
+      COORDINATOR_URL: coordinator.url,
+      PUBLISHER_SECRET_URI: '//Alice',
+      POOL_EPOCH_BUDGET_UNITS: '1000',
+      POOL_SNAPSHOT_ATTEMPTS: '1',
+      POOL_EPOCH_CHECK_SECONDS: '3600',
+      DEV_CHAIN_BLOCK_TIME_MS: '3600000',
+    });
+    api = new PoolClient(h.url);
+    epochs = h.app.get(EpochsService);
+    [gui, both, idle] = await Promise.all([signer('//RolloverRecipient//gui'), signer('//RolloverRecipient//both'), signer('//RolloverRecipient//idle')]);
+    [declared, stored, later] = (await Promise.all(['//RolloverCold//declared', '//RolloverCold//stored', '//RolloverCold//later'].map(signer))).map((s) => s.hotkey);
+  }, 60_000);
+
+  afterAll(async () => {
+    await h?.close();
+    await coordinator.close();
+  });
+
+  /** The epoch after the newest stored one, so that each test rolls over windows of its own. */
+  const nextEpoch = async (): Promise<number> =>
+    ((await h.db.dataSource.query(`SELECT coalesce(max(epoch), 9) + 1 AS next FROM epochs`)) as { next: number }[])[0].next;
+
+  it('pays a miner that only declared its coldkey to that coldkey; a stored recipient always takes precedence', async () => {
+    // The GUI's only recipient call.
+    expectStatus(await api.recipient(gui, 'POST', '/coldkey_address/update', declared, 'coldkey_address'), 200);
+    // Declared first, then stored through a governing route, then declared again: the stored one governs.
+    expectStatus(await api.recipient(both, 'POST', '/coldkey_address/update', declared, 'coldkey_address'), 200);
+    expectStatus(await api.recipient(both, 'PUT', '/api/v1/miners/recipient-coldkey', stored), 200);
+    expectStatus(await api.recipient(both, 'POST', '/coldkey_address/update', later, 'coldkey_address'), 200);
+
+    const first = await nextEpoch();
+    coordinator.snapshot = snapshotOf([
+      [gui.hotkey, 1],
+      [both.hotkey, 1],
+    ]);
+    expect(await epochs.rollover(first)).toMatchObject({ rollover: 'stored', publication: 'published' });
+    expect(await leafOf(gui.hotkey, first)).toMatchObject({ hotkey: gui.hotkey, recipient_coldkey: declared, amount: '500' });
+    expect(await leafOf(both.hotkey, first)).toMatchObject({ hotkey: both.hotkey, recipient_coldkey: stored, amount: '500' });
+    const document = JSON.parse(await (await fetch(`${h.url}/claims/epoch/${first}/allocation`)).text()) as { entries: { hotkey: string; recipient_coldkey: string | null }[] };
+    expect(document.entries.find((entry) => entry.hotkey === gui.hotkey)?.recipient_coldkey).toBe(declared);
+
+    // Once the GUI miner stores a recipient, that one pays; a later declaration changes nothing.
+    expectStatus(await api.recipient(gui, 'POST', '/api/v1/miners/coldkey_address/update', stored), 200);
+    expectStatus(await api.recipient(gui, 'POST', '/coldkey_address/update', later, 'coldkey_address'), 200);
+    coordinator.snapshot = snapshotOf([[both.hotkey, 1]]);
+    const second = await nextEpoch();
+    expect(await epochs.rollover(second)).toMatchObject({ rollover: 'stored', publication: 'published' });
+    expect(await leafOf(gui.hotkey, second)).toMatchObject({ recipient_coldkey: stored, amount: '500' });
+    expect(await leafOf(both.hotkey, second)).toMatchObject({ recipient_coldkey: stored, amount: '1500' });
+  }, 60_000);
+
+  it('names the newest published epoch whose leaf carries the recipient (published_in_epoch), and the latest published epoch in stats', async () => {
+    const miner = await signer('//RolloverRecipient//published');
+    expectStatus(await api.recipient(miner, 'PUT', '/api/v1/miners/recipient-coldkey', stored), 200);
+    expectStatus(await api.signed(idle, 'POST', '/api/v1/miners/register'), 200);
+    expect(await lookup(miner.hotkey)).toMatchObject({ recipient_coldkey: stored, published_in_epoch: null });
+
+    const first = await nextEpoch();
+    coordinator.snapshot = snapshotOf([[miner.hotkey, 1]]);
+    expect(await epochs.rollover(first)).toMatchObject({ rollover: 'stored', publication: 'published' });
+    expect(await lookup(miner.hotkey)).toMatchObject({ recipient_coldkey: stored, published_in_epoch: first });
+    // No earnings, no leaf: nothing published for it.
+    expect(await lookup(idle.hotkey)).toMatchObject({ recipient_coldkey: null, published_in_epoch: null });
+    expect(await latestEpochInStats(idle)).toBe(first);
+    expect((await api.send<{ latest_epoch: number | null }>('GET', '/status')).body.latest_epoch).toBe(first);
+
+    // A new recipient is not published until an epoch's leaf carries it; the earlier leaf paid the old one.
+    expectStatus(await api.recipient(miner, 'PUT', '/api/v1/miners/recipient-coldkey', later), 200);
+    expect(await lookup(miner.hotkey)).toMatchObject({ recipient_coldkey: later, published_in_epoch: null });
+    const second = await nextEpoch();
+    expect(await epochs.rollover(second)).toMatchObject({ rollover: 'stored', publication: 'published' });
+    expect(await lookup(miner.hotkey)).toMatchObject({ recipient_coldkey: later, published_in_epoch: second });
+    expect(await latestEpochInStats(miner)).toBe(second);
+  }, 60_000);
 });

@@ -60,6 +60,20 @@ describe('pool-wallet verification with one-time signatures (DECISIONS.md §2 Po
     expect(await codeOf(verifyPoolSignedRequest(ctx('GET', get)))).toBe('ok');
   });
 
+  it('spends a signature a GET used for every later POST/PUT (the message does not bind the method), in any spelling', async () => {
+    const read = { ...miner.signPool(NOW) };
+    expect(await codeOf(verifyPoolSignedRequest(ctx('GET', read)))).toBe('ok');
+    expect(await codeOf(verifyPoolSignedRequest(ctx('POST', read)))).toBe(ErrorCode.ReplayedSignature);
+    expect(await codeOf(verifyPoolSignedRequest(ctx('PUT', { ...read, 'X-Key': encodeAddress(miner.hotkey, 2) })))).toBe(ErrorCode.ReplayedSignature);
+    expect(await codeOf(verifyPoolSignedRequest(ctx('HEAD', { ...miner.signPool(NOW) })))).toBe('ok');
+    // A legacy-form read spends the same signature bytes for the plain form.
+    const signature = miner.signPool(NOW)['X-Signature'];
+    expect(await codeOf(verifyPoolSignedRequest(ctx('GET', { 'X-Key': miner.hotkey, 'X-Timestamp': poolAuthMessage(NOW), 'X-Signature': signature })))).toBe('ok');
+    expect(await codeOf(verifyPoolSignedRequest(ctx('POST', { 'X-Key': miner.hotkey, 'X-Timestamp': String(NOW), 'X-Signature': signature })))).toBe(
+      ErrorCode.ReplayedSignature,
+    );
+  });
+
   it('accepts the legacy `X-Timestamp: auth:{ts}` and refuses stale, missing and foreign signatures', async () => {
     const legacy = { 'X-Key': miner.hotkey, 'X-Timestamp': poolAuthMessage(NOW), 'X-Signature': miner.signPool(NOW)['X-Signature'] };
     expect(await codeOf(verifyPoolSignedRequest(ctx('POST', legacy)))).toBe('ok');

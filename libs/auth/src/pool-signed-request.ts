@@ -3,9 +3,10 @@ import { headerValue, POOL_KEY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, type 
 import { verifyPoolRequest, verifyRecipientUpdate } from './pool-auth';
 import type { ReplayGuardStore } from './replay-guard.store';
 import { canonicalSs58, decodePublicKey, decodeSignature } from './signature';
-import { useOnce } from './signed-request';
+import { markSpent, useOnce } from './signed-request';
 
-// A signature on a pool POST/PUT is accepted once (DECISIONS.md §2 Pool).
+// A signature on a pool POST/PUT is accepted once (DECISIONS.md §2 Pool). Reads may repeat theirs, but
+// `auth:{ts}` does not bind the method: a signature any read has used is spent for these.
 const ONE_TIME_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface PoolRequestContext {
@@ -19,7 +20,8 @@ export interface PoolRequestContext {
 
 /**
  * Verifies a pool-wallet signed request (`auth:{ts}`, or the legacy `X-Timestamp: auth:{ts}`), refuses a
- * reused signature on state-changing methods, and returns the signer's canonical SS58 (prefix 42).
+ * signature already used (on any method) on state-changing methods, remembers one a read uses, and
+ * returns the signer's canonical SS58 (prefix 42).
  */
 export async function verifyPoolSignedRequest(ctx: PoolRequestContext): Promise<string> {
   const key = await verifyPoolRequest(ctx.headers, ctx.now, ctx.maxSkewSeconds);
@@ -76,6 +78,8 @@ async function rememberAndCanonicalise(ctx: PoolRequestContext, key: string): Pr
   if (ONE_TIME_METHODS.has(ctx.method.toUpperCase())) {
     const signedAt = signedAtOf(headerValue(ctx.headers, TIMESTAMP_HEADER) ?? '');
     await useOnce(ctx.replayGuard, publicKey, signature, { maxSkewSeconds: ctx.maxSkewSeconds, signedAt, now: ctx.now });
+  } else {
+    await markSpent(ctx.replayGuard, publicKey, signature, { maxSkewSeconds: ctx.maxSkewSeconds, now: ctx.now });
   }
   return hotkey;
 }

@@ -31,6 +31,17 @@ return 0
   2,
 );
 
+// Remembers a signature without refusing a reuse; like REMEMBER_ONCE it records the store's start when it finds none.
+// KEYS: nonce, store-since. ARGV: ttl seconds, now (unix seconds).
+const REMEMBER = new RedisScript(
+  `
+if not redis.call('GET', KEYS[2]) then redis.call('SET', KEYS[2], ARGV[2]) end
+redis.call('SET', KEYS[1], '1', 'EX', ARGV[1], 'NX')
+return 1
+`,
+  2,
+);
+
 /**
  * Remembers accepted signatures in Redis so that each is accepted once (DECISIONS.md §2). A Redis
  * that restarts empty forgets them: the store records since when it holds every used signature
@@ -51,8 +62,16 @@ export class ReplayGuardStore {
   async rememberOnce(hotkey: string, signature: string, ttlSeconds: number, timestamp: number, now: number): Promise<ReplayVerdict> {
     // Redis refuses EX 0 and fractions.
     const ttl = Math.max(1, Math.ceil(ttlSeconds));
-    const verdict = (await REMEMBER_ONCE.run(this.redis, [`${this.keyPrefix}${hotkey}:${signature}`, this.sinceKey()], [ttl, timestamp, Math.floor(now)])) as number;
+    const verdict = (await REMEMBER_ONCE.run(this.redis, [this.nonceKey(hotkey, signature), this.sinceKey()], [ttl, timestamp, Math.floor(now)])) as number;
     return verdict === 1 ? 'accepted' : verdict === 0 ? 'replayed' : 'predates_store';
+  }
+
+  /**
+   * Remembers `(hotkey, signature)` for `ttlSeconds` without refusing a reuse: a signature a read has
+   * used is then spent for `rememberOnce` (the reads that may repeat it never spend it for themselves).
+   */
+  async remember(hotkey: string, signature: string, ttlSeconds: number, now: number): Promise<void> {
+    await REMEMBER.run(this.redis, [this.nonceKey(hotkey, signature), this.sinceKey()], [Math.max(1, Math.ceil(ttlSeconds)), Math.floor(now)]);
   }
 
   /** Records `now` as the store's start unless one is recorded; true when it was missing (the store was empty). */
@@ -77,6 +96,10 @@ export class ReplayGuardStore {
     this.redis.on('ready', mark);
     if (this.redis.status === 'ready') mark();
     return () => this.redis.off('ready', mark);
+  }
+
+  private nonceKey(hotkey: string, signature: string): string {
+    return `${this.keyPrefix}${hotkey}:${signature}`;
   }
 
   private sinceKey(): string {

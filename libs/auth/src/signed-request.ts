@@ -90,6 +90,20 @@ export async function useOnce(
 }
 
 /**
+ * Remembers a verified signature of a request that may repeat it (a read), for the replay window, so
+ * that `useOnce` refuses it afterwards: where the signed message does not bind the method (the pool's
+ * `auth:{ts}`), a signature seen on a read must never later authorise a write.
+ */
+export async function markSpent(replayGuard: ReplayGuardStore, publicKey: Uint8Array, signature: Uint8Array, at: { maxSkewSeconds: number; now: number }): Promise<void> {
+  await replayGuard.remember(
+    Buffer.from(publicKey).toString('hex'),
+    Buffer.from(signature).toString('hex'),
+    replayWindowSeconds(at.maxSkewSeconds),
+    at.now,
+  );
+}
+
+/**
  * How long an accepted signature is remembered: a timestamp stays fresh for 2 × skew + 1 seconds
  * (±skew around a server clock rounded down to whole seconds), so it is never fresh and forgotten at once.
  */

@@ -135,7 +135,7 @@ export class ClaimsService {
     const { tree, indexOf } = await this.tree(row.epoch);
     const index = canonical === null ? undefined : indexOf.get(canonical);
     if (index === undefined) {
-      throw ApiError.notFound(ErrorCode.HotkeyNotInEpoch, `Hotkey ${hotkey} has no leaf in epoch ${row.epoch} (no earnings yet, or no stored recipient at rollover).`, {
+      throw ApiError.notFound(ErrorCode.HotkeyNotInEpoch, `Hotkey ${hotkey} has no leaf in epoch ${row.epoch} (no earnings yet, or neither a stored recipient nor a declared coldkey at rollover).`, {
         epoch: row.epoch,
         hotkey,
       });

@@ -1,6 +1,7 @@
 import { ApiValidationError, EvaluationSubmissionDto, EvolutionSubmissionDto, LeaseRequestDto, LeaseSubmissionDto, ResultsQueryDto, type ValidationErrorItem } from '@rcs/contracts';
+import { thrownBy } from '@rcs/testing';
 import type { Type } from '@nestjs/common';
-import { PoolModelPipe } from './pool-model.pipe';
+import { IgnoredBodyPipe, PoolModelPipe } from './pool-model.pipe';
 
 async function items<T extends object>(dto: Type<T>, value: unknown, location: 'body' | 'query' = 'body'): Promise<ValidationErrorItem[]> {
   try {
@@ -53,6 +54,30 @@ describe('PoolModelPipe (pool request models: unknown properties ignored, known 
     ]);
     expect((await items(EvolutionSubmissionDto, { evolved_function: 'a\u0000b' }))[0]).toMatchObject({ type: 'string_nul_character' });
     expect((await items(LeaseRequestDto, ['x']))[0]).toMatchObject({ loc: ['body'], type: 'model_attributes_type' });
+  });
+
+  it('refuses properties named like Object.prototype members (422 extra_forbidden) wherever they appear, instead of dropping them', async () => {
+    expect(await items(LeaseRequestDto, JSON.parse('{"eval_batch_size": 4, "__proto__": {"eval_batch_size": 1}}'))).toEqual([
+      { type: 'extra_forbidden', loc: ['body', '__proto__'], msg: expect.any(String), input: { eval_batch_size: 1 } },
+    ]);
+    expect(await items(LeaseSubmissionDto, JSON.parse('{"evaluations": [{"algorithm_id": 3, "score": 0.5, "constructor": {"prototype": 1}}]}'))).toEqual([
+      expect.objectContaining({ type: 'extra_forbidden', loc: ['body', 'evaluations', 0, 'constructor'] }),
+    ]);
+    // Also inside a property the model does not declare (which is otherwise ignored).
+    expect(await items(LeaseSubmissionDto, { metadata: { toString: 'x' } })).toEqual([
+      expect.objectContaining({ type: 'extra_forbidden', loc: ['body', 'metadata', 'toString'] }),
+    ]);
+    expect(await items(ResultsQueryDto, { limit: '5', hasOwnProperty: 'x' }, 'query')).toEqual([expect.objectContaining({ type: 'extra_forbidden', loc: ['query', 'hasOwnProperty'] })]);
+  });
+
+  it('checks a body the route ignores for reserved names only', () => {
+    const pipe = new IgnoredBodyPipe();
+    expect(pipe.transform({ public_address: 'x', metadata: { a: 1 } })).toBeUndefined();
+    expect(pipe.transform(undefined)).toBeUndefined();
+    expect(pipe.transform(['anything'])).toBeUndefined();
+    expect(thrownBy(ApiValidationError, () => pipe.transform(JSON.parse('{"metadata": {"__proto__": 1}}')))).toMatchObject({
+      items: [expect.objectContaining({ type: 'extra_forbidden', loc: ['body', 'metadata', '__proto__'] })],
+    });
   });
 
   it('coerces query numbers and keeps the caller’s input in the item', async () => {

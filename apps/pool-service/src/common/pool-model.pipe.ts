@@ -1,14 +1,16 @@
 import { createParamDecorator, type ExecutionContext, type PipeTransform, type Type } from '@nestjs/common';
 import { ApiValidationError, type ValidationErrorItem } from '@rcs/contracts';
-import { modelAttributesTypeItem, validationErrorsToItems, validationItem, type ValidationLoc } from '@rcs/http';
+import { modelAttributesTypeItem, reservedKeyItems, validationErrorsToItems, validationItem, type ValidationLoc } from '@rcs/http';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
 
 /**
  * Validates a pool request model: known fields keep their bounds (422 in the DECISIONS §1 shape), unknown
- * properties are dropped instead of refused (DECISIONS.md §2 Pool, compat with BitSota's clients).
- * The global pipe leaves custom parameter decorators alone, so this is the only validation they get.
+ * properties are dropped instead of refused (DECISIONS.md §2 Pool, compat with BitSota's clients), except
+ * names of `Object.prototype` members, refused wherever they appear (§1 `extra_forbidden`, as on the
+ * coordinator: class-transformer would drop them silently). The global pipe leaves custom parameter
+ * decorators alone, so this is the only validation they get.
  */
 export class PoolModelPipe<T extends object> implements PipeTransform<unknown, Promise<T>> {
   constructor(
@@ -20,6 +22,7 @@ export class PoolModelPipe<T extends object> implements PipeTransform<unknown, P
     const root: ValidationLoc = [this.location];
     const plain = value === null || value === undefined ? {} : value;
     if (typeof plain !== 'object' || Array.isArray(plain)) throw new ApiValidationError([modelAttributesTypeItem(root, value)]);
+    const reserved = reservedKeyItems(plain, root);
     const instance = plainToInstance(this.metatype, { ...plain });
     const errors = await validate(instance, {
       whitelist: true,
@@ -27,7 +30,7 @@ export class PoolModelPipe<T extends object> implements PipeTransform<unknown, P
       forbidUnknownValues: true,
       validationError: { target: false, value: true },
     });
-    const items = [...validationErrorsToItems(errors, this.metatype, root), ...unstorableText(instance, root)];
+    const items = [...reserved, ...validationErrorsToItems(errors, this.metatype, root), ...unstorableText(instance, root)];
     if (items.length > 0) throw new ApiValidationError(items);
     return instance;
   }
@@ -49,6 +52,15 @@ function unstorableText(value: unknown, loc: ValidationLoc): ValidationErrorItem
   return [];
 }
 
+/** A body the route ignores (compat: clients send one anyway): only names of `Object.prototype` members are refused. */
+export class IgnoredBodyPipe implements PipeTransform<unknown, undefined> {
+  transform(value: unknown): undefined {
+    const items = reservedKeyItems(value, ['body']);
+    if (items.length > 0) throw new ApiValidationError(items);
+    return undefined;
+  }
+}
+
 const requestBody = createParamDecorator((_data: unknown, context: ExecutionContext): unknown => context.switchToHttp().getRequest<FastifyRequest>().body);
 const requestQuery = createParamDecorator((_data: unknown, context: ExecutionContext): unknown => context.switchToHttp().getRequest<FastifyRequest>().query);
 
@@ -60,4 +72,9 @@ export function PoolBody<T extends object>(dto: Type<T>): ParameterDecorator {
 /** The query string as a pool model `dto` (unknown parameters ignored). */
 export function PoolQuery<T extends object>(dto: Type<T>): ParameterDecorator {
   return requestQuery(new PoolModelPipe(dto, 'query'));
+}
+
+/** The body of a route that ignores it: checked for reserved names only (see `IgnoredBodyPipe`). */
+export function IgnoredPoolBody(): ParameterDecorator {
+  return requestBody(new IgnoredBodyPipe());
 }

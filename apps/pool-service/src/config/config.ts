@@ -128,6 +128,10 @@ export function loadPoolServiceConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
     publisherUri: mnemonic ?? secretUri,
     publicUrl: read.string('POOL_PUBLIC_URL', `http://127.0.0.1:${base.port}`).replace(/\/+$/, ''),
   };
+  // The simulated claim signs `claim_single` with the publisher key: on a real chain that spends real funds on demand.
+  if (payout.claimSimulation && chain?.chain === 'polkadot') {
+    read.problems.push('CLAIM_SIMULATION=true is only for CHAIN=dev: on a real chain the simulated claim route would sign claim_single with the publisher key');
+  }
   const config: Omit<PoolServiceConfig, 'chain'> = {
     ...base,
     ...readServiceStoresConfig(read, cwd, { databaseUrlVariable: 'POOL_DATABASE_URL', dataDir: 'pool', keyPrefix: (base) => `${base}:pool` }),

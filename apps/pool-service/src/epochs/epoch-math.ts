@@ -224,7 +224,7 @@ export interface EpochAllocationInput {
   pools: readonly SplitPoolPolicy[];
   /** Cumulative units per hotkey after the previous epoch. */
   previousCumulative: ReadonlyMap<string, bigint>;
-  /** Stored recipient per hotkey (canonical); hotkeys without one get no leaf but keep accruing. */
+  /** Payout recipient per hotkey (canonical: stored, else declared); hotkeys without one get no leaf but keep accruing. */
   recipients: ReadonlyMap<string, string>;
 }
 

@@ -49,6 +49,17 @@ export class EpochsRepository {
     return manager.findOne(EpochEntity, { where: { publication: 'published' }, order: { epoch: 'DESC' } });
   }
 
+  /** The newest published epoch whose leaf for `hotkey` pays `recipient`, or null. */
+  async newestPublishedPaying(manager: EntityManager, hotkey: string, recipient: string): Promise<number | null> {
+    const rows = (await manager.query(
+      `SELECT a.epoch FROM epoch_allocations a JOIN epochs e ON e.epoch = a.epoch
+       WHERE a.hotkey = $1 AND a.recipient_coldkey = $2 AND a.leaf_index IS NOT NULL AND e.publication = 'published'
+       ORDER BY a.epoch DESC LIMIT 1`,
+      [hotkey, recipient],
+    )) as { epoch: number }[];
+    return rows[0]?.epoch ?? null;
+  }
+
   async list(manager: EntityManager): Promise<number[]> {
     const rows = (await manager.query(`SELECT epoch FROM epochs ORDER BY epoch DESC`)) as { epoch: number }[];
     return rows.map((r) => r.epoch);
@@ -80,14 +91,19 @@ export class EpochsRepository {
     return new Map(rows.map((r) => [r.hotkey, BigInt(r.cumulative)]));
   }
 
-  /** Stored recipients of the given hotkeys (canonical). */
+  /**
+   * Who the leaves of the given hotkeys pay (canonical), DECISIONS.md §11 Recipients: the recipient stored
+   * through the governing routes, else the coldkey declared on the root compatibility route (BitSota's GUI
+   * sets only that one; without it a GUI miner would accrue forever). Hotkeys with neither are left out.
+   */
   async recipients(manager: EntityManager, hotkeys: string[]): Promise<Map<string, string>> {
     if (hotkeys.length === 0) return new Map();
-    const rows = (await manager.query(`SELECT hotkey, recipient_coldkey FROM miners WHERE hotkey = ANY($1::text[]) AND recipient_coldkey IS NOT NULL`, [hotkeys])) as {
-      hotkey: string;
-      recipient_coldkey: string;
-    }[];
-    return new Map(rows.map((r) => [r.hotkey, r.recipient_coldkey]));
+    const rows = (await manager.query(
+      `SELECT hotkey, coalesce(recipient_coldkey, declared_coldkey) AS recipient FROM miners
+       WHERE hotkey = ANY($1::text[]) AND coalesce(recipient_coldkey, declared_coldkey) IS NOT NULL`,
+      [hotkeys],
+    )) as { hotkey: string; recipient: string }[];
+    return new Map(rows.map((r) => [r.hotkey, r.recipient]));
   }
 
   /**

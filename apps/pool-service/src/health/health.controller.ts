@@ -43,7 +43,10 @@ export class HealthController {
   }
 
   private async report(): Promise<PoolStatusDto> {
-    const enabled = this.config.chain.claimContractAddress !== null;
+    // The dev chain carries its own claim contract (publish, claim, challenge): it is this stack's on-chain
+    // runtime, and BitSota's pool verifier requires `enabled`. On polkadot a contract is configured by address.
+    const contractName = this.config.chain.chain === 'dev' ? 'dev' : this.config.chain.claimContractAddress;
+    const enabled = contractName !== null;
     const manager = this.dataSource.manager;
     const [{ database, redis }, block, contract, claimState, latest, published, snapshot, publisher] = await Promise.all([
       this.stores.check(),
@@ -67,6 +70,7 @@ export class HealthController {
       window_blocks: this.config.windowBlocks,
       onchain_runtime: {
         enabled,
+        contract: contractName,
         contract_status: {
           active_veto_count: state?.vetoActive ? 1 : 0,
           is_veto_active: state?.vetoActive ?? false,

@@ -17,7 +17,7 @@ import {
   ValidationErrorDto,
 } from '@rcs/contracts';
 import { iso } from '../common/iso';
-import { PoolBody, PoolQuery } from '../common/pool-model.pipe';
+import { IgnoredPoolBody, PoolBody, PoolQuery } from '../common/pool-model.pipe';
 import { MinersService, SignedColdkey } from './miners.service';
 
 type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
@@ -80,7 +80,7 @@ export class MinersController {
   @ApiOperation({ summary: 'Register or refresh the signing miner', description: 'The body is ignored.' })
   @ApiOkResponse({ type: PoolMinerDto, description: 'The miner.' })
   @ApiErrors(...SIGNATURE_ERRORS)
-  register(@CurrentAuth() miner: HotkeyPrincipal): Promise<PoolMinerDto> {
+  register(@CurrentAuth() miner: HotkeyPrincipal, @IgnoredPoolBody() _body: undefined): Promise<PoolMinerDto> {
     return this.miners.register(miner.hotkey);
   }
 
@@ -157,7 +157,7 @@ export class RootColdkeyController {
   @RecipientUpdateSigned()
   @ApiOperation({
     summary: 'Declare a coldkey (root compatibility route)',
-    description: 'Records `declared_coldkey` only: it does not change the recipient that governs the service’s Merkle claims.',
+    description: 'Records `declared_coldkey`: it never overrides the recipient stored through the governing routes, but a miner without one is paid to it.',
   })
   @ApiBody({ type: RecipientUpdateDto })
   @ApiOkResponse({ type: ColdkeyDeclaredDto, description: '`{status: "success", coldkey_address}` (compat).' })

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { EpochsModule } from '../epochs/epochs.module';
 import { ReputationModule } from '../reputation/reputation.module';
 import { MinerOwners } from './miner-owners';
 import { MinersController, RootColdkeyController } from './miners.controller';
@@ -6,7 +7,7 @@ import { MinersRepository } from './miners.repository';
 import { MinersService } from './miners.service';
 
 @Module({
-  imports: [ReputationModule],
+  imports: [ReputationModule, EpochsModule],
   controllers: [MinersController, RootColdkeyController],
   providers: [MinersRepository, MinersService, MinerOwners],
   exports: [MinersRepository, MinerOwners],

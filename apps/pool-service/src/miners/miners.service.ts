@@ -3,9 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiError, ErrorCode, LeaderboardEntryDto, MinerStatsDto, PoolMinerDto, RecipientDto } from '@rcs/contracts';
 import { canonicalSs58 } from '@rcs/auth';
 import { inTransaction } from '@rcs/persistence';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { iso } from '../common/iso';
 import { PoolClock } from '../common/pool-clock';
+import { EpochsRepository } from '../epochs/epochs.repository';
 import { MinerEntity } from './entities/miner.entity';
 import { MinersRepository, RecipientChange } from './miners.repository';
 
@@ -25,6 +26,7 @@ export class MinersService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly miners: MinersRepository,
+    private readonly epochs: EpochsRepository,
     private readonly clock: PoolClock,
   ) {}
 
@@ -48,11 +50,12 @@ export class MinersService {
     );
     return inTransaction(this.dataSource, async (manager) => {
       const miner = await this.miners.touch(manager, hotkey);
-      const [counts, reputation, active, pool] = [
+      const [counts, reputation, active, pool, latest] = [
         await this.miners.counts(manager, hotkey),
         await this.miners.reputationOf(manager, hotkey),
         await this.miners.activeAssignment(manager, hotkey),
         await this.miners.poolCounts(manager),
+        await this.epochs.latestPublished(manager),
       ];
       return {
         miner: {
@@ -72,8 +75,8 @@ export class MinersService {
           algorithms: pool.algorithms,
           pending_evaluations: pool.pendingAlgorithms,
           window_number: window,
-          // Epochs come with the payout issue; until then nothing is published.
-          latest_epoch: null,
+          // As `/status` says it: the latest epoch published on chain.
+          latest_epoch: latest?.epoch ?? null,
         },
       };
     });
@@ -96,7 +99,7 @@ export class MinersService {
     return this.record({ ...change, kind: 'recipient' });
   }
 
-  /** The root compatibility route: records only `declared_coldkey` (spec 001: it does not govern claims). */
+  /** The root compatibility route: records only `declared_coldkey`, which pays only while no recipient is stored (DECISIONS.md §11). */
   async declareColdkey(change: SignedColdkey): Promise<MinerEntity> {
     return this.record({ ...change, kind: 'declared' });
   }
@@ -106,27 +109,30 @@ export class MinersService {
     const hotkey = canonicalSs58(hotkeySpelling);
     const miner = hotkey === null ? null : await this.miners.find(this.dataSource.manager, hotkey);
     if (miner === null) throw ApiError.notFound(ErrorCode.HotkeyNotFound, `No pool miner with hotkey ${hotkeySpelling}.`, { hotkey: hotkeySpelling });
-    return recipientDto(miner);
+    return this.recipientDto(this.dataSource.manager, miner);
   }
 
   /** The signer's own recipient (a signed read registers the signer, so it always exists). */
   async ownRecipient(hotkey: string): Promise<RecipientDto> {
-    const miner = await inTransaction(this.dataSource, (manager) => this.miners.touch(manager, hotkey));
-    return recipientDto(miner);
+    return inTransaction(this.dataSource, async (manager) => this.recipientDto(manager, await this.miners.touch(manager, hotkey)));
+  }
+
+  /**
+   * `published_in_epoch` is the newest published epoch whose leaf pays the recipient in effect: the stored
+   * one, else the declared coldkey (what a rollover would put in the leaf, DECISIONS.md §11 Recipients).
+   */
+  private async recipientDto(manager: EntityManager, miner: MinerEntity): Promise<RecipientDto> {
+    const paid = miner.recipientColdkey ?? miner.declaredColdkey;
+    return {
+      hotkey: miner.hotkey,
+      recipient_coldkey: miner.recipientColdkey,
+      updated_at: iso(miner.recipientUpdatedAt),
+      published_in_epoch: paid === null ? null : await this.epochs.newestPublishedPaying(manager, miner.hotkey, paid),
+      declared_coldkey: miner.declaredColdkey,
+    };
   }
 
   private record(change: RecipientChange): Promise<MinerEntity> {
     return inTransaction(this.dataSource, (manager) => this.miners.recordColdkey(manager, change));
   }
-}
-
-function recipientDto(miner: MinerEntity): RecipientDto {
-  return {
-    hotkey: miner.hotkey,
-    recipient_coldkey: miner.recipientColdkey,
-    updated_at: iso(miner.recipientUpdatedAt),
-    // Published epochs come with the payout issue.
-    published_in_epoch: null,
-    declared_coldkey: miner.declaredColdkey,
-  };
 }

@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { AuthPrincipal, CurrentAuth, PoolSigned, PoolValidator, Public } from '@rcs/auth';
 import { ApiErrors, ErrorCode, PoolResultDto, ResultsQueryDto, ResultVerifiedDto, SIGNATURE_ERRORS, SotaDto, SotaQueryDto, ValidationErrorDto } from '@rcs/contracts';
-import { PoolQuery } from '../common/pool-model.pipe';
+import { IgnoredPoolBody, PoolQuery } from '../common/pool-model.pipe';
 import { ResultsService } from './results.service';
 
 type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
@@ -44,7 +44,7 @@ export class ResultsController {
   @ApiOperation({ summary: 'Verify a result (allowlisted validators)', description: 'Raises the threshold to the result’s score when higher; idempotent.' })
   @ApiOkResponse({ type: ResultVerifiedDto, description: 'Verified.' })
   @ApiErrors(ErrorCode.ValidatorNotAllowlisted, ErrorCode.ResultNotFound, ErrorCode.ValidatorAllowlistUnconfigured, ...SIGNATURE_ERRORS)
-  verify(@CurrentAuth() validator: HotkeyPrincipal, @Param('result_id') resultId: string): Promise<ResultVerifiedDto> {
+  verify(@CurrentAuth() validator: HotkeyPrincipal, @Param('result_id') resultId: string, @IgnoredPoolBody() _body: undefined): Promise<ResultVerifiedDto> {
     return this.results.verify(validator.hotkey, resultId);
   }
 }

@@ -58,7 +58,7 @@ export class PoolSummaryDto {
   pending_evaluations!: number;
   @ApiIntegerOrNull('Current payout window (null when the chain is unreachable).')
   window_number!: number | null;
-  @ApiIntegerOrNull('Latest published epoch (null until epochs exist).')
+  @ApiIntegerOrNull('Latest published epoch, as `/status` says it (null until one is published).')
   latest_epoch!: number | null;
 }
 
@@ -106,9 +106,9 @@ export class RecipientDto {
   recipient_coldkey!: string | null;
   @ApiDateTimeOrNull('When the recipient was stored.')
   updated_at!: string | null;
-  @ApiIntegerOrNull('Latest epoch that published this recipient (null until then).')
+  @ApiIntegerOrNull('Newest published epoch whose leaf pays the recipient in effect (`recipient_coldkey`, else `declared_coldkey`); null until one does.')
   published_in_epoch!: number | null;
-  @ApiTextOrNull('Coldkey declared on the root compatibility route (does not govern claims).')
+  @ApiTextOrNull('Coldkey declared on the root compatibility route: paid while no recipient is stored, never overriding one.')
   declared_coldkey!: string | null;
 }
 
@@ -270,8 +270,10 @@ export class ContractStatusDto {
 }
 
 export class OnchainRuntimeDto {
-  @ApiBoolean('A claim contract is configured.')
+  @ApiBoolean('A claim contract is in use: the dev chain’s own (CHAIN=dev) or one configured by CLAIM_CONTRACT_ADDRESS.')
   enabled!: boolean;
+  @ApiTextOrNull('The claim contract: `dev` (the dev chain’s in-process contract), else its SS58 address; null when none is configured.')
+  contract!: string | null;
   @ApiProperty({ type: () => ContractStatusDto, description: 'The claim contract as read.' })
   contract_status!: ContractStatusDto;
   @ApiProperty({ description: 'Claim proof routes.', type: 'object', properties: { enabled: { type: 'boolean' } } })

@@ -32,7 +32,10 @@ export class AlgorithmEntity {
   @TextColumn()
   algorithmDsl!: string;
 
-  /** SHA-256 hex of the normalised DSL (trimmed lines, no comments): one algorithm per task type. */
+  /**
+   * SHA-256 hex of the canonical DSL (`dslHash`): one algorithm per task type. Rows that the canonical form
+   * made equal when it was introduced hold `{hash}:{id}` (all but the oldest; `CanonicalDslHash1795711439859`).
+   */
   @TextColumn()
   dslHash!: string;
 

@@ -5,6 +5,8 @@ import { EpochEntity } from './epoch.entity';
 /** One hotkey of an epoch: every hotkey with a positive cumulative, a leaf only with a recipient (DECISIONS.md §8). */
 @Entity({ name: 'epoch_allocations' })
 @Index('epoch_allocations_leaf_unique', ['epoch', 'leafIndex'], { unique: true, where: 'leaf_index IS NOT NULL' })
+// A hotkey's newest leaves first (the recipient lookup's `published_in_epoch`).
+@Index('epoch_allocations_hotkey_idx', ['hotkey', 'epoch'])
 @Check('epoch_allocations_leaf_check', `(leaf_index IS NULL) = (recipient_coldkey IS NULL)`)
 @Check('epoch_allocations_amounts_check', `units >= 0 AND cumulative >= units`)
 export class EpochAllocationEntity {

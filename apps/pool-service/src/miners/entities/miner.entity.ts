@@ -13,14 +13,17 @@ export class MinerEntity {
   @TimestampColumn({ default: () => 'now()' })
   lastSeenAt!: Date;
 
-  /** Where the next published leaf pays; set by the three governing recipient routes. */
+  /** Where the next published leaf pays; set by the three governing recipient routes, which take precedence over `declaredColdkey`. */
   @TextColumn(nullable)
   recipientColdkey!: string | null;
 
   @TimestampColumn(nullable)
   recipientUpdatedAt!: Date | null;
 
-  /** Recorded by the root compatibility route only; never governs claims (spec 001). */
+  /**
+   * Recorded by the root compatibility route only; it never overrides `recipientColdkey` (spec 001), but a
+   * miner without a stored recipient is paid to it (DECISIONS.md §11, compat with BitSota's GUI).
+   */
   @TextColumn(nullable)
   declaredColdkey!: string | null;
 
