@@ -71,6 +71,7 @@ export const ERROR_STATUS = {
   [ErrorCode.BodyTooLarge]: 413,
   [ErrorCode.UnsupportedMediaType]: 415,
   [ErrorCode.RateLimited]: 429,
+  [ErrorCode.TooManyStreams]: 429,
   [ErrorCode.RequestHeadersTooLarge]: 431,
 
   [ErrorCode.InternalError]: 500,
