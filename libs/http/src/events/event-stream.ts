@@ -1,6 +1,7 @@
+import { EventEmitter } from 'node:events';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { REDIS } from '@rcs/queue';
+import { REDIS, REQUEST_COMMAND_TIMEOUT_MS } from '@rcs/queue';
 
 /** One event of a service's public stream: the Redis stream id, the event name and its JSON payload text. */
 export interface StreamEvent {
@@ -16,6 +17,8 @@ export interface EventStreamOptions {
   maxLength: number;
   /** How often an idle connection gets a comment line, so proxies keep it open. */
   heartbeatMs: number;
+  /** How long one read of the stream blocks in Redis; `READ_BLOCK_MS` unless a test shortens it. */
+  readBlockMs?: number;
 }
 
 export const EVENT_STREAM_OPTIONS = Symbol('EVENT_STREAM_OPTIONS');
@@ -25,6 +28,12 @@ export interface EventSubscriber {
   deliver(event: StreamEvent): void;
   heartbeat(): void;
   close(): void;
+}
+
+/** What the stream reports as it works, for tests that wait on it instead of on time. */
+export interface EventStreamActivity {
+  /** One blocking read of the Redis stream returned: with events, empty after its block, or failed. */
+  read: [outcome: 'events' | 'empty' | 'failed'];
 }
 
 /** Stream ids are `<ms>-<seq>`; what a client may send back as `Last-Event-ID`. */
@@ -40,7 +49,8 @@ export function compareStreamIds(a: string, b: string): number {
   return seq === 0n ? 0 : seq < 0n ? -1 : 1;
 }
 
-const READ_BLOCK_MS = 5000;
+/** How long one read of the Redis stream blocks; its connection's command timeout is longer by `REQUEST_COMMAND_TIMEOUT_MS`. */
+export const READ_BLOCK_MS = 5000;
 const RANGE_BATCH = 500;
 
 type RawEntry = [id: string, fields: string[]];
@@ -62,6 +72,7 @@ function toEvent([id, fields]: RawEntry): StreamEvent {
  */
 @Injectable()
 export class EventStream implements OnModuleDestroy {
+  readonly activity = new EventEmitter<EventStreamActivity>();
   private readonly logger = new Logger('EventStream');
   private readonly subscribers = new Set<EventSubscriber>();
   private reader: Redis | null = null;
@@ -70,6 +81,8 @@ export class EventStream implements OnModuleDestroy {
   private cursor = '0-0';
   private heartbeat: NodeJS.Timeout | null = null;
   private stopped = false;
+  /** Set while reads keep failing, so an outage is one warning and one recovery line, not one per retry. */
+  private failingSince: number | null = null;
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -90,6 +103,11 @@ export class EventStream implements OnModuleDestroy {
   async after(afterId: string, count = RANGE_BATCH): Promise<StreamEvent[]> {
     const entries = (await this.redis.xrange(this.options.key, `(${afterId}`, '+', 'COUNT', count)) as RawEntry[];
     return entries.map(toEvent);
+  }
+
+  /** The id of the newest event this replica's reader has handed to its open streams ('0-0' before it starts). */
+  get position(): string {
+    return this.cursor;
   }
 
   get open(): number {
@@ -143,8 +161,14 @@ export class EventStream implements OnModuleDestroy {
     this.started ??= (async () => {
       const newest = (await this.redis.xrevrange(this.options.key, '+', '-', 'COUNT', 1)) as RawEntry[];
       this.cursor = newest.length > 0 ? newest[0][0] : '0-0';
-      // A blocking read needs its own connection; it waits for Redis rather than failing fast.
-      this.reader = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, connectionName: `${this.redis.options.connectionName ?? 'events'}:events` });
+      // A blocking read needs its own connection; it waits for Redis rather than failing fast, and
+      // its command timeout (the request client's is shorter than a block) must outlast a block.
+      this.reader = this.redis.duplicate({
+        enableOfflineQueue: true,
+        maxRetriesPerRequest: null,
+        commandTimeout: this.blockMs + REQUEST_COMMAND_TIMEOUT_MS,
+        connectionName: `${this.redis.options.connectionName ?? 'events'}:events`,
+      });
       this.reader.on('error', () => undefined);
       this.loop = this.tail(this.reader);
       this.heartbeat = setInterval(() => {
@@ -158,12 +182,17 @@ export class EventStream implements OnModuleDestroy {
     return this.started;
   }
 
+  private get blockMs(): number {
+    return this.options.readBlockMs ?? READ_BLOCK_MS;
+  }
+
   private async tail(reader: Redis): Promise<void> {
     while (!this.stopped) {
       try {
-        const result = (await reader.xread('COUNT', RANGE_BATCH, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.options.key, this.cursor)) as
+        const result = (await reader.xread('COUNT', RANGE_BATCH, 'BLOCK', this.blockMs, 'STREAMS', this.options.key, this.cursor)) as
           | [string, RawEntry[]][]
           | null;
+        this.recovered();
         for (const [, entries] of result ?? []) {
           for (const entry of entries) {
             this.cursor = entry[0];
@@ -171,12 +200,29 @@ export class EventStream implements OnModuleDestroy {
             for (const subscriber of this.subscribers) subscriber.deliver(event);
           }
         }
+        this.activity.emit('read', result ? 'events' : 'empty');
       } catch (error) {
         if (this.stopped) return;
-        this.logger.warn(`Reading the event stream failed: ${(error as Error).message}`);
+        this.failed(error as Error);
+        this.activity.emit('read', 'failed');
         await new Promise((resolve) => setTimeout(resolve, 1000).unref());
       }
     }
+  }
+
+  private failed(error: Error): void {
+    if (this.failingSince === null) {
+      this.failingSince = Date.now();
+      this.logger.warn(`Reading the event stream failed: ${error.message}; retrying every second`);
+    } else {
+      this.logger.debug(`Reading the event stream failed again: ${error.message}`);
+    }
+  }
+
+  private recovered(): void {
+    if (this.failingSince === null) return;
+    this.logger.log(`Reading the event stream again after ${Math.round((Date.now() - this.failingSince) / 1000)} s of failures`);
+    this.failingSince = null;
   }
 
   /** Ends every open connection (an app close must not wait on them) and the reader. */
