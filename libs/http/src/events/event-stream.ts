@@ -2,6 +2,10 @@ import { EventEmitter } from 'node:events';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { REDIS, REQUEST_COMMAND_TIMEOUT_MS } from '@rcs/queue';
+import type { Counter } from 'prom-client';
+import { AppMetrics } from '../metrics/app-metrics';
+import type { TrustedProxies } from '../net/trusted-proxies';
+import { StreamAdmission, StreamLimits, StreamSlot, tooManyStreams } from './stream-admission';
 
 /** One event of a service's public stream: the Redis stream id, the event name and its JSON payload text. */
 export interface StreamEvent {
@@ -10,13 +14,17 @@ export interface StreamEvent {
   data: string;
 }
 
-export interface EventStreamOptions {
+export interface EventStreamOptions extends StreamLimits {
   /** The Redis stream key (one per service). */
   key: string;
   /** Approximate bound of the stream (XADD MAXLEN ~): how far back a client can resume. */
   maxLength: number;
   /** How often an idle connection gets a comment line, so proxies keep it open. */
   heartbeatMs: number;
+  /** A stream whose client takes none of the output waiting for it for this long is closed (`EVENTS_MAX_IDLE_SECONDS`). */
+  maxIdleMs: number;
+  /** Proxies whose `X-Forwarded-For` names the client a stream is counted against (`TRUSTED_PROXIES`). */
+  trustedProxies: TrustedProxies;
   /** How long one read of the stream blocks in Redis; `READ_BLOCK_MS` unless a test shortens it. */
   readBlockMs?: number;
 }
@@ -28,12 +36,19 @@ export interface EventSubscriber {
   deliver(event: StreamEvent): void;
   heartbeat(): void;
   close(): void;
+  /** Whether output written to the client is still waiting for it to be taken. */
+  waiting(): boolean;
 }
 
-/** What the stream reports as it works, for tests that wait on it instead of on time. */
+/** Why an open stream ended: its client went, it stopped reading (`idle`), fell too far behind (`overflow`), the service stopped, or Redis failed it. */
+export type StreamEndReason = 'client' | 'idle' | 'overflow' | 'shutdown' | 'unavailable';
+
+/** What the stream reports as it works, for metrics and for tests that wait on it instead of on time. */
 export interface EventStreamActivity {
   /** One blocking read of the Redis stream returned: with events, empty after its block, or failed. */
   read: [outcome: 'events' | 'empty' | 'failed'];
+  /** An open stream ended. */
+  ended: [reason: StreamEndReason];
 }
 
 /** Stream ids are `<ms>-<seq>`; what a client may send back as `Last-Event-ID`. */
@@ -75,6 +90,8 @@ export class EventStream implements OnModuleDestroy {
   readonly activity = new EventEmitter<EventStreamActivity>();
   private readonly logger = new Logger('EventStream');
   private readonly subscribers = new Set<EventSubscriber>();
+  private readonly admission: StreamAdmission;
+  private readonly refused: Counter<'scope'>;
   private reader: Redis | null = null;
   private started: Promise<void> | null = null;
   private loop: Promise<void> | null = null;
@@ -86,8 +103,58 @@ export class EventStream implements OnModuleDestroy {
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
-    @Inject(EVENT_STREAM_OPTIONS) private readonly options: EventStreamOptions,
-  ) {}
+    @Inject(EVENT_STREAM_OPTIONS) readonly options: EventStreamOptions,
+    metrics: AppMetrics,
+  ) {
+    this.admission = new StreamAdmission(options);
+    const admission = this.admission;
+    metrics.gauge({
+      name: 'events_streams_open',
+      help: 'Event streams (GET /api/v1/events) open in this process.',
+      collect() {
+        this.set(admission.open);
+      },
+    });
+    this.refused = metrics.counter({
+      name: 'events_streams_refused_total',
+      help: 'Event streams refused with 429 too_many_streams, by the limit met (client: EVENTS_MAX_STREAMS_PER_CLIENT, total: EVENTS_MAX_STREAMS).',
+      labelNames: ['scope'],
+    });
+    const ended = metrics.counter({
+      name: 'events_streams_ended_total',
+      help: 'Event streams ended, by reason (client, idle, overflow, shutdown, unavailable).',
+      labelNames: ['reason'],
+    });
+    this.activity.on('ended', (reason) => ended.inc({ reason }));
+  }
+
+  /**
+   * Takes a slot for one more stream of `client` (DECISIONS §14), or throws 429 `too_many_streams`
+   * with `Retry-After` past `EVENTS_MAX_STREAMS_PER_CLIENT` or `EVENTS_MAX_STREAMS`.
+   */
+  admit(client: string): StreamSlot {
+    const admitted = this.admission.admit(client);
+    if ('release' in admitted) return admitted;
+    this.refused.inc({ scope: admitted.scope });
+    throw tooManyStreams(admitted);
+  }
+
+  /** Streams open for `client` now. */
+  openFor(client: string): number {
+    return this.admission.openFor(client);
+  }
+
+  /** Open streams whose client has not yet taken everything written to it. */
+  get waiting(): number {
+    let count = 0;
+    for (const subscriber of this.subscribers) if (subscriber.waiting()) count += 1;
+    return count;
+  }
+
+  /** Records that an open stream ended, and why. */
+  ended(reason: StreamEndReason): void {
+    this.activity.emit('ended', reason);
+  }
 
   /** Appends an event; never throws (the change it reports has committed): a failure is logged. */
   async publish(type: string, payload: object): Promise<string | null> {
@@ -131,6 +198,7 @@ export class EventStream implements OnModuleDestroy {
       deliver: (event) => (backlog ? backlog.push(event) : send(event)),
       heartbeat: () => subscriber.heartbeat(),
       close: () => subscriber.close(),
+      waiting: () => subscriber.waiting(),
     };
     this.subscribers.add(member);
     const unsubscribe = () => void this.subscribers.delete(member);
