@@ -26,6 +26,7 @@ web_context=deploy/.build/web-image
 rm -rf "$web_context" && mkdir -p "$web_context"
 cp -r deploy/.build/web "$web_context/site"
 cp deploy/docker/web-nginx.conf "$web_context/nginx.conf"
+cp deploy/docker/web-start.sh "$web_context/start.sh"
 for app in "${apps[@]}"; do
   started=$(date +%s)
   if [ "$app" = web ]; then

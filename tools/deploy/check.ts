@@ -5,7 +5,8 @@
  * replayed by the validator runner container in sibling sandbox containers, a scripted round, an
  * abrupt coordinator restart that loses no acknowledged submission, two replicas under bursts of
  * claims and submissions, repeatable jobs once per interval, body and rate limits, /metrics kept
- * private, the web UI host. Tears everything down (containers, networks, volumes) whatever happens.
+ * private, the web UI host and its security headers (and the web image's). Tears everything down
+ * (containers, networks, volumes) whatever happens.
  * Prints one line per check and `deploy:check: N passed, N failed`; exits 1 on any failure.
  */
 import { execFile } from 'node:child_process';
@@ -17,6 +18,7 @@ import { promisify } from 'node:util';
 import { BtAuthSigner, cryptoReady, keypairFromUri } from '@rcs/auth';
 import { freePort } from '@rcs/testing';
 import { runDemo } from '../demo/demo';
+import { webSecurityHeaders } from '../stack/web-security';
 import { createRepository, git, RoundClient, runRound, TRAIN_PY } from '../round/round';
 import { ComposeProject, docker } from './compose';
 import { resolveLocalhostSubdomains } from './localhost-dns';
@@ -557,6 +559,32 @@ async function main(): Promise<number> {
       const status = await fetch(`${coordinator}/healthz`);
       expectThat(status.status === 200, `coordinator from config.json: ${status.status}`);
       return `${notes.join(', ')}; config.json → ${coordinator}, ${pool}`;
+    });
+
+    await check('gateway and web image: the web UI with the security headers of DECISIONS §14, its CSP connecting to the services its config.json names', async () => {
+      const notes: string[] = [];
+      const expectHeaders = (where: string, response: Response, services: { coordinator: string; pool: string }) => {
+        for (const [name, value] of Object.entries(webSecurityHeaders(services))) {
+          expectThat(response.headers.get(name) === value, `${where}: ${name} is ${JSON.stringify(response.headers.get(name))}, expected ${JSON.stringify(value)}`);
+        }
+      };
+      for (const host of ['localhost', 'web.localhost']) {
+        for (const path of ['/', '/config.json', '/competitions']) expectHeaders(`${host}${path}`, await fetch(`http://${host}:${port}${path}`), { coordinator, pool });
+      }
+      notes.push('gateway: /, /config.json, a deep path');
+      // The Kubernetes web image, run as its Deployment runs it: non-root, read-only root, /tmp writable.
+      const webPort = await freePort();
+      const id = await docker('run', '-d', '--read-only', '--tmpfs', '/tmp', '--cap-drop', 'ALL', '-p', `127.0.0.1:${webPort}:8080`, `rcs/web:${tag}`);
+      try {
+        const web = `http://127.0.0.1:${webPort}`;
+        await waitUntil('the web image /healthz', 60_000, async () => (await fetch(`${web}/healthz`)).status === 200);
+        const config = (await (await fetch(`${web}/config.json`)).json()) as { coordinator: string; pool: string };
+        for (const path of ['/', '/config.json']) expectHeaders(`web image ${path}`, await fetch(`${web}${path}`), config);
+        notes.push(`web image: connect-src from its config.json (${config.coordinator}, ${config.pool})`);
+      } finally {
+        await docker('rm', '-f', id).catch(() => undefined);
+      }
+      return notes.join('; ');
     });
 
     // Last: the burst empties this address's bucket at the gateway, and any request right after it is a 429.

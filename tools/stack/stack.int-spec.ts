@@ -44,7 +44,14 @@ describe('local stack launcher', () => {
       // The web UI is served with a config.json pointing at this stack's coordinator.
       expect(stdout).toMatch(new RegExp(`web UI +http://127\\.0\\.0\\.1:${webPort}`));
       await expect((await fetch(`http://127.0.0.1:${webPort}/config.json`)).json()).resolves.toMatchObject({ coordinator: `http://127.0.0.1:${port}` });
-      expect((await fetch(`http://127.0.0.1:${webPort}/`)).headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const page = await fetch(`http://127.0.0.1:${webPort}/`);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      // DECISIONS §14: the page may script and style only from itself, and connect to itself and the services.
+      expect(page.headers.get('content-security-policy')).toContain(`connect-src 'self' http://127.0.0.1:${port} `);
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'; style-src 'self'");
+      expect([page.headers.get('x-content-type-options'), page.headers.get('referrer-policy')]).toEqual(['nosniff', 'no-referrer']);
+      // No inline script left for that policy to block: index.html loads its early reads from a file.
+      expect(await page.text()).toMatch(/<script\s+src="\.\/early\.js"><\/script>/);
 
       const health = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(health.status).toBe(200);

@@ -11,6 +11,25 @@ describe('the stack web server', () => {
     expect(staticFile('/%E0%A4%A')).toBeNull();
   });
 
+  it('sends the security headers of DECISIONS §14 on every answer, its CSP connecting to the configured services only', async () => {
+    const server = await serveWeb('127.0.0.1', await freePort(), { coordinator: 'https://coordinator.example.org/', pool: 'http://127.0.0.1:8434' });
+    try {
+      for (const answer of [await fetch(`${server.url}/config.json`), await fetch(`${server.url}/no-such-file.js`), await fetch(`${server.url}/`, { method: 'POST' })]) {
+        expect({
+          csp: answer.headers.get('content-security-policy'),
+          nosniff: answer.headers.get('x-content-type-options'),
+          referrer: answer.headers.get('referrer-policy'),
+        }).toEqual({
+          csp: "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' https://coordinator.example.org http://127.0.0.1:8434; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+          nosniff: 'nosniff',
+          referrer: 'no-referrer',
+        });
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
   it('answers the generated config.json, 404 for what it does not hold and 405 for writes', async () => {
     const config = { coordinator: 'http://127.0.0.1:1', pool: 'http://127.0.0.1:2' };
     const server = await serveWeb('127.0.0.1', await freePort(), config);

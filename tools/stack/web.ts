@@ -7,11 +7,18 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { webSecurityHeaders } from './web-security';
 
 const ROOT = join(__dirname, '..', '..');
 export const WEB_DIST = join(ROOT, 'dist', 'apps', 'web');
 export const DEFAULT_WEB_PORT = 8300;
-const SOURCES = [join(ROOT, 'apps', 'web', 'index.html'), join(ROOT, 'apps', 'web', 'vite.config.mts'), join(ROOT, 'apps', 'web', 'src'), join(ROOT, 'libs', 'merkle', 'src')];
+const SOURCES = [
+  join(ROOT, 'apps', 'web', 'index.html'),
+  join(ROOT, 'apps', 'web', 'vite.config.mts'),
+  join(ROOT, 'apps', 'web', 'src'),
+  join(ROOT, 'apps', 'web', 'public'),
+  join(ROOT, 'libs', 'merkle', 'src'),
+];
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -85,10 +92,16 @@ export function staticFile(urlPath: string): string | null {
   return file.startsWith(WEB_DIST + sep) ? file : null;
 }
 
-/** Serves the built app and `config.json` on host:port; rejects when the port is taken. */
+/**
+ * Serves the built app and `config.json` on host:port, every answer with the web UI's security
+ * headers (DECISIONS §14: its CSP allows connections to the two services of `config`); rejects when
+ * the port is taken.
+ */
 export function serveWeb(host: string, port: number, config: WebConfigFile): Promise<WebServer> {
   const configBody = JSON.stringify(config);
+  const security = webSecurityHeaders(config);
   const server: Server = createServer((request, response) => {
+    for (const [name, value] of Object.entries(security)) response.setHeader(name, value);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;

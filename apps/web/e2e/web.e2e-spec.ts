@@ -51,6 +51,10 @@ async function open(hash: string): Promise<Opened> {
   page.on('response', (response) => {
     if (response.status() >= 400) errors.push(`http: ${response.status()} ${response.url()}`);
   });
+  // Whatever the Content-Security-Policy refuses (an inline script or style, eval, a connection) is an error too.
+  await page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'}`)),
+  );
   await page.goto(`${stack.web}/${hash}`);
   await page.locator('main h1').first().waitFor();
   await page.waitForFunction(() => !document.querySelector('main [role=status]')?.textContent?.startsWith('Loading'));
@@ -172,6 +176,48 @@ describe('the web UI against a stack populated by the demo round', () => {
     // must_display: every page carries the summary.
     await expect(page.getByRole('complementary', { name: 'Participation disclaimer' }).textContent()).resolves.toContain(disclaimer.summary);
     await page.screenshot({ path: join(ARTIFACTS, 'status.png'), fullPage: true });
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('is served with the security headers of DECISIONS §14, and every page renders under that CSP without a violation', async () => {
+    const response = await fetch(`${stack.web}/`);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'; style-src 'self'");
+    expect(csp).toContain(`connect-src 'self' ${new URL(stack.coordinator).origin} ${new URL(stack.pool).origin};`);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect([response.headers.get('x-content-type-options'), response.headers.get('referrer-policy')]).toEqual(['nosniff', 'no-referrer']);
+    // One tab through every page, the competition page (chart and live stream) included.
+    const task = await demoTask();
+    const { page, errors } = await open('#/competitions');
+    const pages: [string, string][] = [[`#/competitions/${task.id}`, task.title], ['#/validators', 'Validators'], ['#/rewards', 'Rewards'], ['#/pool', 'Pool'], ['#/status', 'Status']];
+    for (const [hash, heading] of pages) {
+      await page.evaluate((next) => (location.hash = next), hash);
+      await page.locator('main h1', { hasText: heading }).waitFor();
+      await page.waitForFunction(() => !document.querySelector('main [role=status]')?.textContent?.startsWith('Loading'));
+      if (hash.startsWith('#/competitions/')) await page.locator('.chart canvas').first().waitFor();
+    }
+    expect(errors.filter((e) => e.includes('CSP') || e.includes('Content Security Policy'))).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows a malformed address for a hash whose percent-encoding is broken, opened or navigated to', async () => {
+    const opened = await open('#/competitions/%E0%A4%A');
+    await expect(opened.page.locator('main h1').textContent()).resolves.toBe('Malformed address');
+    await expect(opened.page.locator('main').textContent()).resolves.toContain('#/competitions/%E0%A4%A');
+    await expect(opened.page.title()).resolves.toBe('Malformed address · Research competitions');
+    expect(opened.errors).toEqual([]);
+    await opened.page.context().close();
+
+    // From a page already shown: the old page must not stay up.
+    const { page, errors } = await open('#/validators');
+    await page.evaluate(() => (location.hash = '#/competitions/%E0%A4%A'));
+    await page.locator('main h1', { hasText: 'Malformed address' }).waitFor();
+    await expect(page.locator('main').textContent()).resolves.not.toContain('Pending jobs');
+    await page.getByRole('link', { name: 'See the competitions' }).click();
+    await page.locator('main h1', { hasText: 'Competitions' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await page.context().close();

@@ -34,7 +34,8 @@ export function App({ config }: { config: WebConfig }) {
   const [disclaimer] = useLoad(() => coordinator.disclaimer(), [coordinator]);
   const current = route.page === 'competition' ? 'competitions' : route.page;
   useEffect(() => {
-    document.title = `${route.page === 'not_found' ? 'Not found' : (NAV.find((n) => n.page === current)?.label ?? '')} · Research competitions`;
+    const title = route.page === 'not_found' ? 'Not found' : route.page === 'malformed' ? 'Malformed address' : (NAV.find((n) => n.page === current)?.label ?? '');
+    document.title = `${title} · Research competitions`;
   }, [route.page, current]);
   return (
     <>
@@ -88,6 +89,16 @@ function Page({ route, coordinator, pool }: { route: Route; coordinator: Coordin
           <h1>Not found</h1>
           <p>
             No page at <code>{route.path}</code>. <a href={href({ page: 'competitions' })}>See the competitions</a>.
+          </p>
+        </>
+      );
+    case 'malformed':
+      return (
+        <>
+          <h1>Malformed address</h1>
+          <p>
+            The address <code>#{route.path}</code> is broken (its percent-encoding is invalid), so it names no page; the link that led here is
+            damaged. <a href={href({ page: 'competitions' })}>See the competitions</a>.
           </p>
         </>
       );

@@ -10,6 +10,7 @@ export * from './json-body';
 export * from './logger';
 export * from './net/address-policy';
 export * from './net/artifact-uri';
+export * from './net/client-address';
 export * from './net/trusted-proxies';
 export * from './low-level-errors';
 export * from './openapi';

@@ -46,6 +46,11 @@ describe('loadCoordinatorConfig: TRUSTED_PROXIES', () => {
     expect([proxies.includes('10.2.3.4'), proxies.includes('::1'), proxies.includes('192.168.0.1')]).toEqual([true, true, false]);
   });
 
+  it('names the proxies whose X-Forwarded-For the event stream limits believe too', () => {
+    const config = loadCoordinatorConfig({ ...BASE, TRUSTED_PROXIES: '10.0.0.0/8' });
+    expect(config.events.trustedProxies).toBe(config.trustedProxies);
+  });
+
   it('refuses an entry that is no address or range', () => {
     expect(() => loadCoordinatorConfig({ ...BASE, TRUSTED_PROXIES: '10.0.0.0/8,proxy.internal' })).toThrow(
       /TRUSTED_PROXIES entries must be IP addresses or CIDR ranges \(got "proxy.internal"\)/,

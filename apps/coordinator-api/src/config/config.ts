@@ -1,7 +1,7 @@
 import { canonicalSs58 } from '@rcs/auth';
 import { ChainConfig, readChainConfig } from '@rcs/chain';
 import { ConfigError, EnvReader } from '@rcs/config';
-import { AdminTokenConfig, EventStreamOptions, readAdminTokenConfig, readEventStreamSettings, readServiceBaseConfig, readServiceStoresConfig, ServiceBaseConfig, ServiceStoresConfig, TrustedProxies } from '@rcs/http';
+import { AdminTokenConfig, EventStreamSettings, readAdminTokenConfig, readEventStreamSettings, readServiceBaseConfig, readServiceStoresConfig, readTrustedProxies, ServiceBaseConfig, ServiceStoresConfig, TrustedProxies } from '@rcs/http';
 
 /** Typed, validated once at boot (DECISIONS.md §10 names). */
 /** `max` requests per hotkey per `windowSeconds`; `max` 0 turns the limit off. */
@@ -23,7 +23,7 @@ export interface CoordinatorConfig extends ServiceBaseConfig, ServiceStoresConfi
   claimRateLimit: RateLimit;
   /** Base URL miners reach this service at (onboarding documents); unset: taken from the request. */
   publicBaseUrl: string | null;
-  /** Peers whose `X-Forwarded-Proto`/`-Host` are believed when `publicBaseUrl` is unset (`TRUSTED_PROXIES`). */
+  /** Peers whose `X-Forwarded-Proto`/`-Host` are believed when `publicBaseUrl` is unset, and whose `X-Forwarded-For` names the client an event stream counts against (`TRUSTED_PROXIES`). */
   trustedProxies: TrustedProxies;
   submissionRateLimit: RateLimit;
   chain: ChainConfig;
@@ -40,8 +40,8 @@ export interface CoordinatorConfig extends ServiceBaseConfig, ServiceStoresConfi
   /** How long the planner routes wait for their job before answering 504. */
   plannerRunTimeoutSeconds: number;
   plannerLlm: { baseUrl: string; model: string; apiKey: string | null; timeoutSeconds: number } | null;
-  /** The public event stream (`GET /api/v1/events`): its bound and heartbeat. */
-  events: Omit<EventStreamOptions, 'key'>;
+  /** The public event stream (`GET /api/v1/events`): its bound, heartbeat and limits on open streams. */
+  events: EventStreamSettings;
   /** Decay constant D of the reward scores, in days: each event weighs `exp(-(T - t)/D)` (DECISIONS §7). */
   scoreEmaDays: number;
 }
@@ -57,13 +57,6 @@ function canonicalHotkeys(read: EnvReader, name: string): string[] {
   return hotkeys;
 }
 
-/** A comma-separated list of proxy addresses and CIDR ranges. */
-function trustedProxies(read: EnvReader, name: string): TrustedProxies {
-  const { proxies, problems } = TrustedProxies.parse(read.list(name));
-  for (const entry of problems) read.problems.push(`${name} entries must be IP addresses or CIDR ranges (got "${entry}")`);
-  return proxies;
-}
-
 export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): CoordinatorConfig {
   const read = new EnvReader(env);
   const plannerBaseUrl = read.optional('PLANNER_LLM_BASE_URL');
@@ -72,6 +65,7 @@ export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
     read.problems.push('PLANNER_LLM_BASE_URL and PLANNER_LLM_MODEL must be set together');
   }
   const chain = readChainConfig(read, env);
+  const trustedProxies = readTrustedProxies(read);
   const config: Omit<CoordinatorConfig, 'chain'> = {
     ...readServiceBaseConfig(read, 'COORDINATOR_PORT', 8000),
     ...readServiceStoresConfig(read, cwd, { databaseUrlVariable: 'COORDINATOR_DATABASE_URL', dataDir: 'coordinator', keyPrefix: (base) => base }),
@@ -86,7 +80,7 @@ export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
     maxJobAttempts: read.int('MAX_JOB_ATTEMPTS', 3, 1, 100),
     allowInsecureArtifactUris: read.bool('ALLOW_INSECURE_ARTIFACT_URIS', false),
     publicBaseUrl: read.optional('PUBLIC_BASE_URL')?.replace(/\/+$/, '') ?? null,
-    trustedProxies: trustedProxies(read, 'TRUSTED_PROXIES'),
+    trustedProxies,
     claimRateLimit: {
       max: read.int('CLAIM_RATE_LIMIT_MAX', 30, 0, 1_000_000),
       windowSeconds: read.int('CLAIM_RATE_LIMIT_WINDOW_SECONDS', 3600, 1, 86400),
@@ -111,7 +105,7 @@ export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
           }
         : null,
     scoreEmaDays: read.positiveNumber('SCORE_EMA_DAYS', 10),
-    events: readEventStreamSettings(read),
+    events: readEventStreamSettings(read, trustedProxies),
   };
   if (config.plannerLlm && config.plannerLlm.timeoutSeconds >= config.plannerRunTimeoutSeconds) {
     read.problems.push('PLANNER_LLM_TIMEOUT_SECONDS must be below PLANNER_RUN_TIMEOUT_SECONDS');

@@ -2,7 +2,7 @@ import { canonicalSs58 } from '@rcs/auth';
 import { ChainConfig, readChainConfig } from '@rcs/chain';
 import { DEFAULT_POOL_TASK_TYPE, POOL_TASK_TYPE_PATTERN } from '@rcs/contracts';
 import { ConfigError, EnvReader } from '@rcs/config';
-import { AdminTokenConfig, EventStreamOptions, readAdminTokenConfig, readEventStreamSettings, readServiceBaseConfig, readServiceStoresConfig, ServiceBaseConfig, ServiceStoresConfig } from '@rcs/http';
+import { AdminTokenConfig, EventStreamSettings, readAdminTokenConfig, readEventStreamSettings, readServiceBaseConfig, readServiceStoresConfig, readTrustedProxies, ServiceBaseConfig, ServiceStoresConfig } from '@rcs/http';
 
 /** Pool mining settings (DECISIONS.md §11). */
 export interface PoolMiningConfig {
@@ -67,8 +67,8 @@ export interface PoolServiceConfig extends ServiceBaseConfig, ServiceStoresConfi
   /** Canonical SS58 (prefix 42). */
   validatorHotkeys: string[];
   authMaxSkewSeconds: number;
-  /** The public event stream (`GET /api/v1/events`): its bound and heartbeat. */
-  events: Omit<EventStreamOptions, 'key'>;
+  /** The public event stream (`GET /api/v1/events`): its bound, heartbeat and limits on open streams (client addresses behind `TRUSTED_PROXIES`). */
+  events: EventStreamSettings;
   windowBlocks: number;
   chain: ChainConfig;
   mining: PoolMiningConfig;
@@ -138,7 +138,7 @@ export function loadPoolServiceConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
     ...readAdminTokenConfig(read),
     validatorHotkeys,
     authMaxSkewSeconds: read.int('AUTH_MAX_SKEW_SECONDS', 300, 1, 3600),
-    events: readEventStreamSettings(read),
+    events: readEventStreamSettings(read, readTrustedProxies(read)),
     windowBlocks: read.int('POOL_WINDOW_BLOCKS', 360, 1, 1_000_000),
     mining,
     stake: {

@@ -15,4 +15,11 @@ describe('routes', () => {
     expect(parseRoute('#/nope')).toEqual({ page: 'not_found', path: '/nope' });
     expect(parseRoute('#/competitions/a/b')).toEqual({ page: 'not_found', path: '/competitions/a/b' });
   });
+
+  it('names a hash whose percent-encoding is broken as malformed instead of throwing', () => {
+    expect(parseRoute('#/competitions/%E0%A4%A')).toEqual({ page: 'malformed', path: '/competitions/%E0%A4%A' });
+    expect(parseRoute('#/competitions/%')).toEqual({ page: 'malformed', path: '/competitions/%' });
+    // Well-formed escapes still decode.
+    expect(parseRoute('#/competitions/%E0%A4%A4')).toEqual({ page: 'competition', id: '\u0924' });
+  });
 });

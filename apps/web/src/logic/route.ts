@@ -6,14 +6,22 @@ export type Route =
   | { page: 'rewards' }
   | { page: 'pool' }
   | { page: 'status' }
-  | { page: 'not_found'; path: string };
+  | { page: 'not_found'; path: string }
+  /** A hash whose percent-encoding is broken (`%E0%A4%A`): it names no page, and decoding it would throw. */
+  | { page: 'malformed'; path: string };
+
+/** The pages a link can point at. */
+export type PageRoute = Exclude<Route, { page: 'not_found' | 'malformed' }>;
 
 /** `#/competitions/<id>` → the competition page; an empty hash is the competitions list. */
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '').replace(/\/+$/, '') || '/competitions';
   const parts = path.split('/').filter((part) => part !== '');
   const [first, second] = parts;
-  if (parts.length === 2 && first === 'competitions' && second) return { page: 'competition', id: decodeURIComponent(second) };
+  if (parts.length === 2 && first === 'competitions' && second) {
+    const id = decoded(second);
+    return id === null ? { page: 'malformed', path } : { page: 'competition', id };
+  }
   if (parts.length === 1) {
     switch (first) {
       case 'competitions':
@@ -27,6 +35,16 @@ export function parseRoute(hash: string): Route {
   return { page: 'not_found', path };
 }
 
-export function href(route: Exclude<Route, { page: 'not_found' }>): string {
+/** `part` percent-decoded, or null when its encoding is broken. */
+function decoded(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch (error) {
+    if (error instanceof URIError) return null;
+    throw error;
+  }
+}
+
+export function href(route: PageRoute): string {
   return route.page === 'competition' ? `#/competitions/${encodeURIComponent(route.id)}` : `#/${route.page}`;
 }

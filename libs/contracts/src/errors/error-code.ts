@@ -53,6 +53,8 @@ export enum ErrorCode {
   /** 431: the request headers exceed the server's limit. */
   RequestHeadersTooLarge = 'request_headers_too_large',
   RateLimited = 'rate_limited',
+  /** 429 with `Retry-After`: this client, or the process, has as many event streams open as allowed (DECISIONS §14). */
+  TooManyStreams = 'too_many_streams',
   ValidatorAllowlistUnconfigured = 'validator_allowlist_unconfigured',
   AdminUnconfigured = 'admin_unconfigured',
   ChainUnavailable = 'chain_unavailable',

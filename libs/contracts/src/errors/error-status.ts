@@ -72,6 +72,7 @@ export const ERROR_STATUS = {
   [ErrorCode.UnsupportedMediaType]: 415,
   [ErrorCode.RateLimited]: 429,
   [ErrorCode.WindowBatchLimit]: 429,
+  [ErrorCode.TooManyStreams]: 429,
   [ErrorCode.RequestHeadersTooLarge]: 431,
 
   [ErrorCode.InternalError]: 500,

@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import type { EnvReader } from '@rcs/config';
 
 /**
  * The proxies whose `X-Forwarded-*` headers a service believes (`TRUSTED_PROXIES`): IP addresses and
@@ -31,11 +32,23 @@ export class TrustedProxies {
   /** Whether the peer address of a connection (as Node reports it, IPv4-mapped or not) is a trusted proxy. */
   includes(address: string | undefined): boolean {
     if (address === undefined || this.entries.length === 0) return false;
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    const plain = mapped ? mapped[1] : address;
+    const plain = plainAddress(address);
     const family = isIP(plain);
     return family !== 0 && this.list.check(plain, family === 4 ? 'ipv4' : 'ipv6');
   }
+}
+
+/** `TRUSTED_PROXIES`: a comma-separated list of proxy addresses and CIDR ranges; a bad entry is a config problem. */
+export function readTrustedProxies(read: EnvReader, name = 'TRUSTED_PROXIES'): TrustedProxies {
+  const { proxies, problems } = TrustedProxies.parse(read.list(name));
+  for (const entry of problems) read.problems.push(`${name} entries must be IP addresses or CIDR ranges (got "${entry}")`);
+  return proxies;
+}
+
+/** An IPv4-mapped IPv6 address (`::ffff:1.2.3.4`, as a dual-stack socket reports IPv4 peers) as plain IPv4; others as given, lower-case. */
+export function plainAddress(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  return mapped ? mapped[1] : address.toLowerCase();
 }
 
 function isAddressOrRange(entry: string): boolean {

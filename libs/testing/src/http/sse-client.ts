@@ -120,6 +120,15 @@ export class SseClient {
     await this.waitFor('end of stream', () => this.ended, timeoutMs);
   }
 
+  /** Stops reading: once its own buffer is full the socket takes nothing more, as a client that stopped consuming. */
+  pause(): void {
+    this.response.pause();
+  }
+
+  resume(): void {
+    this.response.resume();
+  }
+
   close(): void {
     this.abort();
   }
