@@ -21,3 +21,9 @@ export function toSs58(addressOrAccountId: string | Uint8Array): string {
   const accountId = typeof addressOrAccountId === 'string' ? accountIdOf(addressOrAccountId) : addressOrAccountId;
   return encodeAddress(accountId, SS58_PREFIX);
 }
+
+/** The all-zero AccountId, which storage like `SubtensorModule::Owner` holds by default: no account. */
+export function isZeroAccount(addressOrAccountId: string | Uint8Array): boolean {
+  const accountId = typeof addressOrAccountId === 'string' ? accountIdOf(addressOrAccountId) : addressOrAccountId;
+  return accountId.every((byte) => byte === 0);
+}

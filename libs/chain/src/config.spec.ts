@@ -48,10 +48,10 @@ describe('chainConfigFromEnv', () => {
 
   it('reads the dev seed from inline JSON or from a file, and the dev block time', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rcs-chain-config-'));
-    const seed = { subnets: { '2': [{ hotkey: address(3), stake: '9', uid: 0 }] } };
+    const seed = { subnets: { '2': [{ hotkey: address(3), stake: '9', uid: 0, owner: address(4) }] } };
     const path = join(dir, 'seed.json');
     writeFileSync(path, JSON.stringify(seed));
-    const expected = new Map([[2, [{ hotkey: address(3), stake: 9n, uid: 0 }]]]);
+    const expected = new Map([[2, [{ hotkey: address(3), stake: 9n, uid: 0, owner: address(4) }]]]);
 
     try {
       const inline = chainConfigFromEnv({ CHAIN: 'dev', NETUID: '2', DEV_CHAIN_SEED: JSON.stringify(seed), DEV_CHAIN_BLOCK_TIME_MS: '1000' });
@@ -85,6 +85,9 @@ describe('chainConfigFromEnv', () => {
     ]);
     expect(problemsOf({ CHAIN: 'dev', NETUID: '1', DEV_CHAIN_SEED: '{"subnets": {"1": [{"hotkey": "x", "stake": "1"}]}}' })).toEqual([
       'DEV_CHAIN_SEED subnets.1[0].hotkey: must be an SS58 address',
+    ]);
+    expect(problemsOf({ CHAIN: 'dev', NETUID: '1', DEV_CHAIN_SEED: `{"subnets": {"1": [{"hotkey": "${address(1)}", "stake": "1", "owner": "x"}]}}` })).toEqual([
+      'DEV_CHAIN_SEED subnets.1[0].owner: must be an SS58 address (the coldkey), or omitted for none',
     ]);
   });
 });

@@ -1,11 +1,13 @@
-import { toSs58 } from '../address';
+import { isZeroAccount, toSs58 } from '../address';
 import { ChainConfigError } from '../errors';
 
-/** One neuron of a seeded subnet: its alpha stake and, when registered, its uid. */
+/** One neuron of a seeded subnet: its alpha stake, its uid when registered, and the coldkey that owns it when recorded. */
 export interface DevSeedNeuron {
   hotkey: string;
   stake: bigint;
   uid: number | null;
+  /** `SubtensorModule::Owner(hotkey)`, SS58 prefix 42; global on chain, so one hotkey has one owner in every subnet. */
+  owner: string | null;
 }
 
 /** Seeded subnets by netuid. */
@@ -25,8 +27,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * Validates the parsed `DEV_CHAIN_SEED` JSON:
- * `{"subnets": {"<netuid>": [{"hotkey": "<ss58>", "stake": "<rao decimal string>", "uid": <int|null>}]}}`.
- * Uids of a subnet must be 0..n-1 without gaps (uid = metagraph index); `uid` may be omitted for null.
+ * `{"subnets": {"<netuid>": [{"hotkey": "<ss58>", "stake": "<rao decimal string>", "uid": <int|null>, "owner": "<ss58>"}]}}`.
+ * Uids of a subnet must be 0..n-1 without gaps (uid = metagraph index); `uid` may be omitted for null,
+ * `owner` (the coldkey, any prefix) for none. Owners are global, as `SubtensorModule::Owner` is: a hotkey
+ * listed in several subnets may repeat its owner but not name another.
  */
 export function parseDevChainSeed(value: unknown): DevChainSeed {
   const problems: string[] = [];
@@ -49,6 +53,7 @@ export function parseDevChainSeed(value: unknown): DevChainSeed {
     problems.push(...subnetProblems(parsed, where));
     seed.subnets.set(netuid, parsed);
   }
+  problems.push(...ownerConflicts(seed));
   if (problems.length > 0) throw new ChainConfigError(problems);
   return seed;
 }
@@ -63,10 +68,15 @@ function parseNeuron(neuron: unknown, where: string, problems: string[]): DevSee
   const stake = typeof stakeText === 'string' && /^\d+$/.test(stakeText) ? BigInt(stakeText) : null;
   const uid = neuron['uid'] ?? null;
   const uidValid = uid === null || (typeof uid === 'number' && Number.isInteger(uid) && uid >= 0 && uid <= U16_MAX);
+  const ownerText = neuron['owner'] ?? null;
+  const owner = ownerText === null ? null : parseHotkey(ownerText);
   if (hotkey === null) problems.push(`${where}.hotkey: must be an SS58 address`);
   if (stake === null) problems.push(`${where}.stake: must be a decimal string of rao`);
   if (!uidValid) problems.push(`${where}.uid: must be an integer 0..${U16_MAX} or null`);
-  return hotkey !== null && stake !== null && uidValid ? [{ hotkey, stake, uid }] : [];
+  if (ownerText !== null && owner === null) problems.push(`${where}.owner: must be an SS58 address (the coldkey), or omitted for none`);
+  if (owner !== null && isZeroAccount(owner)) problems.push(`${where}.owner: the all-zero account is how the chain says "no owner"; omit owner instead`);
+  const ownerValid = ownerText === null || (owner !== null && !isZeroAccount(owner));
+  return hotkey !== null && stake !== null && uidValid && ownerValid ? [{ hotkey, stake, uid, owner }] : [];
 }
 
 function parseHotkey(value: unknown): string | null {
@@ -75,6 +85,23 @@ function parseHotkey(value: unknown): string | null {
   } catch {
     return null;
   }
+}
+
+/** A hotkey given two different owners (in two subnets: `Owner` is not per subnet). */
+function ownerConflicts(seed: DevChainSeed): string[] {
+  const owners = new Map<string, { owner: string; netuid: number }>();
+  const problems: string[] = [];
+  for (const [netuid, neurons] of seed.subnets) {
+    for (const { hotkey, owner } of neurons) {
+      if (owner === null) continue;
+      const first = owners.get(hotkey);
+      if (!first) owners.set(hotkey, { owner, netuid });
+      else if (first.owner !== owner) {
+        problems.push(`DEV_CHAIN_SEED: hotkey ${hotkey} has owner ${first.owner} in subnets.${first.netuid} and ${owner} in subnets.${netuid}; a hotkey has one owner on chain`);
+      }
+    }
+  }
+  return problems;
 }
 
 function subnetProblems(neurons: DevSeedNeuron[], where: string): string[] {
