@@ -34,12 +34,14 @@ async function boot(config: ChainConfig) {
 
 describe('ChainModule', () => {
   it('provides the dev chain behind both ports to every module', async () => {
-    const seed = JSON.stringify({ subnets: { '7': [{ hotkey, stake: '1000', uid: 0 }] } });
+    const owner = encodeAddress(new Uint8Array(32).fill(2), 42);
+    const seed = JSON.stringify({ subnets: { '7': [{ hotkey, stake: '1000', uid: 0, owner }] } });
     const { app, reader } = await boot(chainConfigFromEnv({ CHAIN: 'dev', NETUID: '7', DEV_CHAIN_SEED: seed }));
 
     expect(reader.devChain).toBeInstanceOf(DevChain);
     expect(reader.subtensor).toBe(reader.devChain);
     expect(await reader.subtensor.alphaStake(hotkey, 7)).toBe(1_000n);
+    expect(await reader.subtensor.ownerOf(hotkey)).toBe(owner);
     expect((await reader.claimContract.status()).contract).toBe('dev');
     await app.close();
   });

@@ -59,6 +59,42 @@ describe('DevChain', () => {
     expect(await chain.metagraphHotkeys(95)).toEqual([]);
   });
 
+  it('serves owners from the seed on every subnet, prefix 42, and null for a hotkey without one', async () => {
+    const seed = parseDevChainSeed({
+      subnets: {
+        '1': [
+          { hotkey: hotkey(1), stake: '1', uid: 0, owner: hotkey(10, 0) },
+          { hotkey: hotkey(2), stake: '1', uid: 1, owner: hotkey(10) },
+          { hotkey: hotkey(3), stake: '1', uid: 2 },
+        ],
+        '2': [{ hotkey: hotkey(4), stake: '1', owner: hotkey(11) }],
+      },
+    });
+    const chain = new DevChain({ seed });
+
+    expect(await chain.ownerOf(hotkey(1))).toBe(hotkey(10));
+    expect(await chain.ownerOf(hotkey(2, 0))).toBe(hotkey(10));
+    expect(await chain.ownerOf(hotkey(3))).toBeNull();
+    expect(await chain.ownerOf(hotkey(4))).toBe(hotkey(11));
+    expect(await chain.ownerOf(hotkey(5))).toBeNull();
+    await expect(chain.ownerOf('5NotAnAddress')).rejects.toBeInstanceOf(InvalidAddressError);
+  });
+
+  it('sets, moves and removes an owner at run time, refusing the all-zero account and non-addresses', async () => {
+    const chain = new DevChain({ seed: parseDevChainSeed({ subnets: { '1': [{ hotkey: hotkey(1), stake: '1', owner: hotkey(10) }] } }) });
+
+    chain.setOwner(hotkey(2, 0), hotkey(10, 0));
+    expect(await chain.ownerOf(hotkey(2))).toBe(hotkey(10));
+    chain.setOwner(hotkey(1), hotkey(11));
+    expect(await chain.ownerOf(hotkey(1))).toBe(hotkey(11));
+    chain.setOwner(hotkey(1), null);
+    expect(await chain.ownerOf(hotkey(1))).toBeNull();
+    expect(() => chain.setOwner(hotkey(2), hotkey(0))).toThrow(RangeError);
+    expect(() => chain.setOwner(hotkey(2), 'nope')).toThrow(InvalidAddressError);
+    expect(() => chain.setOwner('nope', hotkey(10))).toThrow(InvalidAddressError);
+    expect(await chain.ownerOf(hotkey(2))).toBe(hotkey(10));
+  });
+
   it('treats one account written with different SS58 prefixes as one hotkey', async () => {
     const chain = new DevChain();
     chain.setStake(hotkey(7, 0), 1, 42n);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { u8aToHex } from '@polkadot/util';
 import { decodeWeightsPayload, devBeacon, timelockDecrypt, type DevBeacon } from '@rcs/timelock';
-import { accountIdOf, toSs58 } from '../address';
+import { accountIdOf, isZeroAccount, toSs58 } from '../address';
 import { ExtrinsicFailedError } from '../errors';
 import type {
   CommitTimelockedWeightsRequest,
@@ -65,11 +65,13 @@ interface DevSubnet {
 
 /**
  * The in-process chain of the embedded default and tests: blocks advance with the clock,
- * stakes and uids come from the seed and from the admin mutators below. Hotkeys are
+ * stakes, uids and owners come from the seed and from the admin mutators below. Hotkeys are
  * compared by account, whatever SS58 prefix they are written with.
  */
 export class DevChain implements SubtensorPort {
   readonly #subnets = new Map<number, DevSubnet>();
+  /** `SubtensorModule::Owner`: hotkey → coldkey, both prefix 42; global, not per subnet. */
+  readonly #owners = new Map<string, string>();
   readonly #now: () => number;
   readonly #genesisMs: number;
   readonly #blockTimeMs: number;
@@ -96,8 +98,9 @@ export class DevChain implements SubtensorPort {
     this.#blockTimeMs = options.blockTimeMs ?? DEFAULT_DEV_BLOCK_TIME_MS;
     for (const [netuid, neurons] of (options.seed ?? emptyDevChainSeed()).subnets) {
       const subnet = this.#subnet(netuid);
-      for (const { hotkey, stake, uid } of neurons) {
+      for (const { hotkey, stake, uid, owner } of neurons) {
         subnet.stakes.set(hotkey, stake);
+        if (owner !== null) this.#owners.set(hotkey, owner);
         if (uid !== null) {
           subnet.uids.set(hotkey, uid);
           subnet.keys[uid] = hotkey;
@@ -131,6 +134,10 @@ export class DevChain implements SubtensorPort {
 
   async uidOf(hotkey: string, netuid: number): Promise<number | null> {
     return this.#subnets.get(netuid)?.uids.get(toSs58(hotkey)) ?? null;
+  }
+
+  async ownerOf(hotkey: string): Promise<string | null> {
+    return this.#owners.get(toSs58(hotkey)) ?? null;
   }
 
   async metagraphHotkeys(netuid: number): Promise<string[]> {
@@ -335,6 +342,17 @@ export class DevChain implements SubtensorPort {
   setStake(hotkey: string, netuid: number, rao: bigint): void {
     if (rao < 0n) throw new RangeError(`stake must not be negative, got ${rao}`);
     this.#subnet(netuid).stakes.set(toSs58(hotkey), rao);
+  }
+
+  /** Records `owner` (a coldkey, any SS58 prefix) as the hotkey's owner on every subnet; null removes the record. */
+  setOwner(hotkey: string, owner: string | null): void {
+    const ss58 = toSs58(hotkey);
+    if (owner === null) {
+      this.#owners.delete(ss58);
+      return;
+    }
+    if (isZeroAccount(owner)) throw new RangeError('the all-zero account is how the chain says "no owner"; pass null to remove the owner');
+    this.#owners.set(ss58, toSs58(owner));
   }
 
   /** Gives the hotkey the next free uid on the subnet, or returns the uid it already holds. */

@@ -17,11 +17,13 @@ describe('the shared dev chain (real Redis)', () => {
   afterAll(() => redis.cleanup());
 
   it('two processes built on one Redis prefix share the genesis (so the blocks) and see the weights either set', async () => {
-    const config = chainConfigFromEnv({ CHAIN: 'dev', NETUID: '1', DEV_CHAIN_SEED: JSON.stringify({ subnets: { '1': [{ hotkey: hotkey(1), stake: '1', uid: 0 }] } }) });
+    const config = chainConfigFromEnv({ CHAIN: 'dev', NETUID: '1', DEV_CHAIN_SEED: JSON.stringify({ subnets: { '1': [{ hotkey: hotkey(1), stake: '1', uid: 0, owner: hotkey(9) }] } }) });
     const first = await createSharedDevChain(config, redis.redis, redis.prefix, { commitRevealWeightsEnabled: false });
     const genesis = await redis.redis.get(`${redis.prefix}:devchain:genesis_ms`);
     const second = await createSharedDevChain(config, redis.redis, redis.prefix, { commitRevealWeightsEnabled: false });
     expect(await redis.redis.get(`${redis.prefix}:devchain:genesis_ms`)).toBe(genesis);
+    // Stakes, uids and owners come from the one seed, so every process answers them alike.
+    expect(await Promise.all([first.ownerOf(hotkey(1)), second.ownerOf(hotkey(1))])).toEqual([hotkey(9), hotkey(9)]);
 
     const inclusion = await first.setWeights({ address: hotkey(1) } as unknown as KeyringPair, { netuid: 1, uids: [0], values: [65_535], versionKey: 1 });
     expect((await second.lastUpdate(1))[0]).toBe(inclusion.block);

@@ -17,6 +17,7 @@ const hotkey = (fill: number, prefix = 42): string => encodeAddress(account(fill
 // TotalHotkeyAlpha: Blake2_128Concat(AccountId32), Identity(u16) → u64
 // Uids: Identity(u16), Blake2_128Concat(AccountId32) → Option<u16>
 // Keys: Identity(u16), Identity(u16) → AccountId32;  SubnetworkN: Identity(u16) → u16
+// Owner: Blake2_128Concat(AccountId32) → AccountId32, a ValueQuery whose default is the all-zero account
 const totalHotkeyAlphaKey = (fill: number, netuid: number) =>
   storageKey('SubtensorModule', 'TotalHotkeyAlpha', hasher.blake2_128Concat(account(fill)), hasher.identity(scale.u16(netuid)));
 const uidsKey = (netuid: number, fill: number) =>
@@ -24,6 +25,7 @@ const uidsKey = (netuid: number, fill: number) =>
 const keysKey = (netuid: number, uid: number) =>
   storageKey('SubtensorModule', 'Keys', hasher.identity(scale.u16(netuid)), hasher.identity(scale.u16(uid)));
 const subnetworkNKey = (netuid: number) => storageKey('SubtensorModule', 'SubnetworkN', hasher.identity(scale.u16(netuid)));
+const ownerKey = (fill: number) => storageKey('SubtensorModule', 'Owner', hasher.blake2_128Concat(account(fill)));
 
 describe('PolkadotSubtensor against a local node serving the real Subtensor metadata', () => {
   let node: LocalRpcServer;
@@ -77,8 +79,19 @@ describe('PolkadotSubtensor against a local node serving the real Subtensor meta
     expect(await subtensor.metagraphHotkeys(netuid + 1)).toEqual([]);
   });
 
+  it('reads Owner as the coldkey with prefix 42, null for the all-zero default or no entry', async () => {
+    node.setStorage(ownerKey(20), account(21));
+    node.setStorage(ownerKey(22), account(0));
+
+    expect(await subtensor.ownerOf(hotkey(20))).toBe(hotkey(21));
+    expect(await subtensor.ownerOf(hotkey(20, 0))).toBe(hotkey(21));
+    expect(await subtensor.ownerOf(hotkey(22))).toBeNull();
+    expect(await subtensor.ownerOf(hotkey(23))).toBeNull();
+  });
+
   it('refuses a hotkey that is not an SS58 address before touching the chain', async () => {
     await expect(subtensor.alphaStake('not-an-address', NETUID)).rejects.toBeInstanceOf(InvalidAddressError);
+    await expect(subtensor.ownerOf('not-an-address')).rejects.toBeInstanceOf(InvalidAddressError);
   });
 });
 
@@ -93,6 +106,7 @@ describe('PolkadotSubtensor with an unreachable chain', () => {
 
     await expect(subtensor.alphaStake(hotkey(1), NETUID)).rejects.toBeInstanceOf(ChainUnavailableError);
     await expect(subtensor.latestBlock()).rejects.toBeInstanceOf(ChainUnavailableError);
+    await expect(subtensor.ownerOf(hotkey(1))).rejects.toBeInstanceOf(ChainUnavailableError);
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + SCHEDULING_SLACK_MS);
     await subtensor.close();
   });
@@ -119,6 +133,7 @@ describe('PolkadotSubtensor with an unreachable chain', () => {
 
     await node.close();
     await expect(subtensor.latestBlock()).rejects.toBeInstanceOf(ChainUnavailableError);
+    await expect(subtensor.ownerOf(hotkey(1))).rejects.toBeInstanceOf(ChainUnavailableError);
 
     const restarted = await LocalRpcServer.start({ bestBlock: 13, port: Number(new URL(node.url).port) });
     expect(await subtensor.latestBlock()).toBe(13);

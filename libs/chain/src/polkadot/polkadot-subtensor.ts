@@ -1,7 +1,7 @@
 import type { ApiPromise } from '@polkadot/api';
 import { u8aToHex } from '@polkadot/util';
 import type { KeyringPair } from '@polkadot/keyring/types';
-import { accountIdOf, toSs58 } from '../address';
+import { accountIdOf, isZeroAccount, toSs58 } from '../address';
 import { ExtrinsicFailedError } from '../errors';
 import type {
   CommitTimelockedWeightsRequest,
@@ -45,6 +45,15 @@ export class PolkadotSubtensor implements SubtensorPort {
     return this.connection.run('SubtensorModule.Uids', async (api) => {
       const uid = (await storage(api, 'subtensorModule', 'uids')(netuid, accountId)).toJSON();
       return typeof uid === 'number' ? uid : null;
+    });
+  }
+
+  async ownerOf(hotkey: string): Promise<string | null> {
+    const accountId = accountIdOf(hotkey);
+    return this.connection.run('SubtensorModule.Owner', async (api) => {
+      // A ValueQuery: a hotkey nobody owns reads as the all-zero AccountId, its default.
+      const owner = (await storage(api, 'subtensorModule', 'owner')(accountId)).toU8a();
+      return isZeroAccount(owner) ? null : toSs58(owner);
     });
   }
 

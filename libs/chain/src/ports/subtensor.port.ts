@@ -88,6 +88,8 @@ export interface SubtensorPort {
   alphaStake(hotkey: string, netuid: number): Promise<bigint>;
   /** `SubtensorModule::Uids(netuid, hotkey)`; null when the hotkey is not registered on the subnet. */
   uidOf(hotkey: string, netuid: number): Promise<number | null>;
+  /** SubtensorModule::Owner(hotkey): the coldkey that owns the hotkey, SS58 (prefix 42); null when the chain records none. */
+  ownerOf(hotkey: string): Promise<string | null>;
   /** Hotkeys of the subnet as SS58 (prefix 42), index = uid (`SubtensorModule::Keys(netuid, uid)`). */
   metagraphHotkeys(netuid: number): Promise<string[]>;
   /** `SubtensorModule::LastUpdate(netuid)`: per uid, the block its weights were last set (index = uid). */
