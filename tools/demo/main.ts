@@ -11,6 +11,7 @@ import type { WeightSetterStatusDto } from '@rcs/contracts';
 import { runCli, UsageError } from '../round/cli';
 import { runClaimRound } from '../round/claim-round';
 import { runPoolRound } from '../round/pool-round';
+import { stackPoolMiners } from '../stack/pool-miners';
 import { runDemo } from './demo';
 
 const HELP = `Usage: npm run demo [-- --url URL --admin-token TOKEN --timeout SECONDS]
@@ -58,13 +59,13 @@ runCli('demo', HELP, OPTIONS, async (values) => {
   if (poolUrl === null) {
     process.stdout.write('pool round: skipped (the stack runs no pool-service)\n');
   } else {
-    const keys = await Promise.all(['a', 'b', 'c', 'cold-a', 'cold-b', 'cold-c'].map((name) => keypairFromUri(`${seed}//demo/pool/${name}`)));
-    const [a, b, c] = keys.slice(0, 3).map((pair) => new BtAuthSigner(pair));
+    // The stack's own miners, whose owners npm start recorded on the dev chain (two share one), each paid to its owner.
+    const { signers, owners } = await stackPoolMiners();
     const pool = await runPoolRound({
       url: poolUrl.replace(/\/+$/, ''),
-      miners: [a, b, c],
+      miners: signers,
       validator: new BtAuthSigner(await keypairFromUri(values['validator-uri'])),
-      recipients: [keys[3].address, keys[4].address, keys[5].address],
+      recipients: owners,
       log: (line) => process.stdout.write(`pool ${line}\n`),
     });
     process.stdout.write(`pool round: ok (algorithm ${pool.algorithmId} scored, result ${pool.resultId} verified, sota ${pool.sotaThreshold})\n`);

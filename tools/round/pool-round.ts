@@ -1,8 +1,8 @@
 /**
  * A scripted pool-mining round against a running pool service, over HTTP only, as BitSota's miner
- * clients drive it: three miners register, one evolves through an evolve batch, one leases (evaluating
- * and evolving), all evaluate through batches until an algorithm is scored at consensus, every miner
- * sets its recipient coldkey, and an allowlisted validator verifies the result, which raises the SOTA.
+ * clients drive it: the miners register, the first evolves through an evolve batch, the third leases
+ * (evaluating and evolving), all evaluate through batches until an algorithm is scored at consensus, every
+ * miner sets its recipient coldkey, and an allowlisted validator verifies the result, which raises the SOTA.
  */
 import { BtAuthSigner } from '@rcs/auth';
 import { RoundStepError } from './round';
@@ -10,16 +10,21 @@ import { RoundStepError } from './round';
 export interface PoolRoundOptions {
   /** Pool base URL, e.g. http://127.0.0.1:8434 */
   url: string;
-  /** Three miner hotkeys. */
-  miners: [BtAuthSigner, BtAuthSigner, BtAuthSigner];
+  /**
+   * Miner hotkeys, at least three. Consensus needs three evaluators of distinct owners besides the author's
+   * (DECISIONS §11), so miners that share an owner coldkey on chain need others beside them.
+   */
+  miners: BtAuthSigner[];
   /** A hotkey of the pool's VALIDATOR_HOTKEYS. */
   validator: BtAuthSigner;
-  /** Recipient coldkey each miner sets. */
-  recipients: [string, string, string];
+  /** Recipient coldkey each miner sets, in the order of `miners`. */
+  recipients: string[];
   /** Receives one line per step. */
   log?: (line: string) => void;
   /** Evaluation batches per miner before giving up (default 40). */
   maxBatches?: number;
+  /** How long the lease may wait for the next window when its miner already leased in this one (default 60 s). */
+  leaseWindowWaitMs?: number;
 }
 
 export interface PoolRoundResult {
@@ -56,10 +61,43 @@ function measuredScore(sota: number, algorithmId: number): number {
   return Number((sota + 0.05 + (algorithmId % 5) / 1000).toFixed(6));
 }
 
+interface Lease {
+  lease_id: string;
+  window_number: number;
+  evolve_budget: number;
+  evaluate_algorithms: Algorithm[];
+  seed_algorithms: Algorithm[];
+}
+
+/**
+ * A lease for `miner`. Miners kept from run to run (the local stack's) may have leased in this window
+ * already: then the round waits, within `waitMs`, for the pool's next window and leases there.
+ */
+async function leaseInAFreshWindow(api: PoolApi, miner: BtAuthSigner, waitMs: number): Promise<Lease> {
+  const lease = () => api.send<Lease>('lease', 'POST', '/api/v1/tasks/lease', 200, { signer: miner, body: { eval_batch_size: 8, seed_batch_size: 2, gossip_limit: 5 } });
+  try {
+    return await lease();
+  } catch (error) {
+    if (!(error instanceof RoundStepError && error.status === 400 && error.body.includes('Lease already issued for this window'))) throw error;
+    const windowOf = async () => (await api.send<{ window_number: number | null }>('health', 'GET', '/health', 200)).window_number;
+    const leased = await windowOf();
+    const deadline = Date.now() + waitMs;
+    while ((await windowOf()) === leased) {
+      if (Date.now() > deadline) throw new RoundStepError('lease', 400, error.body, `the miner leased in window ${leased} already, and the next window did not come within ${waitMs / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    return lease();
+  }
+}
+
 export async function runPoolRound(options: PoolRoundOptions): Promise<PoolRoundResult> {
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const api = new PoolApi(options.url);
+  if (options.miners.length < 3 || options.recipients.length !== options.miners.length) {
+    throw new RangeError(`a pool round needs at least three miners and one recipient each (got ${options.miners.length} miners, ${options.recipients.length} recipients)`);
+  }
   const [a, b, c] = options.miners;
+  const count = options.miners.length;
   const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
   const health = await api.send<{ status: string; window_number: number | null }>('health', 'GET', '/health', 200);
@@ -68,7 +106,7 @@ export async function runPoolRound(options: PoolRoundOptions): Promise<PoolRound
   log(`health: ${health.status}, window ${health.window_number}`);
 
   for (const miner of options.miners) await api.send('register', 'POST', '/api/v1/miners/register', 200, { signer: miner, body: {} });
-  log('register: 3 miners');
+  log(`register: ${count} miners`);
 
   const sota = (await api.send<{ sota_threshold: number }>('sota', 'GET', '/api/v1/results/sota', 200)).sota_threshold;
 
@@ -84,13 +122,7 @@ export async function runPoolRound(options: PoolRoundOptions): Promise<PoolRound
   log(`evolve: batch ${evolve.batch_id} -> algorithm ${evolved.algorithm_id}`);
 
   // Miner C leases: it evaluates what the lease holds and evolves once.
-  const lease = await api.send<{ lease_id: string; window_number: number; evolve_budget: number; evaluate_algorithms: Algorithm[]; seed_algorithms: Algorithm[] }>(
-    'lease',
-    'POST',
-    '/api/v1/tasks/lease',
-    200,
-    { signer: c, body: { eval_batch_size: 8, seed_batch_size: 2, gossip_limit: 5 } },
-  );
+  const lease = await leaseInAFreshWindow(api, c, options.leaseWindowWaitMs ?? 60_000);
   const leaseSubmission = await api.send<{ recorded_evaluations: number; created_algorithm_ids: number[] }>(
     'submit_lease',
     'POST',
@@ -110,7 +142,7 @@ export async function runPoolRound(options: PoolRoundOptions): Promise<PoolRound
   );
   log(`lease: window ${lease.window_number}, ${leaseSubmission.recorded_evaluations} evaluation(s), created ${leaseSubmission.created_algorithm_ids.join(',') || 'none'}`);
 
-  // Everyone evaluates through batches until an algorithm the three agreed on is scored.
+  // Everyone evaluates through batches until an algorithm the miners agreed on is scored.
   const maxBatches = options.maxBatches ?? 40;
   let scored: { id: number; resultId: number } | null = null;
   const evaluated = new Set<number>(lease.evaluate_algorithms.map((alg) => alg.id));
@@ -159,7 +191,7 @@ export async function runPoolRound(options: PoolRoundOptions): Promise<PoolRound
     const lookup = await api.send<{ recipient_coldkey: string | null }>('recipient lookup', 'GET', `/api/v1/miners/recipient-coldkey/${miner.hotkey}`, 200);
     if (lookup.recipient_coldkey !== updated.recipient_coldkey) throw new RoundStepError('recipient lookup', 200, JSON.stringify(lookup), 'recipient not stored');
   }
-  log('recipient: 3 miners');
+  log(`recipient: ${count} miners`);
 
   const verified = await api.send<{ status: string; result_id: number; sota_threshold: number }>('verify', 'POST', `/api/v1/results/verify/${scored.resultId}`, 200, {
     signer: options.validator,
@@ -175,6 +207,6 @@ export async function runPoolRound(options: PoolRoundOptions): Promise<PoolRound
   await api.send('stats', 'GET', '/api/v1/miners/stats', 200, { signer: b });
   const board = await api.send<{ hotkey: string }[]>('leaderboard', 'GET', '/api/v1/miners/leaderboard?limit=1000', 200);
   if (!options.miners.every((m) => board.some((row) => row.hotkey === m.hotkey))) throw new RoundStepError('leaderboard', 200, '', 'a miner is missing');
-  log('leaderboard: 3 miners ranked');
+  log(`leaderboard: ${count} miners ranked`);
   return { algorithmId: scored.id, resultId: scored.resultId, sotaThreshold: after.sota_threshold };
 }

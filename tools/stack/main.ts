@@ -10,6 +10,7 @@ import { keypairFromUri } from '@rcs/auth';
 import { STACK_APPS, StackApp } from './apps';
 import { banner } from './banner';
 import { acquireStackLock, assertPortsFree, stackFiles } from './guard';
+import { STACK_NETUID, stackDevChainSeed } from './pool-miners';
 import { StackError, redisAnswers, redisServerInstalled, startRedis } from './redis';
 import { runnerSandboxProblem } from './sandbox-check';
 import { DEFAULT_WEB_PORT, startWeb } from './web';
@@ -53,7 +54,7 @@ async function stackEnvironment(): Promise<{ env: NodeJS.ProcessEnv; generatedAd
   const coordinatorPort = process.env.COORDINATOR_PORT ?? '8000';
   const env: NodeJS.ProcessEnv = {
     CHAIN: 'dev',
-    NETUID: '1',
+    NETUID: STACK_NETUID,
     STAKE_CHECK: 'off',
     // The pool's stake gate off too (any key may mine, as a newcomer's scripts do); owners still group miners.
     POOL_STAKE_CHECK: 'off',
@@ -77,8 +78,9 @@ async function stackEnvironment(): Promise<{ env: NodeJS.ProcessEnv; generatedAd
     ...((process.env.CHAIN ?? 'dev') === 'dev' ? { CLAIM_SIMULATION: 'true' } : {}),
     ...(generatedAdminToken ? { ADMIN_TOKENS: generatedAdminToken } : {}),
     ...(validatorHotkey ? { VALIDATOR_SECRET_URI: validatorUri, VALIDATOR_HOTKEYS: validatorHotkey } : {}),
-    // The weight setter sets weights from the local validator, which needs a uid on the dev chain.
-    ...(validatorHotkey ? { DEV_CHAIN_SEED: JSON.stringify({ subnets: { '1': [{ hotkey: validatorHotkey, stake: '1000000000', uid: 0 }] } }) } : {}),
+    // The weight setter sets weights from the local validator, which needs a uid on the dev chain; the pool
+    // miners of the stack's tools have owners, two of them one owner, so the pool has owners to group by.
+    DEV_CHAIN_SEED: JSON.stringify(await stackDevChainSeed(validatorHotkey)),
     WEIGHTS_INTERVAL_SECONDS: '30',
     // Commit-reveal as on every real subnet, with 11-block epochs: a commit is revealed within about 20 s.
     DEV_CHAIN_TEMPO: '10',
