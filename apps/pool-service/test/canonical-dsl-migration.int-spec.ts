@@ -36,8 +36,8 @@ describe('migration CanonicalDslHash1795711439859', () => {
 
   async function insertAsBefore(taskType: string, dsl: string, age: string): Promise<number> {
     const rows = await query<{ id: number }>(
-      `INSERT INTO algorithms (task_type, algorithm_dsl, dsl_hash, input_dim, parent_ids, source, status, created_at)
-       VALUES ($1, $2, $3, 16, '{}', 'seed', 'pending', now() - $4::interval) RETURNING id`,
+      `INSERT INTO algorithms (task_type, algorithm_dsl, dsl_hash, input_dim, parent_ids, bar_parent_ids, source, status, created_at)
+       VALUES ($1, $2, $3, 16, '{}', '{}', 'seed', 'pending', now() - $4::interval) RETURNING id`,
       [taskType, dsl, storedBefore(dsl), age],
     );
     return rows[0].id;
@@ -78,7 +78,7 @@ describe('migration CanonicalDslHash1795711439859', () => {
 
     // A new spelling of the form is the oldest row's duplicate; the statement moved to `# learn:` is new.
     const insert = (algorithmDsl: string) =>
-      inTransaction(db.dataSource, (manager) => new AlgorithmsRepository().insert(manager, { taskType: 'mig_a', algorithmDsl, inputDim: 16, parentIds: [], authorHotkey: null }));
+      inTransaction(db.dataSource, (manager) => new AlgorithmsRepository().insert(manager, { taskType: 'mig_a', algorithmDsl, inputDim: 16, parentIds: [], barParentIds: [], authorHotkey: null, authorOwner: null }));
     expect(await insert('s1 = 2.000')).toBeNull();
     expect(await insert('# predict:\ns1 = s0\n# learn:\ns3 = s1\nv1 = v0')).toEqual(expect.any(Number));
   });
