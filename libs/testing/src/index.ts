@@ -22,6 +22,7 @@ export { devCoordinatorEnv } from './process/dev-coordinator-env';
 export { BackingServiceError, startPostgresServer, startRedisServer, type PostgresServer, type RedisServer } from './process/backing-services';
 export { routeDeclarations, routeDeclarationGaps, type RouteDeclaration } from './http/route-declarations';
 export { SseClient, SseTimeoutError, type SseEvent } from './http/sse-client';
+export { describeEventStreamLimits, type EventStreamLimitSuite, type StreamCounter, type StreamLimitTarget } from './http/event-stream-limits';
 export { metricValue, MetricsScrapeError, scrapeMetrics } from './http/metrics-text';
 export { suiteResource } from './jest/suite-resource';
 export { thrownBy } from './thrown-by';
