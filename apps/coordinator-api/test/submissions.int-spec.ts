@@ -267,6 +267,17 @@ describe('POST /api/v1/submissions', () => {
       expect(admin.status).toBe(401);
       expect(await query('SELECT status FROM claims WHERE id = $1', [claim.id])).toEqual([{ status: 'active' }]);
     });
+
+    it('keeps the submission reads signed (spec 000): an unsigned GET, as BitSota’s fallback sends, gets 401 naming the headers to send', async () => {
+      for (const path of ['/api/v1/submissions', '/api/v1/submissions/00000000-0000-4000-8000-000000000000/detail']) {
+        const reply = await api.anonymous<{ detail: { error: string; message: string } }>('GET', path);
+        expect({ path, status: reply.status, detail: reply.body.detail }).toEqual({
+          path,
+          status: 401,
+          detail: expect.objectContaining({ error: 'missing_signature', message: expect.stringContaining('X-Hotkey, X-Timestamp and X-Signature') }),
+        });
+      }
+    });
   });
 
   describe('atomicity', () => {
