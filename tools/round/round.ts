@@ -18,6 +18,12 @@ export interface RoundOptions {
   signer: BtAuthSigner;
   /** Receives one line per step. */
   log?: (line: string) => void;
+  /**
+   * How long to wait for the submission's decision (0: not at all). The task's repository is a temporary
+   * directory the runner clones: it is removed once the submission is decided, and kept (its path logged)
+   * when no decision came in time, so that a runner that replays it later still finds it.
+   */
+  decisionWaitSeconds?: number;
 }
 
 export interface RoundResult {
@@ -25,7 +31,11 @@ export interface RoundResult {
   claimId: string;
   submissionId: string;
   patch: string;
+  /** The submission's status when the round ended: `pending_verification` unless a decision came. */
+  status: string;
 }
+
+const DECISION_POLL_MS = 1000;
 
 /** An answer the round did not expect: which step, what came back. */
 export class RoundStepError extends Error {
@@ -48,6 +58,7 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const api = new RoundClient(options.url, options.adminToken, options.signer);
   const repo = mkdtempSync(join(tmpdir(), 'rcs-round-'));
+  let keepRepository = false;
   try {
     const baseRef = createRepository(repo);
     log(`repository: ${repo} at ${baseRef}`);
@@ -111,9 +122,30 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
     expectField('submission detail', detail, 'metric_name', 'loss');
     log(`detail: metric ${String(detail.metric_name)}, ${(detail.verifications as unknown[]).length} verification(s)`);
 
-    return { taskId, claimId, submissionId, patch };
+    const waitSeconds = options.decisionWaitSeconds ?? 0;
+    const status = waitSeconds > 0 ? await waitForDecision(api, submissionId, waitSeconds) : 'pending_verification';
+    if (status === 'pending_verification' && waitSeconds > 0) {
+      keepRepository = true;
+      log(`decision: none within ${waitSeconds} s (is a validator runner running?); ${repo} is kept for the runner to clone`);
+    } else if (status !== 'pending_verification') {
+      const decided = await api.send('submission detail', 'GET', `/api/v1/submissions/${submissionId}/detail`, 200, { auth: 'signed' });
+      const notes = (decided.verifications as { status?: string; notes?: string | null }[]).map((v) => v.notes).filter((n): n is string => typeof n === 'string' && n !== '');
+      log(`decision: ${status}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`);
+    }
+    return { taskId, claimId, submissionId, patch, status };
   } finally {
-    rmSync(repo, { recursive: true, force: true });
+    if (!keepRepository) rmSync(repo, { recursive: true, force: true });
+  }
+}
+
+/** Polls the submission until it leaves `pending_verification` or `seconds` pass; answers its status then. */
+async function waitForDecision(api: RoundClient, submissionId: string, seconds: number): Promise<string> {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const submission = await api.send('submission status', 'GET', `/api/v1/submissions/${submissionId}`, 200, { auth: 'signed' });
+    const status = String(submission.status);
+    if (status !== 'pending_verification' || Date.now() >= deadline) return status;
+    await new Promise((resolve) => setTimeout(resolve, DECISION_POLL_MS));
   }
 }
 

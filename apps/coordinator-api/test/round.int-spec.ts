@@ -1,3 +1,5 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
 import { CoordinatorProcess, runOperatorScript, startCoordinatorProcess } from './support/coordinator-process';
@@ -17,7 +19,7 @@ describe('scripted round against a running coordinator-api', () => {
   it('creates a task, claims it, submits a git diff, lists and reads the submission', async () => {
     const keyUri = mnemonicGenerate();
     const signer = new BtAuthSigner(await keypairFromUri(keyUri));
-    const run = await runOperatorScript('tools/round/main.ts', ['--url', coordinator.service.url, '--admin-token', coordinator.adminToken, '--key-uri', keyUri]);
+    const run = await runOperatorScript('tools/round/main.ts', ['--url', coordinator.service.url, '--admin-token', coordinator.adminToken, '--key-uri', keyUri, '--wait-seconds', '0']);
 
     expect(run).toMatchObject({ code: 0 });
     const steps = run.stdout
@@ -25,7 +27,8 @@ describe('scripted round against a running coordinator-api', () => {
       .split('\n')
       .map((line) => line.split(':')[0]);
     expect(steps).toEqual(['repository', 'task', 'claim', 'patch', 'submission', 'list', 'detail', 'round']);
-    const [, taskId, submissionId] = /round: ok \(task (\S+), submission (\S+)\)/.exec(run.stdout) ?? [];
+    const [, taskId, submissionId, status] = /round: ok \(task (\S+), submission ([^,\s]+), (\S+)\)/.exec(run.stdout) ?? [];
+    expect(status).toBe('pending_verification');
     const rows = (await coordinator.db.dataSource.query(
       'SELECT task_id, miner_hotkey, status, patch, claim_id FROM submissions WHERE id = $1',
       [submissionId],
@@ -37,6 +40,25 @@ describe('scripted round against a running coordinator-api', () => {
     expect(await coordinator.db.dataSource.query('SELECT status FROM validator_jobs WHERE submission_id = $1', [submissionId])).toEqual([
       { status: 'pending' },
     ]);
+  });
+
+  it('keeps the task repository for the runner when no decision comes in time, and says where it is', async () => {
+    const run = await runOperatorScript('tools/round/main.ts', ['--url', coordinator.service.url, '--admin-token', coordinator.adminToken, '--key-uri', mnemonicGenerate(), '--wait-seconds', '2']);
+    expect(run).toMatchObject({ code: 0 });
+    const [, repository] = /^repository: (\S+) at /m.exec(run.stdout) ?? [];
+    expect(run.stdout).toContain(`decision: none within 2 s (is a validator runner running?); ${repository} is kept for the runner to clone`);
+    // Before, the round removed it at once and the runner's clone failed: the decision was `error`.
+    try {
+      expect(existsSync(join(repository, '.git'))).toBe(true);
+    } finally {
+      rmSync(repository, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a --wait-seconds that is not a whole number of seconds with exit code 2', async () => {
+    const run = await runOperatorScript('tools/round/main.ts', ['--url', coordinator.service.url, '--admin-token', coordinator.adminToken, '--wait-seconds', 'soon']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--wait-seconds must be a whole number/);
   });
 
   it('stops at the first unexpected answer with exit code 1', async () => {
