@@ -3,8 +3,6 @@
  * validator runner). Reads the coordinator URL and admin token from DATA_DIR/stack.json unless given.
  * Exit 0 when every step answered as expected, 1 otherwise, 2 on bad usage.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
 import type { WeightSetterStatusDto } from '@rcs/contracts';
@@ -12,6 +10,7 @@ import { runCli, UsageError } from '../round/cli';
 import { runClaimRound } from '../round/claim-round';
 import { runPoolRound } from '../round/pool-round';
 import { stackPoolMiners } from '../stack/pool-miners';
+import { readStackState } from '../stack/state';
 import { runDemo } from './demo';
 
 const HELP = `Usage: npm run demo [-- --url URL --admin-token TOKEN --timeout SECONDS]
@@ -22,7 +21,7 @@ Runs one competition round against the running local stack (start it with npm st
   --timeout      seconds to wait for each decision of the validator runner (default 180)
   --pool-url     pool base URL for the pool round (default: from DATA_DIR/stack.json when the stack runs the pool)
   --validator-uri  validator key the pool allowlists, to verify the pool result (default: //Alice, the stack's)
-  --weight-setter-url  weight setter whose last pass is printed at the end (default: 127.0.0.1 and WEIGHT_SETTER_PORT or 8200)`;
+  --weight-setter-url  weight setter whose last pass is printed at the end (default: from DATA_DIR/stack.json, else 127.0.0.1 and WEIGHT_SETTER_PORT or 8200)`;
 
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
@@ -34,13 +33,8 @@ const OPTIONS = {
   'weight-setter-url': { type: 'string' },
 } as const;
 
-function stackInfo(): { coordinator_url?: string; admin_token?: string; pool_url?: string | null } {
-  const file = join(resolve(process.env.DATA_DIR ?? '.data'), 'stack.json');
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { coordinator_url?: string; admin_token?: string; pool_url?: string | null }) : {};
-}
-
 runCli('demo', HELP, OPTIONS, async (values) => {
-  const stack = stackInfo();
+  const stack = readStackState(process.env.DATA_DIR);
   const url = values.url ?? stack.coordinator_url;
   const adminToken = values['admin-token'] ?? stack.admin_token;
   if (!url || !adminToken) throw new UsageError('no running stack found: start it with npm start, or pass --url and --admin-token');
@@ -79,7 +73,7 @@ runCli('demo', HELP, OPTIONS, async (values) => {
     });
     process.stdout.write(`claim round: ok (epoch ${claims.first.epoch} paid ${claims.first.paid}, epoch ${claims.later.epoch} paid ${claims.later.paid})\n`);
   }
-  await printWeights(values['weight-setter-url'] ?? `http://127.0.0.1:${process.env.WEIGHT_SETTER_PORT ?? '8200'}`);
+  await printWeights(values['weight-setter-url'] ?? stack.weight_setter_url ?? `http://127.0.0.1:${process.env.WEIGHT_SETTER_PORT ?? '8200'}`);
   process.stdout.write('demo: ok\n');
 });
 

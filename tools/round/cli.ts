@@ -1,4 +1,5 @@
 import { parseArgs, ParseArgsConfig } from 'node:util';
+import { readStackState } from '../stack/state';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O }>>['values'];
@@ -52,4 +53,22 @@ export function runCli<const O extends Options>(name: string, help: string, opti
 export function requiredAdminToken(value: string | boolean | undefined): string {
   if (typeof value !== 'string' || value === '') throw new UsageError('--admin-token is required');
   return value;
+}
+
+/** Where the scripts find a stack: their flags, else the environment, else DATA_DIR/stack.json of a running `npm start`. */
+export interface StackTarget {
+  coordinatorUrl: string;
+  adminToken: string | undefined;
+  poolUrl: string;
+  weightSetterUrl: string;
+}
+
+export function stackTarget(flags: { url?: string; adminToken?: string; poolUrl?: string; weightSetterUrl?: string }): StackTarget {
+  const stack = readStackState(process.env.DATA_DIR);
+  return {
+    coordinatorUrl: (flags.url ?? process.env.COORDINATOR_URL ?? stack.coordinator_url ?? 'http://127.0.0.1:8000').replace(/\/+$/, ''),
+    adminToken: flags.adminToken ?? process.env.ADMIN_TOKENS?.split(',')[0]?.trim() ?? stack.admin_token,
+    poolUrl: (flags.poolUrl ?? process.env.POOL_URL ?? stack.pool_url ?? 'http://127.0.0.1:8434').replace(/\/+$/, ''),
+    weightSetterUrl: (flags.weightSetterUrl ?? stack.weight_setter_url ?? `http://127.0.0.1:${process.env.WEIGHT_SETTER_PORT ?? '8200'}`).replace(/\/+$/, ''),
+  };
 }

@@ -14,19 +14,19 @@ import { randomBytes } from 'node:crypto';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
 import { createRepository, expectField, git, Json, RoundClient, RoundStepError, stringField, TRAIN_PY } from './round';
-import { requiredAdminToken, runCli } from './cli';
+import { requiredAdminToken, runCli, stackTarget } from './cli';
 
 const HELP = `Usage: node -r @swc-node/register tools/round/modes.ts --url URL --admin-token TOKEN [--validator-uri URI] [--miner-seed SEED]
 
-  --url            coordinator base URL (default: $COORDINATOR_URL or http://127.0.0.1:8000)
-  --admin-token    an X-Admin-Token the coordinator accepts (default: the first of $ADMIN_TOKENS)
+  --url            coordinator base URL (default: $COORDINATOR_URL, else the running stack's DATA_DIR/stack.json, else http://127.0.0.1:8000)
+  --admin-token    an X-Admin-Token the coordinator accepts (default: the first of $ADMIN_TOKENS, else the running stack's)
   --validator-uri  an allowlisted validator hotkey as a secret URI or mnemonic (default: //Alice)
   --miner-seed     mnemonic the miner hotkeys derive from (//miner/1..3; default: a fresh one)`;
 
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
-  url: { type: 'string', default: process.env.COORDINATOR_URL ?? 'http://127.0.0.1:8000' },
-  'admin-token': { type: 'string', default: process.env.ADMIN_TOKENS?.split(',')[0]?.trim() },
+  url: { type: 'string' },
+  'admin-token': { type: 'string' },
   'validator-uri': { type: 'string', default: '//Alice' },
   'miner-seed': { type: 'string' },
 } as const;
@@ -230,7 +230,8 @@ function expectNear(step: string, body: Json, field: string, expected: number): 
 }
 
 runCli('modes', HELP, OPTIONS, async (values) => {
-  const adminToken = requiredAdminToken(values['admin-token']);
+  const target = stackTarget({ url: values.url, adminToken: values['admin-token'] });
+  const adminToken = requiredAdminToken(target.adminToken);
   const seed = values['miner-seed'] ?? mnemonicGenerate();
   const [validator, ...miners] = await Promise.all(
     [values['validator-uri'], `${seed}//miner/1`, `${seed}//miner/2`, `${seed}//miner/3`].map(async (uri) => new BtAuthSigner(await keypairFromUri(uri))),
@@ -241,7 +242,7 @@ runCli('modes', HELP, OPTIONS, async (values) => {
   try {
     const baseRef = createRepository(repo);
     log(`repository: ${repo} at ${baseRef}`);
-    const run = new ModesRun(new RoundClient(values.url.replace(/\/+$/, ''), adminToken, validator), cast, repo, baseRef, log);
+    const run = new ModesRun(new RoundClient(target.coordinatorUrl, adminToken, validator), cast, repo, baseRef, log);
     await run.standard();
     await run.centerless();
     await run.peerEvaluation();

@@ -5,11 +5,11 @@
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
 import { stackPoolMiners } from '../stack/pool-miners';
-import { runCli } from './cli';
+import { runCli, stackTarget } from './cli';
 import { runPoolRound } from './pool-round';
 
 const HELP = `Usage: npm run -s pool-round -- --url URL [--validator-uri URI] [--stack-miners]
-  --url            pool base URL (default: $POOL_URL or http://127.0.0.1:8434)
+  --url            pool base URL (default: $POOL_URL, else the running stack's DATA_DIR/stack.json, else http://127.0.0.1:8434)
   --validator-uri  a validator hotkey in the pool's VALIDATOR_HOTKEYS, as a secret URI or mnemonic (default: //Alice,
                    which the local stack allowlists)
   --stack-miners   the local stack's five dev miners (//Bob//pool-miner-1 and -2, both owned by //Bob;
@@ -19,7 +19,7 @@ Without --stack-miners, three fresh miner keys are generated for each run.`;
 
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
-  url: { type: 'string', default: process.env.POOL_URL ?? 'http://127.0.0.1:8434' },
+  url: { type: 'string' },
   'validator-uri': { type: 'string', default: '//Alice' },
   'stack-miners': { type: 'boolean', default: false },
 } as const;
@@ -34,6 +34,6 @@ async function freshMiners(): Promise<{ miners: BtAuthSigner[]; recipients: stri
 runCli('pool-round', HELP, OPTIONS, async (values) => {
   const { miners, recipients } = values['stack-miners'] ? await stackPoolMiners().then(({ signers, owners }) => ({ miners: signers, recipients: owners })) : await freshMiners();
   const validator = new BtAuthSigner(await keypairFromUri(values['validator-uri']));
-  const result = await runPoolRound({ url: values.url.replace(/\/+$/, ''), miners, validator, recipients });
+  const result = await runPoolRound({ url: stackTarget({ poolUrl: values.url }).poolUrl, miners, validator, recipients });
   process.stdout.write(`pool-round: ok (algorithm ${result.algorithmId}, result ${result.resultId}, sota ${result.sotaThreshold})\n`);
 });

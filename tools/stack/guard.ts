@@ -2,6 +2,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, write
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { StackError } from './redis';
+import { readStackState } from './state';
 
 /** What a launcher's command line contains (`node -r @swc-node/register tools/stack/main.ts`). */
 const LAUNCHER_ENTRY = join('tools', 'stack', 'main.ts');
@@ -9,7 +10,7 @@ const LAUNCHER_ENTRY = join('tools', 'stack', 'main.ts');
 /** The files of one running stack in its DATA_DIR: the state `npm run demo` reads, and the lock naming its process. */
 export interface StackFiles {
   dataDir: string;
-  /** `{coordinator_url, admin_token, pid}`, written once the stack is ready. */
+  /** Every service's URL, the admin token and the launcher's pid (`StackState`), written once the stack is ready. */
   state: string;
   /** The launcher's pid, created exclusively before anything starts. */
   lock: string;
@@ -52,11 +53,11 @@ function releaseOwn(files: StackFiles): void {
 }
 
 function alreadyRunning(files: StackFiles, pid: number): string {
-  const coordinator = readState(files.state)?.coordinator_url;
+  const coordinator = readStackState(files.dataDir).coordinator_url;
   return (
     `a stack is already running from ${files.dataDir} (launcher pid ${pid}${coordinator ? `, coordinator at ${coordinator}` : ', still starting'}).\n` +
     `  Use it (npm run demo reads ${files.state}), or stop it first (Ctrl-C in its terminal, or kill ${pid}).\n` +
-    '  To run a second stack beside it, give it its own DATA_DIR and ports (COORDINATOR_PORT, POOL_PORT, VALIDATOR_RUNNER_PORT, WEIGHT_SETTER_PORT).'
+    '  To run a second stack beside it, give it its own DATA_DIR and ports (COORDINATOR_PORT, POOL_PORT, VALIDATOR_RUNNER_PORT, WEIGHT_SETTER_PORT, WEB_PORT).'
   );
 }
 
@@ -64,14 +65,6 @@ function lockHolder(lock: string): number | null {
   if (!existsSync(lock)) return null;
   const pid = Number(readFileSync(lock, 'utf8').trim());
   return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
-}
-
-function readState(file: string): { coordinator_url?: string } | null {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as { coordinator_url?: string };
-  } catch {
-    return null;
-  }
 }
 
 /** Whether `pid` is a live stack launcher (not merely a process that got the pid of a dead one). */

@@ -11,6 +11,7 @@ import { STACK_APPS, StackApp } from './apps';
 import { banner } from './banner';
 import { acquireStackLock, assertPortsFree, stackFiles } from './guard';
 import { STACK_NETUID, stackDevChainSeed } from './pool-miners';
+import type { StackState } from './state';
 import { StackError, redisAnswers, redisServerInstalled, startRedis } from './redis';
 import { runnerSandboxProblem } from './sandbox-check';
 import { DEFAULT_WEB_PORT, startWeb } from './web';
@@ -240,24 +241,21 @@ async function main(): Promise<void> {
     return;
   }
   const coordinator = running.find((r) => r.app.name === 'coordinator-api');
-  writeFileSync(
-    files.state,
-    JSON.stringify(
-      {
-        coordinator_url: coordinator?.url ?? env.COORDINATOR_URL,
-        admin_token: (env.ADMIN_TOKENS ?? '').split(',')[0],
-        pool_url: running.find((r) => r.app.name === 'pool-service')?.url ?? null,
-        pid: process.pid,
-      },
-      null,
-      2,
-    ),
-    { mode: 0o600 },
-  );
+  const urlOf = (name: string): string | null => running.find((r) => r.app.name === name)?.url ?? null;
   const web = await startWeb(localHost(env), env.WEB_PORT, {
     coordinator: coordinator?.url ?? (env.COORDINATOR_URL as string),
-    pool: running.find((r) => r.app.name === 'pool-service')?.url ?? `http://${localHost(env)}:${env.POOL_PORT ?? 8434}`,
+    pool: urlOf('pool-service') ?? `http://${localHost(env)}:${env.POOL_PORT ?? 8434}`,
   });
+  const state: StackState = {
+    coordinator_url: coordinator?.url ?? env.COORDINATOR_URL,
+    admin_token: (env.ADMIN_TOKENS ?? '').split(',')[0],
+    pool_url: urlOf('pool-service'),
+    weight_setter_url: urlOf('weight-setter'),
+    validator_runner_url: urlOf('validator-runner'),
+    web_url: web.server?.url ?? null,
+    pid: process.pid,
+  };
+  writeFileSync(files.state, JSON.stringify(state, null, 2), { mode: 0o600 });
   process.stdout.write(
     banner({
       services: running.map((r) => ({ name: r.app.name, url: r.url })),

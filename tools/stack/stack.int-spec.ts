@@ -1,7 +1,8 @@
-import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { promisify } from 'node:util';
 import { freePort } from '@rcs/testing';
 import { STACK_APPS } from './apps';
 
@@ -137,7 +138,22 @@ describe('local stack launcher: sharp edges', () => {
       await first.ready;
       const url = `http://127.0.0.1:${ports.COORDINATOR_PORT}`;
       const state = readFileSync(join(dataDir, 'stack.json'), 'utf8');
-      expect(JSON.parse(state)).toMatchObject({ coordinator_url: url, pid: first.child.pid });
+      // Every service's URL, so that a second shell's tools find this stack on its ports (issue 26).
+      expect(JSON.parse(state)).toEqual({
+        coordinator_url: url,
+        admin_token: expect.any(String),
+        pool_url: null,
+        weight_setter_url: null,
+        validator_runner_url: null,
+        web_url: `http://127.0.0.1:${ports.WEB_PORT}`,
+        pid: first.child.pid,
+      });
+      // `npm run round` without --url or --admin-token plays against it.
+      const round = await promisify(execFile)(process.execPath, ['-r', '@swc-node/register', 'tools/round/main.ts', '--wait-seconds', '0'], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir },
+      });
+      expect(round.stdout).toMatch(/^round: ok \(task \S+, submission \S+, pending_verification\)$/m);
 
       // The same DATA_DIR: the lock names the running launcher.
       const second = launch(['coordinator-api'], env);
@@ -145,6 +161,7 @@ describe('local stack launcher: sharp edges', () => {
       expect(second.stdout()).not.toContain('stack: ready');
       expect(second.stderr()).toContain(`stack: a stack is already running from ${dataDir} (launcher pid ${first.child.pid}, coordinator at ${url})`);
       expect(second.stderr()).toContain('stop it first (Ctrl-C in its terminal');
+      expect(second.stderr()).toContain('(COORDINATOR_PORT, POOL_PORT, VALIDATOR_RUNNER_PORT, WEIGHT_SETTER_PORT, WEB_PORT)');
       expect(second.stderr()).not.toMatch(/EADDRINUSE|at .*\.ts:\d+/);
 
       // Another DATA_DIR on the same ports: the busy port is named with its variable.
