@@ -10,6 +10,7 @@ import { EPOCH_CHECK_SCHEDULER_ID } from '../src/epochs/epochs.job';
 import type { PoolJobs } from '../src/jobs/pool-jobs';
 import { FakeCoordinator, snapshotOf } from './support/fake-coordinator';
 import { PoolClient, PoolHarness, servePool } from './support/harness';
+import { until } from './support/until';
 
 /**
  * The pool when its Postgres or its Redis goes away across a window end: every ended window gets
@@ -19,24 +20,6 @@ import { PoolClient, PoolHarness, servePool } from './support/harness';
 const BUDGET = 1000n;
 const BLOCK_MS = 100;
 const WINDOW_BLOCKS = 20; // 2 s windows
-
-/** Polls `probe` until `done` holds; a bounded wait on an observable condition. */
-async function until<T>(what: string, probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined && done(value)) return value;
-    if (Date.now() > deadline) throw new UntilError(`${what}: not within ${timeoutMs} ms (last: ${JSON.stringify(value)})`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-class UntilError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UntilError';
-  }
-}
 
 describe('pool faults: rollovers across a Postgres outage and an emptied Redis', () => {
   const coordinator = new FakeCoordinator();

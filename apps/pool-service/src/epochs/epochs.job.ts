@@ -75,7 +75,7 @@ export class EpochsJob extends ScheduledJob {
     const existing = await this.jobs.queue(QueueName.Epochs, EpochJob.Rollover).getJob(jobId);
     if (existing) {
       const state = await existing.getState();
-      // Waiting or running: it will store the epoch (a dead worker's job is re-run by BullMQ's stall check).
+      // Waiting or running: it will store the epoch (a dead worker's job is re-run by the stall check once its lock expires, POOL_QUEUES).
       if (LIVE_STATES.has(state)) return next;
       // Finished without an epoch (it failed, found no snapshot, or its process died): run it again.
       this.logger.warn(`Window ${next} has no epoch though its rollover ${state === 'failed' ? `failed (${existing.failedReason})` : `ended (${JSON.stringify(existing.returnvalue)})`}; running it again`);
