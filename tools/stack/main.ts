@@ -168,8 +168,8 @@ function stopAll(children: ChildProcess[], signal: NodeJS.Signals): Promise<void
   ).then(() => undefined);
 }
 
-/** The Redis at REDIS_URL, or a throw-away redis-server started there (answered, for the stack to stop). */
-async function ensureRedis(redisUrl: string): Promise<ChildProcess | null> {
+/** The Redis at REDIS_URL, or a redis-server started there with its append-only file in `dir` (answered, for the stack to stop). */
+async function ensureRedis(redisUrl: string, dir: string): Promise<ChildProcess | null> {
   if (await redisAnswers(redisUrl)) return null;
   if (!redisServerInstalled()) {
     throw new StackError(
@@ -177,8 +177,8 @@ async function ensureRedis(redisUrl: string): Promise<ChildProcess | null> {
         '  Start Redis yourself (e.g. the redis-server package of your distribution) or set REDIS_URL to one that runs.',
     );
   }
-  process.stdout.write(`stack: no Redis at ${redisUrl}; starting redis-server without persistence\n`);
-  return startRedis(redisUrl);
+  process.stdout.write(`stack: no Redis at ${redisUrl}; starting redis-server with its append-only file in ${dir}\n`);
+  return startRedis(redisUrl, dir);
 }
 
 async function main(): Promise<void> {
@@ -201,7 +201,7 @@ async function main(): Promise<void> {
   const redisUrl = env.REDIS_URL as string;
   let redis: ChildProcess | null;
   try {
-    redis = await ensureRedis(redisUrl);
+    redis = await ensureRedis(redisUrl, join(files.dataDir, 'redis'));
   } catch (error) {
     releaseLock();
     throw error;

@@ -1,4 +1,5 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { Socket, connect } from 'node:net';
 
 /** Sends PING over a raw socket: the launcher needs no Redis client to know whether one answers. */
@@ -22,12 +23,18 @@ export function redisServerInstalled(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
-/** Starts a throw-away Redis (no RDB, no AOF) on the URL's port; the caller stops it. */
-export async function startRedis(url: string): Promise<ChildProcess> {
+/**
+ * Starts the stack's Redis on the URL's port with an append-only file in `dir` (the stack's
+ * `DATA_DIR/redis`): the dev chain's block 0 and its claim contract (epochs, claims, challenges)
+ * live there, so a restarted Redis must come back with them, or a package could be paid twice.
+ * The caller stops it.
+ */
+export async function startRedis(url: string, dir: string): Promise<ChildProcess> {
   const { hostname, port } = new URL(url);
+  mkdirSync(dir, { recursive: true });
   const child = spawn(
     'redis-server',
-    ['--port', port || '6379', '--bind', hostname || '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+    ['--port', port || '6379', '--bind', hostname || '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec', '--daemonize', 'no'],
     { stdio: 'ignore' },
   );
   for (let attempt = 0; attempt < 50; attempt++) {

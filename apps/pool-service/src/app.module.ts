@@ -16,6 +16,7 @@ import { EpochsModule } from './epochs/epochs.module';
 import { EventsModule } from './events/events.module';
 import { HealthController } from './health/health.controller';
 import { POOL_QUEUES } from './jobs/pool-jobs';
+import { SchedulesModule } from './jobs/schedules.module';
 import { PoolMetricsModule } from './metrics/pool-metrics';
 import { MinersModule } from './miners/miners.module';
 import { ReputationModule } from './reputation/reputation.module';
@@ -54,6 +55,7 @@ export class AppModule {
             : null,
         ),
         ClockModule,
+        SchedulesModule,
         ReputationModule,
         MinersModule,
         ResultsModule,

@@ -25,7 +25,8 @@ const SHARED_GENESIS_WAIT_MS = 3_000;
  * Builds both ports for the configured chain; polkadot ports share one lazily opened connection.
  * `CHAIN=dev`: every process of a stack (one `REDIS_KEY_PREFIX`) shares one dev chain (DECISIONS §9):
  * its block 0 and its weights live in Redis, so the coordinator, the pool and the weight setter count
- * the same blocks. A process that cannot reach Redis at boot counts from its own start and says so.
+ * the same blocks. A process that cannot reach Redis at boot counts from its own start and says so,
+ * and adopts the stack's genesis once Redis answers; a Redis that comes back empty gets it back.
  */
 export async function createChainAdapters(config: ChainConfig, warn: (message: string) => void = () => undefined): Promise<ChainAdapters> {
   switch (config.chain) {
@@ -41,6 +42,7 @@ export async function createChainAdapters(config: ChainConfig, warn: (message: s
         blockTimeMs: config.devBlockTimeMs,
         genesisMs,
         weights: new RedisDevWeightsStore(devRedis, prefix),
+        sharedGenesis: { redis: devRedis, prefix },
       });
       const claimContract = new DevClaimContract(devChain, devRedis, config.devStore.keyPrefix, { challengeBlocks: config.devClaimChallengeBlocks });
       return { subtensor: devChain, claimContract, devChain, devRedis };

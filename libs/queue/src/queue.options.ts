@@ -8,6 +8,13 @@ export interface QueueSettings {
   concurrency?: number;
   /** The worker takes no job until `JobWorkers.resume(queue)` (e.g. a standby that must not work yet). */
   startPaused?: boolean;
+  /**
+   * How long (ms) a running job's lock lasts without renewal (BullMQ default 30 000; renewed every half).
+   * A worker that dies keeps its jobs `active` until the lock expires: a shorter lock re-runs them sooner.
+   */
+  lockDuration?: number;
+  /** How often (ms) each worker moves active jobs whose lock has expired back to waiting (BullMQ default 30 000). */
+  stalledInterval?: number;
   /** Merged over the module defaults (retention of finished jobs). */
   defaultJobOptions?: DefaultJobOptions;
 }

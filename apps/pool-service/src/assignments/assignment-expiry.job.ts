@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EmptyJobData, PoolMaintenanceJob, QueueName } from '@rcs/contracts';
-import { JobQueue, ScheduledJob } from '@rcs/queue';
+import { ScheduledJob } from '@rcs/queue';
 import { PoolServiceConfig } from '../config/config';
 import { POOL_CONFIG } from '../config/config.module';
-import { AssignmentExpiryOutcome, OnPoolJob, PoolJobs } from '../jobs/pool-jobs';
+import { AssignmentExpiryOutcome, OnPoolJob } from '../jobs/pool-jobs';
+import { ScheduleKeeper } from '../jobs/schedule-keeper';
 import { AssignmentsService } from './assignments.service';
 
 /** Scheduler id of the repeatable sweep: one schedule however many replicas upsert it. */
@@ -14,18 +15,22 @@ export const ASSIGNMENT_SWEEP_SCHEDULER_ID = 'expire-assignments';
 export class AssignmentExpiryJob extends ScheduledJob {
   constructor(
     private readonly assignments: AssignmentsService,
-    private readonly jobs: JobQueue<PoolJobs>,
+    private readonly schedules: ScheduleKeeper,
     @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
   ) {
     super();
   }
 
   protected keepSchedule(): Promise<void> {
-    // Without Redis the app still starts (/health says so); the failure is logged.
-    const every = this.config.mining.assignmentSweepIntervalSeconds * 1000;
-    return this.jobs
-      .upsertScheduler(QueueName.PoolMaintenance, ASSIGNMENT_SWEEP_SCHEDULER_ID, { every }, { name: PoolMaintenanceJob.ExpireAssignments, data: {} })
-      .catch((error: Error) => this.logger.error(`Could not schedule the assignment sweep: ${error.message}`));
+    // Without Redis the app still starts (/health says so); the keeper logs the failure and re-adds it later.
+    const everySeconds = this.config.mining.assignmentSweepIntervalSeconds;
+    return this.schedules.keep({
+      queue: QueueName.PoolMaintenance,
+      schedulerId: ASSIGNMENT_SWEEP_SCHEDULER_ID,
+      name: PoolMaintenanceJob.ExpireAssignments,
+      data: {},
+      everySeconds,
+    });
   }
 
   @OnPoolJob(QueueName.PoolMaintenance, PoolMaintenanceJob.ExpireAssignments)

@@ -70,6 +70,8 @@ export interface PoolServiceConfig extends ServiceBaseConfig, ServiceStoresConfi
   /** The public event stream (`GET /api/v1/events`): its bound, heartbeat and limits on open streams (client addresses behind `TRUSTED_PROXIES`). */
   events: EventStreamSettings;
   windowBlocks: number;
+  /** How often a timer outside Redis re-adds the repeatable schedules an emptied Redis lost. */
+  scheduleCheckIntervalSeconds: number;
   chain: ChainConfig;
   mining: PoolMiningConfig;
   stake: PoolStakeConfig;
@@ -140,6 +142,7 @@ export function loadPoolServiceConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
     authMaxSkewSeconds: read.int('AUTH_MAX_SKEW_SECONDS', 300, 1, 3600),
     events: readEventStreamSettings(read, readTrustedProxies(read)),
     windowBlocks: read.int('POOL_WINDOW_BLOCKS', 360, 1, 1_000_000),
+    scheduleCheckIntervalSeconds: read.int('SCHEDULE_CHECK_INTERVAL_SECONDS', 30, 1, 3600),
     mining,
     stake: {
       check: read.bool('POOL_STAKE_CHECK', true),

@@ -7,6 +7,7 @@ import { PoolClock } from '../common/pool-clock';
 import { PoolServiceConfig } from '../config/config';
 import { POOL_CONFIG } from '../config/config.module';
 import { EpochCheckOutcome, OnPoolJob, PoolJobs } from '../jobs/pool-jobs';
+import { ScheduleKeeper } from '../jobs/schedule-keeper';
 import { EpochsRepository } from './epochs.repository';
 import { EpochsService, RolloverResult } from './epochs.service';
 
@@ -17,9 +18,18 @@ export function rolloverJobId(window: number): string {
   return `window-${window}`;
 }
 
+/** A rollover job in one of these states will still run (or is running): adding it again would add nothing. */
+const LIVE_STATES = new Set(['waiting', 'delayed', 'prioritized', 'waiting-children', 'active']);
+
 /**
- * `pool.epochs`: a repeatable check enqueues the rollover of the window that just ended (one job
- * per window whatever the number of replicas) and retries a pending publication.
+ * `pool.epochs`: a repeatable check rolls over every ended window that has no epoch, in order, one
+ * job per window whatever the number of replicas, and retries a pending publication.
+ *
+ * Which windows: counted from the stored epochs, not from Redis (an emptied Redis or a killed job
+ * forgets nothing the database knows). The first window is the one that had ended when the pool
+ * first stored an epoch; from then on every window gets one, the earliest missing first. A rollover
+ * that died (a killed process, a failed transaction, no snapshot) leaves a finished job and no
+ * epoch: the check removes that job and runs the window again; the database makes it exactly once.
  */
 @Injectable()
 export class EpochsJob extends ScheduledJob {
@@ -27,6 +37,7 @@ export class EpochsJob extends ScheduledJob {
     private readonly service: EpochsService,
     private readonly epochs: EpochsRepository,
     private readonly jobs: JobQueue<PoolJobs>,
+    private readonly schedules: ScheduleKeeper,
     private readonly clock: PoolClock,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
@@ -35,24 +46,42 @@ export class EpochsJob extends ScheduledJob {
   }
 
   protected keepSchedule(): Promise<void> {
-    const every = this.config.payout.epochCheckSeconds * 1000;
-    return this.jobs
-      .upsertScheduler(QueueName.Epochs, EPOCH_CHECK_SCHEDULER_ID, { every }, { name: EpochJob.Check, data: {} })
-      .catch((error: Error) => this.logger.error(`Could not schedule the epoch check: ${error.message}`));
+    const everySeconds = this.config.payout.epochCheckSeconds;
+    return this.schedules.keep({ queue: QueueName.Epochs, schedulerId: EPOCH_CHECK_SCHEDULER_ID, name: EpochJob.Check, data: {}, everySeconds });
   }
 
   @OnPoolJob(QueueName.Epochs, EpochJob.Check)
   async check(_data: EmptyJobData): Promise<EpochCheckOutcome> {
     const latest = await this.epochs.latest(this.dataSource.manager);
     if (latest !== null && latest.publication === 'pending' && this.service.publicationEnabled) await this.service.publish(latest.epoch);
-    const ended = (await this.clock.currentWindow()) - 1;
-    if (ended < 0 || (latest !== null && latest.epoch >= ended)) return { enqueued: null };
-    await this.jobs.add(QueueName.Epochs, EpochJob.Rollover, { window: ended }, { jobId: rolloverJobId(ended), removeOnComplete: 1000, removeOnFail: 1000 });
-    return { enqueued: ended };
+    return { enqueued: await this.enqueueNext(latest?.epoch ?? null) };
   }
 
   @OnPoolJob(QueueName.Epochs, EpochJob.Rollover)
-  rollover(data: RolloverData): Promise<RolloverResult> {
-    return this.service.rollover(data.window);
+  async rollover(data: RolloverData): Promise<RolloverResult> {
+    const result = await this.service.rollover(data.window);
+    // Catching up: the next missing window follows at once rather than at the next check.
+    if (result.rollover === 'stored' || result.rollover === 'existed') await this.enqueueNext(data.window);
+    return result;
+  }
+
+  /** Enqueues the rollover of the earliest ended window after `latest` (the latest stored epoch), if any. */
+  private async enqueueNext(latest: number | null): Promise<number | null> {
+    const ended = (await this.clock.currentWindow()) - 1;
+    // A pool without epochs starts at the window that just ended, not at the chain's first.
+    const next = latest === null ? ended : latest + 1;
+    if (next < 0 || next > ended) return null;
+    const jobId = rolloverJobId(next);
+    const existing = await this.jobs.queue(QueueName.Epochs, EpochJob.Rollover).getJob(jobId);
+    if (existing) {
+      const state = await existing.getState();
+      // Waiting or running: it will store the epoch (a dead worker's job is re-run by the stall check once its lock expires, POOL_QUEUES).
+      if (LIVE_STATES.has(state)) return next;
+      // Finished without an epoch (it failed, found no snapshot, or its process died): run it again.
+      this.logger.warn(`Window ${next} has no epoch though its rollover ${state === 'failed' ? `failed (${existing.failedReason})` : `ended (${JSON.stringify(existing.returnvalue)})`}; running it again`);
+      await existing.remove();
+    }
+    await this.jobs.add(QueueName.Epochs, EpochJob.Rollover, { window: next }, { jobId, removeOnComplete: 1000, removeOnFail: 1000 });
+    return next;
   }
 }

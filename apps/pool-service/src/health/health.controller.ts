@@ -1,5 +1,5 @@
 import { Public } from '@rcs/auth';
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get, Inject, Logger } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CLAIM_CONTRACT_PORT, ClaimContractPort } from '@rcs/chain';
@@ -12,10 +12,17 @@ import { POOL_CONFIG } from '../config/config.module';
 import { EpochsRepository } from '../epochs/epochs.repository';
 import { EpochsService } from '../epochs/epochs.service';
 
+/** A latest epoch more than this many windows behind the running one means rollovers have stopped. */
+const EPOCHS_BEHIND_WINDOWS = 2;
+
 /** `/health` and `/status` (DECISIONS.md §8 shape); `/healthz`, liveness, is the shared one. */
 @ApiTags('health')
 @Controller()
 export class HealthController {
+  private readonly logger = new Logger('PoolHealth');
+  /** The causes last logged: each change is logged once, not each request. */
+  private lastReasons: string[] = [];
+
   constructor(
     private readonly stores: StoresReadiness,
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -42,6 +49,14 @@ export class HealthController {
     return this.report();
   }
 
+  private logTransition(reasons: string[]): void {
+    const codes = (list: string[]) => list.map((reason) => reason.slice(0, reason.indexOf(':'))).join(',');
+    if (codes(reasons) === codes(this.lastReasons)) return;
+    if (reasons.length === 0) this.logger.log(`Healthy again (was degraded: ${codes(this.lastReasons)})`);
+    else this.logger.warn(`Degraded: ${reasons.join('; ')}`);
+    this.lastReasons = reasons;
+  }
+
   private async report(): Promise<PoolStatusDto> {
     // The dev chain carries its own claim contract (publish, claim, challenge): it is this stack's on-chain
     // runtime, and BitSota's pool verifier requires `enabled`. On polkadot a contract is configured by address.
@@ -59,12 +74,22 @@ export class HealthController {
       this.epochs.publisherAddress().catch(() => null),
     ]);
     const pending = latest !== null && latest.publication === 'pending' ? latest : null;
-    const publicationFailing = pending !== null && pending.lastPublishError !== null;
-    const healthy = database.ok && redis.ok && block !== null && !publicationFailing;
+    const window = block === null ? null : this.clock.windowOf(block);
+    const reasons = [
+      ...(database.ok ? [] : ['database: the database does not answer']),
+      ...(redis.ok ? [] : ['redis: Redis does not answer']),
+      ...(block === null ? ['chain: the chain does not answer'] : []),
+      ...(pending?.lastPublishError ? [`publication: epoch ${pending.epoch} is not published (${pending.lastPublishError})`] : []),
+      ...(latest !== null && window !== null && window - latest.epoch > EPOCHS_BEHIND_WINDOWS
+        ? [`epochs_behind: the latest epoch is ${latest.epoch} but window ${window} is running (windows ${latest.epoch + 1}–${window - 1} ended without one)`]
+        : []),
+    ];
+    this.logTransition(reasons);
     const state = claimState instanceof Error ? null : claimState;
     return {
-      status: healthy ? 'healthy' : 'degraded',
-      window_number: block === null ? null : this.clock.windowOf(block),
+      status: reasons.length === 0 ? 'healthy' : 'degraded',
+      degraded_reasons: reasons,
+      window_number: window,
       current_block: block,
       latest_epoch: published?.epoch ?? null,
       window_blocks: this.config.windowBlocks,

@@ -1,5 +1,5 @@
 import { EmptyJobData, EpochJob, PoolMaintenanceJob, QueueName, RolloverData } from '@rcs/contracts';
-import { onJobOf, type JobSpec } from '@rcs/queue';
+import { onJobOf, type JobSpec, type QueueSettings } from '@rcs/queue';
 
 export interface AssignmentExpiryOutcome {
   expired: number;
@@ -27,9 +27,18 @@ export type PoolJobs = {
   };
 };
 
-export const POOL_QUEUES = {
+/**
+ * A rollover whose process died stays `active` until its lock expires and a worker's stall check
+ * (each second) puts it back to waiting: at most ~7 s after the kill, not BullMQ's ~60 s. The lock is
+ * renewed every 2.5 s; an event loop blocked longer lets another worker run the window too, which the
+ * rollover's single transaction makes harmless (the second run finds the epoch stored).
+ */
+export const EPOCH_JOB_LOCK_MS = 5_000;
+export const EPOCH_STALL_CHECK_MS = 1_000;
+
+export const POOL_QUEUES: Record<QueueName.PoolMaintenance | QueueName.Epochs, QueueSettings> = {
   [QueueName.PoolMaintenance]: { jobNames: [PoolMaintenanceJob.ExpireAssignments] },
-  [QueueName.Epochs]: { jobNames: [EpochJob.Rollover, EpochJob.Check] },
+  [QueueName.Epochs]: { jobNames: [EpochJob.Rollover, EpochJob.Check], lockDuration: EPOCH_JOB_LOCK_MS, stalledInterval: EPOCH_STALL_CHECK_MS },
 };
 
 /** `@OnJob` typed by the pool's catalog: the method's data and result must be the job's. */

@@ -1,26 +1,51 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** A coordinator that serves whatever snapshot the test sets (or 503 when null), over real HTTP. */
+/**
+ * A coordinator that serves whatever snapshot the test sets (or 503 when null), over real HTTP. While
+ * `hold()` is on it answers no snapshot request: a rollover waits on it, active with nothing stored.
+ */
 export class FakeCoordinator {
   snapshot: object | null = null;
   private server: Server | null = null;
+  private holding = false;
+  private readonly held: ServerResponse[] = [];
   url = '';
+
+  /** Snapshot requests received since `hold()` and not answered yet (including those whose caller went away). */
+  get heldRequests(): number {
+    return this.held.length;
+  }
+
+  /** From now on, snapshot requests get no answer until `answer()`. */
+  hold(): void {
+    this.holding = true;
+  }
+
+  /** Answers the held requests still connected and every later one. */
+  answer(): void {
+    this.holding = false;
+    for (const res of this.held.splice(0)) if (!res.destroyed) this.serve(res);
+  }
 
   async start(): Promise<void> {
     this.server = createServer((req, res) => {
-      if (req.url !== '/api/v1/reward-snapshot' || this.snapshot === null) {
-        res.writeHead(503).end('{"detail":"down"}');
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(this.snapshot));
+      if (req.url !== '/api/v1/reward-snapshot') res.writeHead(503).end('{"detail":"down"}');
+      else if (this.holding) this.held.push(res);
+      else this.serve(res);
     });
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
   close(): Promise<void> {
+    this.answer();
     return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private serve(res: ServerResponse): void {
+    if (this.snapshot === null) res.writeHead(503).end('{"detail":"down"}');
+    else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(this.snapshot));
   }
 }
 

@@ -31,12 +31,19 @@ export async function startPool(env: NodeJS.ProcessEnv = {}): Promise<PoolHarnes
   await cryptoReady();
   const db = await createPoolTestDatabase();
   const redis = await createTestRedis();
+  const served = await servePool({ POOL_DATABASE_URL: db.url, REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.prefix, ...env }, async () => {
+    await redis.cleanup();
+    await db.drop();
+  });
+  return { ...served, db, redis };
+}
+
+/** The pool on the stores `env` names (e.g. a Postgres and a Redis of a fault test's own); `release` runs after it closes. */
+export async function servePool(env: NodeJS.ProcessEnv, release: () => Promise<void> = async () => undefined): Promise<Omit<PoolHarness, 'db' | 'redis'>> {
+  await cryptoReady();
   const config = loadPoolServiceConfig({
     CHAIN: 'dev',
     NETUID: '1',
-    POOL_DATABASE_URL: db.url,
-    REDIS_URL: redis.url,
-    REDIS_KEY_PREFIX: redis.prefix,
     LOG_LEVEL: 'silent',
     POOL_STAKE_CHECK: 'off',
     ...env,
@@ -45,12 +52,9 @@ export async function startPool(env: NodeJS.ProcessEnv = {}): Promise<PoolHarnes
     name: 'pool-service',
     logLevel: config.logLevel,
     openApi: { title: 'Payout (Pool) Service', description: 'test', version: '0.1.0', configure: addPoolAuthSecuritySchemes },
-    release: async () => {
-      await redis.cleanup();
-      await db.drop();
-    },
+    release,
   });
-  return { ...served, config, db, redis };
+  return { ...served, config };
 }
 
 export async function signer(uri: string): Promise<BtAuthSigner> {

@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { u8aToHex } from '@polkadot/util';
@@ -15,7 +16,7 @@ import type {
 } from '../ports/subtensor.port';
 import { legacyCommitEpoch, legacyEpochIndex, legacyEpochStartBlock } from '../weights/reveal-schedule';
 import { emptyDevChainSeed, type DevChainSeed } from './dev-chain-seed';
-import { InMemoryDevWeightsStore, type DevCommitRecord, type DevWeightsRecord, type DevWeightsStore } from './dev-weights-store';
+import { InMemoryDevWeightsStore, sharedGenesisKey, type DevCommitRecord, type DevWeightsRecord, type DevWeightsStore } from './dev-weights-store';
 
 export const DEFAULT_DEV_BLOCK_TIME_MS = 12_000;
 /** Subtensor's default tempo; the local stack runs 10. */
@@ -54,7 +55,16 @@ export interface DevChainOptions {
   weightsVersionKey?: number;
   /** `MinAllowedWeights` of every subnet (1). */
   minAllowedWeights?: number;
+  /**
+   * The stack's shared block 0 (DECISIONS §9): kept in Redis under `prefix`, re-checked every
+   * `everyMs`. The earliest genesis any process knows wins, so an emptied Redis or a process that
+   * started without Redis never re-bases the chain of the others.
+   */
+  sharedGenesis?: { redis: Redis; prefix: string; everyMs?: number };
 }
+
+/** How often a process re-checks the stack's shared genesis. */
+export const SHARED_GENESIS_CHECK_MS = 1000;
 
 interface DevSubnet {
   stakes: Map<string, bigint>;
@@ -73,8 +83,11 @@ export class DevChain implements SubtensorPort {
   /** `SubtensorModule::Owner`: hotkey → coldkey, both prefix 42; global, not per subnet. */
   readonly #owners = new Map<string, string>();
   readonly #now: () => number;
-  readonly #genesisMs: number;
+  #genesisMs: number;
   readonly #blockTimeMs: number;
+  readonly #sharedGenesis: DevChainOptions['sharedGenesis'];
+  #genesisTimer: NodeJS.Timeout | undefined;
+  #genesisSync: Promise<number> | null = null;
   readonly #weights: DevWeightsStore;
   readonly #rateLimit: number;
   readonly #commitReveal: boolean;
@@ -96,6 +109,11 @@ export class DevChain implements SubtensorPort {
     this.#now = options.now ?? Date.now;
     this.#genesisMs = options.genesisMs ?? this.#now();
     this.#blockTimeMs = options.blockTimeMs ?? DEFAULT_DEV_BLOCK_TIME_MS;
+    this.#sharedGenesis = options.sharedGenesis;
+    if (this.#sharedGenesis) {
+      this.#genesisTimer = setInterval(() => void this.syncSharedGenesis(), this.#sharedGenesis.everyMs ?? SHARED_GENESIS_CHECK_MS);
+      this.#genesisTimer.unref();
+    }
     for (const [netuid, neurons] of (options.seed ?? emptyDevChainSeed()).subnets) {
       const subnet = this.#subnet(netuid);
       for (const { hotkey, stake, uid, owner } of neurons) {
@@ -336,7 +354,33 @@ export class DevChain implements SubtensorPort {
   }
 
   async close(): Promise<void> {
-    // Nothing to release: the dev chain lives in this process.
+    // The chain lives in this process; only the shared-genesis timer is released.
+    // A check still in flight settles on its own (its Redis closes with the adapters).
+    clearInterval(this.#genesisTimer);
+  }
+
+  /**
+   * Agrees with the stack on block 0: writes this process's genesis when Redis holds none (it came
+   * back empty) or a later one (written by a process that started meanwhile), and adopts an earlier
+   * one (this process counted from its own start). Redis down: keeps counting. Answers the genesis.
+   */
+  syncSharedGenesis(): Promise<number> {
+    const shared = this.#sharedGenesis;
+    if (!shared) return Promise.resolve(this.#genesisMs);
+    this.#genesisSync ??= (async () => {
+      try {
+        const key = sharedGenesisKey(shared.prefix);
+        const stored = await shared.redis.get(key);
+        if (stored === null || Number(stored) > this.#genesisMs) await shared.redis.set(key, String(this.#genesisMs));
+        else this.#genesisMs = Number(stored);
+      } catch {
+        // Redis unreachable: the next check agrees again.
+      }
+      return this.#genesisMs;
+    })().finally(() => {
+      this.#genesisSync = null;
+    });
+    return this.#genesisSync;
   }
 
   setStake(hotkey: string, netuid: number, rao: bigint): void {

@@ -211,7 +211,12 @@ export class RedisDevWeightsStore implements DevWeightsStore {
  * service of a stack counts the same blocks.
  */
 export async function sharedDevGenesisMs(redis: Redis, prefix: string, nowMs = Date.now()): Promise<number> {
-  const key = `${prefix}:devchain:genesis_ms`;
+  const key = sharedGenesisKey(prefix);
   await redis.set(key, String(nowMs), 'NX');
   return Number(await redis.get(key));
+}
+
+/** Where a stack's dev-chain block 0 (epoch ms) lives. */
+export function sharedGenesisKey(prefix: string): string {
+  return `${prefix}:devchain:genesis_ms`;
 }

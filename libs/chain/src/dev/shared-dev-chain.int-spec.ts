@@ -30,6 +30,24 @@ describe('the shared dev chain (real Redis)', () => {
     expect((await second.weightsOf(1)).map((r) => r.txHash)).toEqual([inclusion.txHash]);
   });
 
+  it('keeps block 0 when Redis comes back empty and another process starts: the earliest genesis wins', async () => {
+    const prefix = `${redis.prefix}:emptied`;
+    const key = `${prefix}:devchain:genesis_ms`;
+    const config = chainConfigFromEnv({ CHAIN: 'dev', NETUID: '1', DEV_CHAIN_BLOCK_TIME_MS: '1000' });
+    await redis.redis.set(key, String(Date.now() - 60_000));
+    const running = await createSharedDevChain(config, redis.redis, prefix);
+    const genesis = running.genesisMs;
+    // Redis restarted empty, and another service restarted before anyone wrote block 0 back.
+    await redis.redis.del(key);
+    const restarted = await createSharedDevChain(config, redis.redis, prefix);
+    expect(restarted.genesisMs).toBeGreaterThan(genesis);
+    expect(await running.syncSharedGenesis()).toBe(genesis);
+    expect(await restarted.syncSharedGenesis()).toBe(genesis);
+    expect(Number(await redis.redis.get(key))).toBe(genesis);
+    expect(restarted.currentBlock()).toBe(running.currentBlock());
+    await Promise.all([running.close(), restarted.close()]);
+  });
+
   it('a commit made through one process is revealed once, and every process sees the reveal', async () => {
     const prefix = `${redis.prefix}:reveal`;
     // Block 0 was 5.5 s ago with 1 s blocks: block 5 of netuid 1, tempo 10 (epoch 0 ends at block 8; the reveal epoch 1 starts at block 9).

@@ -20,5 +20,6 @@ export async function createSharedDevChain(
     blockTimeMs: config.devBlockTimeMs,
     genesisMs: await sharedDevGenesisMs(redis, prefix),
     weights: new RedisDevWeightsStore(redis, prefix),
+    sharedGenesis: { redis, prefix },
   });
 }

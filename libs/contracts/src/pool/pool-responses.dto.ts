@@ -308,4 +308,10 @@ export class PoolHealthDto {
 export class PoolStatusDto extends PoolHealthDto {
   @ApiProperty({ type: () => PayoutStatusDto, description: 'Epochs, publication and snapshot state (DECISIONS.md §8).' })
   payout!: PayoutStatusDto;
+  @ApiProperty({
+    type: [String],
+    description:
+      'Why `status` is `degraded`, one entry per cause, each starting with its code (`database`, `redis`, `chain`, `publication`, `epochs_behind`); empty when healthy.',
+  })
+  degraded_reasons!: string[];
 }

@@ -34,6 +34,7 @@ export class JobWorkers implements OnModuleInit, OnApplicationBootstrap, BeforeA
   // Started only once every module is initialised, so handlers never see half-built services.
   onApplicationBootstrap(): void {
     for (const [queue, handlers] of this.registry) {
+      const settings = this.options.queues[queue];
       const worker = new Worker(
         queue,
         async (job: Job) => {
@@ -45,8 +46,10 @@ export class JobWorkers implements OnModuleInit, OnApplicationBootstrap, BeforeA
         {
           connection: redisOptionsFromUrl(this.options.redisUrl),
           prefix: this.options.prefix,
-          concurrency: this.options.queues[queue].concurrency ?? 1,
-          autorun: !this.options.queues[queue].startPaused,
+          concurrency: settings.concurrency ?? 1,
+          autorun: !settings.startPaused,
+          ...(settings.lockDuration === undefined ? {} : { lockDuration: settings.lockDuration }),
+          ...(settings.stalledInterval === undefined ? {} : { stalledInterval: settings.stalledInterval }),
         },
       );
       worker.on('failed', (job, error) => {

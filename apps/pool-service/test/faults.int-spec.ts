@@ -1,0 +1,112 @@
+import { keypairFromUri } from '@rcs/auth';
+import { EpochJob, QueueName } from '@rcs/contracts';
+import { sharedDataSourceOptions } from '@rcs/persistence';
+import { JobQueue } from '@rcs/queue';
+import { PostgresServer, RedisServer, startPostgresServer, startRedisServer } from '@rcs/testing';
+import { Redis } from 'ioredis';
+import { DataSource } from 'typeorm';
+import { POOL_ENTITIES, POOL_MIGRATIONS } from '../src/database';
+import { EPOCH_CHECK_SCHEDULER_ID } from '../src/epochs/epochs.job';
+import type { PoolJobs } from '../src/jobs/pool-jobs';
+import { FakeCoordinator, snapshotOf } from './support/fake-coordinator';
+import { PoolClient, PoolHarness, servePool } from './support/harness';
+import { until } from './support/until';
+
+/**
+ * The pool when its Postgres or its Redis goes away across a window end: every ended window gets
+ * its epoch, once, in order (DECISIONS §8). The pool runs on a Postgres and a Redis of this file's own.
+ */
+
+const BUDGET = 1000n;
+const BLOCK_MS = 100;
+const WINDOW_BLOCKS = 20; // 2 s windows
+
+describe('pool faults: rollovers across a Postgres outage and an emptied Redis', () => {
+  const coordinator = new FakeCoordinator();
+  let pg: PostgresServer;
+  let redisServer: RedisServer;
+  let pool: Omit<PoolHarness, 'db' | 'redis'>;
+  let client: PoolClient;
+  let db: DataSource;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    [pg, redisServer] = await Promise.all([startPostgresServer(), startRedisServer(), coordinator.start()]);
+    await pg.createDatabase('pool');
+    db = new DataSource({ ...sharedDataSourceOptions(), type: 'postgres', url: pg.databaseUrl('pool'), entities: POOL_ENTITIES, migrations: POOL_MIGRATIONS });
+    await db.initialize();
+    await db.runMigrations({ transaction: 'each' });
+    redis = new Redis(redisServer.url, { maxRetriesPerRequest: 1 });
+    coordinator.snapshot = snapshotOf([[(await keypairFromUri('//FaultMiner')).address, 1]]);
+    pool = await servePool({
+      POOL_DATABASE_URL: pg.databaseUrl('pool'),
+      REDIS_URL: redisServer.url,
+      REDIS_KEY_PREFIX: 'faults',
+      COORDINATOR_URL: coordinator.url,
+      POOL_EPOCH_BUDGET_UNITS: BUDGET.toString(),
+      POOL_SNAPSHOT_ATTEMPTS: '1',
+      POOL_EPOCH_CHECK_SECONDS: '1',
+      SCHEDULE_CHECK_INTERVAL_SECONDS: '1',
+      POOL_WINDOW_BLOCKS: String(WINDOW_BLOCKS),
+      DEV_CHAIN_BLOCK_TIME_MS: String(BLOCK_MS),
+    });
+    client = new PoolClient(pool.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    await pool?.close();
+    redis?.disconnect();
+    await db?.destroy();
+    await coordinator.close();
+    await Promise.all([pg?.destroy(), redisServer?.destroy()]);
+  });
+
+  const window = async (): Promise<number> => {
+    const reply = await client.send<{ window_number: number | null }>('GET', '/status');
+    return reply.body.window_number ?? -1;
+  };
+  const stored = async (): Promise<{ epoch: number; budget: string; units: string }[]> =>
+    (await db.query(
+      `SELECT e.epoch::int AS epoch, e.budget::text AS budget, (SELECT coalesce(sum(a.units), 0)::text FROM epoch_allocations a WHERE a.epoch = e.epoch) AS units
+         FROM epochs e ORDER BY e.created_at, e.epoch`,
+    )) as { epoch: number; budget: string; units: string }[];
+
+  /** Every window from the first epoch to the last one ended before `upTo` has exactly one epoch, stored in window order, each paying the whole budget. */
+  function expectNoGap(rows: { epoch: number; budget: string; units: string }[], upTo: number): void {
+    const epochs = rows.map((row) => row.epoch);
+    const first = epochs[0];
+    expect(epochs.slice(0, upTo - first)).toEqual(Array.from({ length: upTo - first }, (_, i) => first + i));
+    for (const row of rows) expect([row.budget, row.units]).toEqual([BUDGET.toString(), BUDGET.toString()]);
+  }
+
+  it('rolls over, once and in order, every window that ended while Postgres was down (a rollover that failed before its commit is run again)', async () => {
+    await until('a first epoch', stored, (rows) => rows.length > 0);
+    await pg.crash();
+    const down = await window();
+    // Two windows end with the database away: their rollovers fail before any commit.
+    await until('two windows ended during the outage', window, (w) => w >= down + 2);
+    await pg.start();
+    const back = Date.now();
+    const ended = (await window()) - 1;
+    const rows = await until('every window ended during the outage has its epoch', stored, (r) => r.some((row) => row.epoch >= ended), 60_000);
+    process.stderr.write(`faults: Postgres back → epoch of window ${ended} after ${Date.now() - back} ms\n`);
+    expectNoGap(rows, ended + 1);
+  }, 120_000);
+
+  it('after Redis comes back empty, re-adds the epoch-check schedule and rolls over the next windows without a gap', async () => {
+    const jobs = pool.app.get<JobQueue<PoolJobs>>(JobQueue);
+    const genesis = await redis.get('faults:devchain:genesis_ms');
+    expect(genesis).not.toBeNull();
+    await redis.flushall();
+    const flushed = Date.now();
+    await until('the epoch-check schedule is back', () => jobs.queue(QueueName.Epochs, EpochJob.Check).getJobScheduler(EPOCH_CHECK_SCHEDULER_ID), (s) => Boolean(s));
+    // The dev chain's block 0 is written back as it was, not re-based.
+    expect(await until('the genesis is back', () => redis.get('faults:devchain:genesis_ms'), (g) => g !== null)).toBe(genesis);
+    const ended = (await window()) - 1;
+    const rows = await until('a window ended after the flush has its epoch', stored, (r) => r.some((row) => row.epoch >= ended + 1), 60_000);
+    process.stderr.write(`faults: Redis emptied → epoch of window ${ended + 1} after ${Date.now() - flushed} ms\n`);
+    expectNoGap(rows, ended + 2);
+    const status = await client.send<{ status: string; degraded_reasons: string[] }>('GET', '/status');
+    expect(status.body).toMatchObject({ status: 'healthy', degraded_reasons: [] });
+  }, 120_000);
+});
