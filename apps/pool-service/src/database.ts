@@ -11,8 +11,10 @@ import { PoolEpochs1795447475197 } from './migrations/1795447475197-pool-epochs'
 import { PoolSybilResistance1795460000000 } from './migrations/1795460000000-pool-sybil-resistance';
 import { CanonicalDslHash1795711439859 } from './migrations/1795711439859-canonical-dsl-hash';
 import { EpochAllocationsByHotkey1795711795910 } from './migrations/1795711795910-epoch-allocations-by-hotkey';
+import { MinerStandings1795800000000 } from './migrations/1795800000000-miner-standings';
 import { MinerEntity } from './miners/entities/miner.entity';
 import { RecipientChangeEntity } from './miners/entities/recipient-change.entity';
+import { MinerStandingEntity } from './reputation/entities/miner-standing.entity';
 import { ReputationEventEntity } from './reputation/entities/reputation-event.entity';
 import { ResultEntity } from './results/entities/result.entity';
 import { SotaEntity } from './results/entities/sota.entity';
@@ -25,6 +27,7 @@ export const POOL_ENTITIES: EntityClassOrSchema[] = [
   EvaluationEntity,
   AssignmentEntity,
   ReputationEventEntity,
+  MinerStandingEntity,
   ResultEntity,
   SotaEntity,
   RewardSnapshotEntity,
@@ -39,4 +42,5 @@ export const POOL_MIGRATIONS: MigrationClass[] = [
   PoolSybilResistance1795460000000,
   CanonicalDslHash1795711439859,
   EpochAllocationsByHotkey1795711795910,
+  MinerStandings1795800000000,
 ];

@@ -109,14 +109,10 @@ export class MinersRepository {
   /** Miners by decayed reputation, then hotkey. */
   async leaderboard(manager: EntityManager, limit: number): Promise<LeaderboardRow[]> {
     const rows = (await manager.query(
-      `SELECT m.hotkey, m.last_seen_at, coalesce(rep.reputation, 0)::float8 AS reputation,
-              coalesce(ev.n, 0)::int AS evaluations, coalesce(al.n, 0)::int AS evolutions
-       FROM miners m
-       LEFT JOIN (SELECT r.miner_hotkey, ${ReputationRepository.decayedSum('$2')} AS reputation
-                  FROM reputation_events r GROUP BY r.miner_hotkey) rep ON rep.miner_hotkey = m.hotkey
-       LEFT JOIN (SELECT miner_hotkey, count(*) AS n FROM evaluations GROUP BY miner_hotkey) ev ON ev.miner_hotkey = m.hotkey
-       LEFT JOIN (SELECT author_hotkey, count(*) AS n FROM algorithms WHERE author_hotkey IS NOT NULL GROUP BY author_hotkey) al
-              ON al.author_hotkey = m.hotkey
+      // From the maintained standings (reputation decayed at read), not all mining history: O(miners), not O(events).
+      `SELECT m.hotkey, m.last_seen_at, ${ReputationRepository.standingReputation('$2')} AS reputation,
+              coalesce(s.evaluations, 0)::int AS evaluations, coalesce(s.evolutions, 0)::int AS evolutions
+       FROM miners m LEFT JOIN miner_standings s ON s.miner_hotkey = m.hotkey
        ORDER BY reputation DESC, m.hotkey ASC
        LIMIT $1`,
       [limit, this.reputation.decaySeconds],
