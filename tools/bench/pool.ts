@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BtAuthSigner, cryptoReady, keypairFromUri, PoolSignedHeaders } from '@rcs/auth';
 import { createScratchDatabase, createTestRedis, freePort, spawnService, waitForHttp } from '@rcs/testing';
+import { LEADERBOARD_MINERS, measureLeaderboard, seedReputationEvents } from './support/leaderboard';
 import { runBenchmark } from './support/run-benchmark';
 
 const REPO_ROOT = join(__dirname, '..', '..');
@@ -99,7 +100,7 @@ async function main(): Promise<number> {
   const gatedDb = await createScratchDatabase('bench_pool_gated');
   const poolEnv = (database: string, prefix: string) => ({ POOL_DATABASE_URL: database, REDIS_URL: redis.url, REDIS_KEY_PREFIX: prefix, CHAIN: 'dev', NETUID: '1', POOL_DEV_WINDOWS: 'true', POOL_SEED_FILE: seedFile });
   const spawnPool = (env: Record<string, string>) => spawnService({ entry: 'apps/pool-service/src/main.ts', portVariable: 'POOL_PORT', healthPath: '/healthz', timeoutMs: 120_000, env });
-  const pool = await spawnPool({ ...poolEnv(db.url, redis.prefix), POOL_STAKE_CHECK: 'off' });
+  let pool = await spawnPool({ ...poolEnv(db.url, redis.prefix), POOL_STAKE_CHECK: 'off' });
   const gated = await spawnPool({ ...poolEnv(gatedDb.url, `${redis.prefix}:gated`), POOL_STAKE_CHECK: 'on', DEV_CHAIN_SEED: JSON.stringify(staked) });
   try {
     const noopUrl = `http://127.0.0.1:${noopPort}`;
@@ -130,6 +131,19 @@ async function main(): Promise<number> {
       `gated / ungated pool (best rounds): ${(gatedMining.minersPerSecond / mining.minersPerSecond).toFixed(2)}× (the stake gate and owner reads cost ${((1 - gatedMining.minersPerSecond / mining.minersPerSecond) * 100).toFixed(1)} %; p99 ${gatedMining.p99.toFixed(0)} ms vs ${mining.p99.toFixed(0)} ms)`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
+
+    // The leaderboard at 10⁶ reputation events: the pool rebuilds its standings at boot, then the reads are timed.
+    const events = await seedReputationEvents(db.url);
+    await pool.stop();
+    pool = await spawnPool({ ...poolEnv(db.url, redis.prefix), POOL_STAKE_CHECK: 'off' });
+    const board = await measureLeaderboard(db.url, pool.url, events);
+    process.stdout.write(
+      [
+        `leaderboard at ${board.events} reputation events (${LEADERBOARD_MINERS} miners), median ms of ${'100'} reads:`,
+        `  pool query over its standings ${board.standingsMs.toFixed(2)}, bare read of the same answer from one table ${board.bareMs.toFixed(2)}: ${(board.standingsMs / board.bareMs).toFixed(2)}× (goal ≤ 2×)`,
+        `  GET /api/v1/miners/leaderboard ${board.httpMs.toFixed(2)} over HTTP; the all-history sum it replaced ${board.allHistoryMs.toFixed(0)}`,
+      ].join('\n') + '\n',
+    );
     return phases.every((p) => p.failures === 0) ? 0 : 1;
   } finally {
     await pool.stop();

@@ -106,18 +106,32 @@ export class MinersRepository {
     return { miners: row.miners, activeMiners24h: row.active, algorithms: row.algorithms, pendingAlgorithms: row.pending };
   }
 
-  /** Miners by decayed reputation, then hotkey. */
+  /**
+   * Miners by decayed reputation, then hotkey. Those with a positive reputation come by the index on
+   * `rank_key` (the same order, whatever the time); the rest, all at 0, follow by hotkey.
+   */
   async leaderboard(manager: EntityManager, limit: number): Promise<LeaderboardRow[]> {
-    const rows = (await manager.query(
-      // From the maintained standings (reputation decayed at read), not all mining history: O(miners), not O(events).
-      `SELECT m.hotkey, m.last_seen_at, ${ReputationRepository.standingReputation('$2')} AS reputation,
-              coalesce(s.evaluations, 0)::int AS evaluations, coalesce(s.evolutions, 0)::int AS evolutions
-       FROM miners m LEFT JOIN miner_standings s ON s.miner_hotkey = m.hotkey
-       ORDER BY reputation DESC, m.hotkey ASC
+    type Row = { hotkey: string; last_seen_at: Date; reputation: number; evaluations: number; evolutions: number };
+    const ranked = (await manager.query(
+      `SELECT m.hotkey, m.last_seen_at, ${ReputationRepository.standingReputation('$2')} AS reputation, s.evaluations, s.evolutions
+       FROM miner_standings s JOIN miners m ON m.hotkey = s.miner_hotkey
+       WHERE s.rank_key IS NOT NULL
+       ORDER BY s.rank_key DESC, s.miner_hotkey ASC
        LIMIT $1`,
       [limit, this.reputation.decaySeconds],
-    )) as { hotkey: string; last_seen_at: Date; reputation: number; evaluations: number; evolutions: number }[];
-    return rows.map((row) => ({
+    )) as Row[];
+    const rest =
+      ranked.length >= limit
+        ? []
+        : ((await manager.query(
+            `SELECT m.hotkey, m.last_seen_at, 0::float8 AS reputation, coalesce(s.evaluations, 0)::int AS evaluations, coalesce(s.evolutions, 0)::int AS evolutions
+             FROM miners m LEFT JOIN miner_standings s ON s.miner_hotkey = m.hotkey
+             WHERE s.rank_key IS NULL
+             ORDER BY m.hotkey ASC
+             LIMIT $1`,
+            [limit - ranked.length],
+          )) as Row[]);
+    return [...ranked, ...rest].map((row) => ({
       hotkey: row.hotkey,
       reputation: row.reputation,
       evaluations: row.evaluations,

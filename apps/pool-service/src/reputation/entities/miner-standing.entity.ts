@@ -1,4 +1,4 @@
-import { Entity } from 'typeorm';
+import { Entity, Index } from 'typeorm';
 import { DoubleColumn, IntegerColumn, nullable, PrimaryKey, TimestampColumn } from '@rcs/persistence';
 
 /**
@@ -11,6 +11,7 @@ import { DoubleColumn, IntegerColumn, nullable, PrimaryKey, TimestampColumn } fr
  * `evaluations` and `evolutions` are counted by triggers on `evaluations` and `algorithms`.
  */
 @Entity({ name: 'miner_standings' })
+@Index('miner_standings_rank_idx', ['rankKey'], { where: 'rank_key IS NOT NULL' })
 export class MinerStandingEntity {
   @PrimaryKey('text', 'miner_standings_pkey')
   minerHotkey!: string;
@@ -29,4 +30,12 @@ export class MinerStandingEntity {
 
   @IntegerColumn({ default: 0 })
   evolutions!: number;
+
+  /**
+   * ln(reputationSum) + reputationAt/D (seconds since 1970), set by a trigger; null when the reputation is 0.
+   * Ordering by it is ordering by the reputation at any one moment (exp(−now/D) is common to every miner), so
+   * the leaderboard reads it by index instead of decaying every miner's sum.
+   */
+  @DoubleColumn(nullable)
+  rankKey!: number | null;
 }
