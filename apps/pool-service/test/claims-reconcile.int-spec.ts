@@ -103,4 +103,29 @@ describe('claims under a Postgres crash between the payment and the ledger row',
     expect(ledgerSum(ledger)).toBe(contractPaid);
     expect(ledger.claims).toEqual([expect.objectContaining({ hotkey, recipient_coldkey: coldkey, paid: BUDGET.toString(), reconciled: true })]);
   }, 120_000);
+
+  it('reconciles on ledger reads a payment the pool never saw, once however many reads and claims race', async () => {
+    expect((await pool.app.get(EpochsService).rollover(2)).publication).toBe('published');
+    const pkg = (await client.send<ClaimPackage>('GET', `/claims/epoch/proof/${hotkey}`)).body;
+    expect(pkg).toMatchObject({ epoch: 2, amount: (2n * BUDGET).toString() });
+    // The miner's own client claims on the contract: the pool's ledger has no row of it.
+    await contract.claimSingle(
+      { epoch: 2, index: pkg.index, hotkey, recipientColdkey: pkg.recipient_coldkey, amount: BigInt(pkg.amount), proof: pkg.proof as `0x${string}`[] },
+      true,
+      await keypairFromUri('//ReconcileMiner'),
+    );
+    const contractPaid = await contract.claimedCumulativeRao(hotkey);
+    expect(contractPaid).toBe(2n * BUDGET);
+
+    const replies = await Promise.all([
+      ...Array.from({ length: 5 }, () => client.send<LedgerBody>('GET', '/claims/ledger')),
+      client.send<ErrorBody>('POST', '/claims/epoch/claim', pkg),
+      ...Array.from({ length: 3 }, () => client.send<LedgerBody>('GET', '/claims/ledger/1')),
+    ]);
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 409, 200, 200, 200]);
+    const ledger = (await client.send<LedgerBody>('GET', '/claims/ledger/2')).body;
+    expect(ledger.claims).toEqual([expect.objectContaining({ hotkey, recipient_coldkey: coldkey, paid: BUDGET.toString(), reconciled: true })]);
+    const [{ paid }] = (await db.query(`SELECT sum(paid)::text AS paid FROM simulated_claims WHERE hotkey = $1`, [hotkey])) as { paid: string }[];
+    expect(BigInt(paid)).toBe(contractPaid);
+  }, 60_000);
 });
