@@ -12,6 +12,7 @@ import { PoolSybilResistance1795460000000 } from './migrations/1795460000000-poo
 import { CanonicalDslHash1795711439859 } from './migrations/1795711439859-canonical-dsl-hash';
 import { EpochAllocationsByHotkey1795711795910 } from './migrations/1795711795910-epoch-allocations-by-hotkey';
 import { MinerStandings1795800000000 } from './migrations/1795800000000-miner-standings';
+import { SimulatedClaimsReconciled1795900000000 } from './migrations/1795900000000-simulated-claims-reconciled';
 import { MinerEntity } from './miners/entities/miner.entity';
 import { RecipientChangeEntity } from './miners/entities/recipient-change.entity';
 import { MinerStandingEntity } from './reputation/entities/miner-standing.entity';
@@ -43,4 +44,5 @@ export const POOL_MIGRATIONS: MigrationClass[] = [
   CanonicalDslHash1795711439859,
   EpochAllocationsByHotkey1795711795910,
   MinerStandings1795800000000,
+  SimulatedClaimsReconciled1795900000000,
 ];

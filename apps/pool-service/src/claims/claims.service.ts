@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { canonicalSs58, keypairFromUri } from '@rcs/auth';
-import { ChainUnavailableError, CLAIM_CONTRACT_PORT, ClaimContractError, ClaimContractPort, type ContractCaller, type HexHash } from '@rcs/chain';
+import { ChainUnavailableError, CLAIM_CONTRACT_PORT, ClaimContractError, ClaimContractPort, type ClaimReceipt, type ContractCaller, type HexHash } from '@rcs/chain';
 import {
   ApiError,
   ApiValidationError,
@@ -14,7 +14,7 @@ import {
   SimulatedClaimRequestDto,
 } from '@rcs/contracts';
 import { buildClaimEpoch, verifyClaimPackage, type ClaimEpochTree } from '@rcs/merkle';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { PoolServiceConfig } from '../config/config';
 import { PoolMetrics } from '../metrics/pool-metrics';
 import { POOL_CONFIG } from '../config/config.module';
@@ -33,6 +33,7 @@ const TREE_CACHE_SIZE = 4;
 /** The claim routes of spec 001 (DECISIONS.md §8): epochs, packages, receipts and the simulation. */
 @Injectable()
 export class ClaimsService {
+  private readonly logger = new Logger(ClaimsService.name);
   private readonly trees = new Map<number, Promise<CachedTree>>();
   private simulator: Promise<ContractCaller> | null = null;
 
@@ -177,19 +178,78 @@ export class ClaimsService {
       { root: row.root, leafCount: row.leafCount },
     );
     if (!verdict.ok) throw new ApiValidationError([{ type: ErrorCode.InvalidProof, loc: ['body'], msg: `the package does not verify against epoch ${row.epoch}: ${verdict.reason}` }]);
+    const claim = { epoch: row.epoch, index: body.index, hotkey, recipientColdkey: recipient, amount: BigInt(amount), proof: body.proof as HexHash[] };
+    let outcome: { paid: bigint; block: number } | 'nothing_to_claim';
     try {
-      const receipt = await this.contract.claimSingle(
-        { epoch: row.epoch, index: body.index, hotkey, recipientColdkey: recipient, amount: BigInt(amount), proof: body.proof as HexHash[] },
-        true,
-        await this.simulatorPair(),
-      );
-      const paid = receipt.paidRao ?? 0n;
-      await this.epochs.recordClaim(this.dataSource.manager, { epoch: row.epoch, hotkey, recipientColdkey: recipient, amount: BigInt(amount), paid, block: receipt.block });
-      this.metrics.claimsSimulated.inc();
-      const claimed = await this.contract.claimedCumulativeRao(hotkey);
-      return { status: 'claimed', epoch: row.epoch, hotkey, recipient_coldkey: recipient, paid: paid.toString(), claimed_cumulative: claimed.toString(), block: receipt.block };
+      // The payment and its ledger row under the hotkey's lock, after the ledger has caught up with the
+      // contract: a row lost after an earlier payment is written now, never twice (README "Epochs and claims").
+      outcome = await this.dataSource.transaction(async (manager) => {
+        await this.epochs.lockHotkeyClaims(manager, hotkey);
+        await this.reconcileLocked(manager, hotkey, row.epoch, recipient);
+        let receipt: ClaimReceipt;
+        try {
+          receipt = await this.contract.claimSingle(claim, true, await this.simulatorPair());
+        } catch (error) {
+          if (error instanceof ClaimContractError && error.code === 'nothing_to_claim') return 'nothing_to_claim';
+          throw error;
+        }
+        const paid = receipt.paidRao ?? 0n;
+        await this.epochs.recordClaim(manager, { epoch: row.epoch, hotkey, recipientColdkey: recipient, amount: claim.amount, paid, block: receipt.block });
+        return { paid, block: receipt.block };
+      });
     } catch (error) {
       throw this.claimError(error, row.epoch);
+    }
+    if (outcome === 'nothing_to_claim') throw await this.nothingToClaim(hotkey, row.epoch);
+    this.metrics.claimsSimulated.inc();
+    const claimed = await this.contract.claimedCumulativeRao(hotkey);
+    return { status: 'claimed', epoch: row.epoch, hotkey, recipient_coldkey: recipient, paid: outcome.paid.toString(), claimed_cumulative: claimed.toString(), block: outcome.block };
+  }
+
+  /**
+   * 409 `nothing_to_claim` with what the hotkey was paid: the contract's `claimed_cumulative` and the
+   * ledger's rows for it, so that a client told "error" by a claim the contract did pay learns of it.
+   */
+  private async nothingToClaim(hotkey: string, epoch: number): Promise<ApiError> {
+    const [claimed, payments] = await Promise.all([this.contract.claimedCumulativeRao(hotkey), this.epochs.payments(this.dataSource.manager, hotkey)]);
+    return ApiError.conflict(ErrorCode.NothingToClaim, 'Everything this leaf pays has already been claimed; `payments` lists what was paid to this hotkey.', {
+      epoch,
+      hotkey,
+      claimed_cumulative: claimed.toString(),
+      payments: payments.map((p) => ({ epoch: p.epoch, recipient_coldkey: p.recipient_coldkey, amount: p.amount, paid: p.paid, block: p.block, reconciled: p.reconciled, claimed_at: p.created_at.toISOString() })),
+    });
+  }
+
+  /**
+   * Writes, as one reconciled row of `epoch` paid to `recipient`, what the contract has paid `hotkey`
+   * beyond the ledger's sum for it. The caller holds the hotkey's lock (`lockHotkeyClaims`) in `manager`'s transaction.
+   */
+  private async reconcileLocked(manager: EntityManager, hotkey: string, epoch: number, recipient: string): Promise<void> {
+    const [recorded, claimed] = await Promise.all([this.epochs.ledgerPaid(manager, [hotkey]), this.contract.claimedCumulativeRao(hotkey)]);
+    const missing = claimed - (recorded.get(hotkey) ?? 0n);
+    if (missing <= 0n) return;
+    const block = (await this.contract.claimState()).currentBlock;
+    await this.epochs.recordClaim(manager, { epoch, hotkey, recipientColdkey: recipient, amount: claimed, paid: missing, block, reconciled: true });
+    this.logger.warn(`Ledger reconciled from the claim contract: ${missing} rao paid to ${hotkey} had no row (contract: ${claimed} claimed in all); written to epoch ${epoch}`);
+  }
+
+  /**
+   * Brings the ledger up to the contract for every hotkey with a leaf in the claimable epoch (the
+   * only one the contract pays): a cheap comparison first, then the locked check and write for the few behind.
+   */
+  private async reconcileEpoch(epoch: number): Promise<void> {
+    const { tree } = await this.tree(epoch);
+    const hotkeys = tree.entries.map((entry) => entry.hotkey);
+    const [recorded, claimed] = await Promise.all([
+      this.epochs.ledgerPaid(this.dataSource.manager, hotkeys),
+      Promise.all(hotkeys.map((hotkey) => this.contract.claimedCumulativeRao(hotkey))),
+    ]);
+    for (const [i, entry] of tree.entries.entries()) {
+      if (claimed[i] <= (recorded.get(entry.hotkey) ?? 0n)) continue;
+      await this.dataSource.transaction(async (manager) => {
+        await this.epochs.lockHotkeyClaims(manager, entry.hotkey);
+        await this.reconcileLocked(manager, entry.hotkey, epoch, entry.recipientColdkey);
+      });
     }
   }
 
@@ -230,10 +290,12 @@ export class ClaimsService {
 
   async ledger(epoch: string | null): Promise<ClaimLedgerDto> {
     const row = await this.epochRow(epoch);
+    const claimable = await this.defaultEpoch();
+    if (claimable !== null) await this.reconcileEpoch(claimable.epoch);
     const rows = await this.epochs.ledger(this.dataSource.manager, row.epoch);
     return {
       epoch: row.epoch,
-      claims: rows.map((r) => ({ hotkey: r.hotkey, recipient_coldkey: r.recipient_coldkey, amount: r.amount, paid: r.paid, block: r.block, claimed_at: r.created_at.toISOString() })),
+      claims: rows.map((r) => ({ hotkey: r.hotkey, recipient_coldkey: r.recipient_coldkey, amount: r.amount, paid: r.paid, block: r.block, reconciled: r.reconciled, claimed_at: r.created_at.toISOString() })),
     };
   }
 }

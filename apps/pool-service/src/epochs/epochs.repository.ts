@@ -26,6 +26,7 @@ export interface LedgerRow {
   amount: string;
   paid: string;
   block: number;
+  reconciled: boolean;
   created_at: Date;
 }
 
@@ -169,20 +170,46 @@ export class EpochsRepository {
     );
   }
 
-  async recordClaim(manager: EntityManager, claim: { epoch: number; hotkey: string; recipientColdkey: string; amount: bigint; paid: bigint; block: number }): Promise<void> {
-    await manager.query(`INSERT INTO simulated_claims (epoch, hotkey, recipient_coldkey, amount, paid, block) VALUES ($1, $2, $3, $4, $5, $6)`, [
+  async recordClaim(
+    manager: EntityManager,
+    claim: { epoch: number; hotkey: string; recipientColdkey: string; amount: bigint; paid: bigint; block: number; reconciled?: boolean },
+  ): Promise<void> {
+    await manager.query(`INSERT INTO simulated_claims (epoch, hotkey, recipient_coldkey, amount, paid, block, reconciled) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
       claim.epoch,
       claim.hotkey,
       claim.recipientColdkey,
       claim.amount.toString(),
       claim.paid.toString(),
       claim.block,
+      claim.reconciled ?? false,
     ]);
+  }
+
+  /**
+   * Serialises, until the caller's transaction ends, everything that pays or records a claim of one
+   * hotkey: the claim's payment and row, and the reconciliation that compares the two.
+   */
+  async lockHotkeyClaims(manager: EntityManager, hotkey: string): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('simulated_claims:' || $1, 0))`, [hotkey]);
+  }
+
+  /** What the ledger holds as paid to each hotkey, over all epochs. */
+  async ledgerPaid(manager: EntityManager, hotkeys: string[]): Promise<Map<string, bigint>> {
+    const rows = (await manager.query(`SELECT hotkey, sum(paid)::text AS paid FROM simulated_claims WHERE hotkey = ANY($1) GROUP BY hotkey`, [hotkeys])) as { hotkey: string; paid: string }[];
+    return new Map(rows.map((row) => [row.hotkey, BigInt(row.paid)]));
+  }
+
+  /** The ledger rows of one hotkey, over all epochs, oldest first. */
+  async payments(manager: EntityManager, hotkey: string): Promise<LedgerRow[]> {
+    return (await manager.query(
+      `SELECT epoch, hotkey, recipient_coldkey, amount::text AS amount, paid::text AS paid, block, reconciled, created_at FROM simulated_claims WHERE hotkey = $1 ORDER BY id`,
+      [hotkey],
+    )) as LedgerRow[];
   }
 
   async ledger(manager: EntityManager, epoch: number): Promise<LedgerRow[]> {
     return (await manager.query(
-      `SELECT epoch, hotkey, recipient_coldkey, amount::text AS amount, paid::text AS paid, block, created_at FROM simulated_claims WHERE epoch = $1 ORDER BY id`,
+      `SELECT epoch, hotkey, recipient_coldkey, amount::text AS amount, paid::text AS paid, block, reconciled, created_at FROM simulated_claims WHERE epoch = $1 ORDER BY id`,
       [epoch],
     )) as LedgerRow[];
   }

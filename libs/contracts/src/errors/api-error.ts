@@ -2,7 +2,9 @@ import { ErrorCode } from './error-code';
 import { type CodeWithStatus, type ErrorStatus, errorStatus } from './error-status';
 
 /** Extra fields that travel next to `error` and `message` inside `detail`. */
-export type ErrorContext = Record<string, string | number | boolean | null>;
+/** A JSON value in an error's context (e.g. the payments a `nothing_to_claim` names). */
+export type ErrorContextValue = string | number | boolean | null | ErrorContextValue[] | { [key: string]: ErrorContextValue };
+export type ErrorContext = Record<string, ErrorContextValue>;
 
 /**
  * A failure meant for the client, raised by code: `new ApiError(code, message, context)`. Its status is

@@ -168,8 +168,10 @@ export class ClaimLedgerEntryDto {
   amount!: string;
   @ApiText('Rao paid by this claim.')
   paid!: string;
-  @ApiNumber('Block of the claim.')
+  @ApiNumber('Block of the claim (of the reconciliation, for a reconciled row).')
   block!: number;
+  @ApiBoolean('Written from the contract\'s claimed cumulative because the claim\'s own row was lost (e.g. the database failed after the contract paid).')
+  reconciled!: boolean;
   @ApiDateTime('When the claim was recorded.')
   claimed_at!: string;
 }

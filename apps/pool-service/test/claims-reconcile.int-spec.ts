@@ -1,0 +1,131 @@
+import { keypairFromUri } from '@rcs/auth';
+import { CLAIM_CONTRACT_PORT, type ClaimContractPort } from '@rcs/chain';
+import type { ClaimPackage } from '@rcs/merkle';
+import { sharedDataSourceOptions } from '@rcs/persistence';
+import { PostgresServer, RedisServer, startPostgresServer, startRedisServer } from '@rcs/testing';
+import { DataSource } from 'typeorm';
+import { POOL_ENTITIES, POOL_MIGRATIONS } from '../src/database';
+import { EpochsService } from '../src/epochs/epochs.service';
+import { FakeCoordinator, snapshotOf } from './support/fake-coordinator';
+import { PoolClient, PoolHarness, servePool, type ErrorBody } from './support/harness';
+import { until } from './support/until';
+
+/**
+ * A simulated claim that the contract paid while the pool's Postgres went away before the ledger
+ * row was written (DECISIONS §8 Simulation): the client's retry learns it was paid, and the ledger
+ * is reconciled from the contract, the record of payment. The pool runs on a Postgres and a Redis
+ * of this file's own.
+ */
+
+const BUDGET = 1000n;
+
+type LedgerBody = { epoch: number; claims: { hotkey: string; paid: string; reconciled: boolean; recipient_coldkey: string }[] };
+
+describe('claims under a Postgres crash between the payment and the ledger row', () => {
+  const coordinator = new FakeCoordinator();
+  let pg: PostgresServer;
+  let redisServer: RedisServer;
+  let pool: Omit<PoolHarness, 'db' | 'redis'>;
+  let client: PoolClient;
+  let db: DataSource;
+  let contract: ClaimContractPort;
+  let hotkey: string;
+  let coldkey: string;
+
+  beforeAll(async () => {
+    [pg, redisServer] = await Promise.all([startPostgresServer(), startRedisServer(), coordinator.start()]);
+    await pg.createDatabase('pool');
+    db = new DataSource({ ...sharedDataSourceOptions(), type: 'postgres', url: pg.databaseUrl('pool'), entities: POOL_ENTITIES, migrations: POOL_MIGRATIONS });
+    await db.initialize();
+    await db.runMigrations({ transaction: 'each' });
+    hotkey = (await keypairFromUri('//ReconcileMiner')).address;
+    coldkey = (await keypairFromUri('//ReconcileCold')).address;
+    await db.query(`INSERT INTO miners (hotkey, recipient_coldkey, recipient_updated_at) VALUES ($1, $2, now())`, [hotkey, coldkey]);
+    coordinator.snapshot = snapshotOf([[hotkey, 1]]);
+    pool = await servePool({
+      POOL_DATABASE_URL: pg.databaseUrl('pool'),
+      REDIS_URL: redisServer.url,
+      REDIS_KEY_PREFIX: 'reconcile',
+      COORDINATOR_URL: coordinator.url,
+      PUBLISHER_SECRET_URI: '//Alice',
+      CLAIM_SIMULATION: 'true',
+      POOL_EPOCH_BUDGET_UNITS: BUDGET.toString(),
+      POOL_SNAPSHOT_ATTEMPTS: '1',
+      POOL_EPOCH_CHECK_SECONDS: '3600',
+      DEV_CHAIN_BLOCK_TIME_MS: '3600000',
+      DEV_CLAIM_CHALLENGE_BLOCKS: '0',
+    });
+    client = new PoolClient(pool.url);
+    contract = pool.app.get<ClaimContractPort>(CLAIM_CONTRACT_PORT);
+  }, 120_000);
+
+  afterAll(async () => {
+    await pool?.close();
+    await db?.destroy().catch(() => undefined);
+    await coordinator.close();
+    await Promise.all([pg?.destroy(), redisServer?.destroy()]);
+  });
+
+  const ledgerSum = (body: LedgerBody) => body.claims.filter((c) => c.hotkey === hotkey).reduce((sum, c) => sum + BigInt(c.paid), 0n);
+
+  it('answers the retry with the payment and reconciles the ledger to the contract, to the rao', async () => {
+    expect((await pool.app.get(EpochsService).rollover(1)).publication).toBe('published');
+    const pkg = (await client.send<ClaimPackage>('GET', `/claims/epoch/proof/${hotkey}`)).body;
+    expect(pkg.amount).toBe(BUDGET.toString());
+
+    // Another session holds a lock that lets the claim read the ledger but not write its row: the claim pays, then waits on its insert.
+    const blocker = db.createQueryRunner();
+    await blocker.startTransaction();
+    await blocker.query(`LOCK TABLE simulated_claims IN SHARE MODE`);
+    const inFlight = client.send<ErrorBody>('POST', '/claims/epoch/claim', pkg);
+    await until('the contract paid the claim', () => contract.claimedCumulativeRao(hotkey), (claimed) => claimed === BUDGET);
+    await until('the claim waits on its ledger row', () => db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO simulated_claims%'`), (rows: { n: number }[]) => rows[0].n === 1);
+    await pg.crash();
+    const failed = await inFlight;
+    await blocker.release().catch(() => undefined);
+    // The client was told "error" although the contract paid.
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    await pg.start();
+    await until('the pool reads its database again', () => client.send('GET', '/claims/epochs'), (reply) => reply.status === 200, 60_000);
+
+    const contractPaid = await contract.claimedCumulativeRao(hotkey);
+    const [{ paid: ledgerBefore }] = (await db.query(`SELECT coalesce(sum(paid), 0)::text AS paid FROM simulated_claims WHERE hotkey = $1`, [hotkey])) as { paid: string }[];
+    process.stderr.write(`claims-reconcile: after recovery the ledger holds ${ledgerBefore} rao for the hotkey, the contract paid ${contractPaid}\n`);
+
+    // The retry tells the client it was paid, and how much.
+    const retry = await client.send<ErrorBody>('POST', '/claims/epoch/claim', pkg);
+    expect(retry.status).toBe(409);
+    expect(retry.body.detail).toMatchObject({ error: 'nothing_to_claim', claimed_cumulative: contractPaid.toString() });
+    expect(retry.body.detail.payments).toEqual([expect.objectContaining({ epoch: 1, recipient_coldkey: coldkey, paid: BUDGET.toString(), reconciled: true })]);
+
+    // The ledger agrees with the contract, to the rao, and says which row was reconciled.
+    const ledger = (await client.send<LedgerBody>('GET', '/claims/ledger')).body;
+    expect(ledgerSum(ledger)).toBe(contractPaid);
+    expect(ledger.claims).toEqual([expect.objectContaining({ hotkey, recipient_coldkey: coldkey, paid: BUDGET.toString(), reconciled: true })]);
+  }, 120_000);
+
+  it('reconciles on ledger reads a payment the pool never saw, once however many reads and claims race', async () => {
+    expect((await pool.app.get(EpochsService).rollover(2)).publication).toBe('published');
+    const pkg = (await client.send<ClaimPackage>('GET', `/claims/epoch/proof/${hotkey}`)).body;
+    expect(pkg).toMatchObject({ epoch: 2, amount: (2n * BUDGET).toString() });
+    // The miner's own client claims on the contract: the pool's ledger has no row of it.
+    await contract.claimSingle(
+      { epoch: 2, index: pkg.index, hotkey, recipientColdkey: pkg.recipient_coldkey, amount: BigInt(pkg.amount), proof: pkg.proof as `0x${string}`[] },
+      true,
+      await keypairFromUri('//ReconcileMiner'),
+    );
+    const contractPaid = await contract.claimedCumulativeRao(hotkey);
+    expect(contractPaid).toBe(2n * BUDGET);
+
+    const replies = await Promise.all([
+      ...Array.from({ length: 5 }, () => client.send<LedgerBody>('GET', '/claims/ledger')),
+      client.send<ErrorBody>('POST', '/claims/epoch/claim', pkg),
+      ...Array.from({ length: 3 }, () => client.send<LedgerBody>('GET', '/claims/ledger/1')),
+    ]);
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 409, 200, 200, 200]);
+    const ledger = (await client.send<LedgerBody>('GET', '/claims/ledger/2')).body;
+    expect(ledger.claims).toEqual([expect.objectContaining({ hotkey, recipient_coldkey: coldkey, paid: BUDGET.toString(), reconciled: true })]);
+    const [{ paid }] = (await db.query(`SELECT sum(paid)::text AS paid FROM simulated_claims WHERE hotkey = $1`, [hotkey])) as { paid: string }[];
+    expect(BigInt(paid)).toBe(contractPaid);
+  }, 60_000);
+});
