@@ -64,6 +64,8 @@ export async function signer(uri: string): Promise<BtAuthSigner> {
 export interface Reply<T = Record<string, unknown>> {
   status: number;
   body: T;
+  /** The response headers (e.g. `Retry-After` on a 503). */
+  headers?: Headers;
 }
 
 export type ErrorBody = { detail: { error: string; message: string } & Record<string, unknown> };
@@ -87,7 +89,7 @@ export class PoolClient {
     } catch {
       // Markdown and other text stay as text.
     }
-    return { status: response.status, body: parsed as T };
+    return { status: response.status, body: parsed as T, headers: response.headers };
   }
 
   signed<T = Record<string, unknown>>(who: BtAuthSigner, method: string, path: string, body?: unknown): Promise<Reply<T>> {

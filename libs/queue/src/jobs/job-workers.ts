@@ -6,12 +6,19 @@ import {
   OnApplicationBootstrap,
   OnModuleInit,
 } from '@nestjs/common';
-import { Job, Worker } from 'bullmq';
+import { Job, RedisClient, Worker } from 'bullmq';
 import { UndeclaredJobError } from '../errors';
 import { QUEUE_MODULE_OPTIONS, QueueModuleOptions } from '../queue.options';
 import { redisOptionsFromUrl } from '../redis/redis';
 import { JobHandlerExplorer } from '../registry/job-handler.explorer';
 import { buildJobRegistry, JobRegistry } from '../registry/job-registry';
+
+/**
+ * How long one worker's graceful close may take before it is forced. During or after a Redis outage
+ * BullMQ's close can wait forever on a connection parked in ioredis `reconnecting` (BullMQ #4656, #4585),
+ * and a process told to stop must exit.
+ */
+export const WORKER_CLOSE_TIMEOUT_MS = 5000;
 
 /** One BullMQ worker per configured queue, dispatching each job by name to its `@OnJob` handler. */
 @Injectable()
@@ -83,14 +90,66 @@ export class JobWorkers implements OnModuleInit, OnApplicationBootstrap, BeforeA
     return worker;
   }
 
+  // close() is memoised, so a later close(true) would only return the same stuck promise: forcing means
+  // dropping both sockets (QueueBase.disconnect for the main one, the worker's blocking client), which
+  // fails whatever the close was waiting on and lets it finish.
+  async #closeWithin(worker: Worker, timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const closing = worker.close();
+    const timedOut = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), timeoutMs);
+    });
+    try {
+      if (!(await Promise.race([closing.then(() => false), timedOut]))) return;
+    } finally {
+      clearTimeout(timer);
+    }
+    this.logger.warn(`Worker ${worker.name}: not closed within ${timeoutMs} ms (Redis unreachable?); forcing its connections shut`);
+    worker.on('error', () => undefined);
+    // waitUntilReady() answers the blocking client; both promises settled at the worker's first connect
+    // (one that never connected is already disconnected by close()).
+    const sockets = await settledWithin(Promise.all([worker.client, worker.waitUntilReady()]), 1000);
+    await Promise.all((sockets ?? []).map((socket) => forceEnd(socket)));
+    await settledWithin(closing, timeoutMs);
+  }
+
   /** Graceful: each worker stops taking jobs and waits for the ones it is running. */
   async beforeApplicationShutdown(): Promise<void> {
     const workers = this.workers;
     this.workers = [];
     this.byQueue.clear();
     if (workers.length > 0) this.logger.log(`Closing ${workers.length} worker(s); waiting for running jobs`);
-    await Promise.all(workers.map((w) => w.close()));
+    await Promise.all(workers.map((w) => this.#closeWithin(w, WORKER_CLOSE_TIMEOUT_MS)));
     // See JobQueue.onApplicationShutdown: late connection errors after close must not go unhandled.
     for (const w of workers) w.on('error', () => undefined);
   }
+}
+
+/** The value, or undefined when it rejects or takes longer than `ms`. */
+async function settledWithin<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([work.catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Ends an ioredis client for good. disconnect() of a client waiting to reconnect (no socket) cancels the
+ * retry but never emits 'end', which is what BullMQ's close waits for; one more connect attempt ends it
+ * either way: refused, it closes as manually closed; accepted, it is disconnected on arrival.
+ */
+async function forceEnd(client: RedisClient): Promise<void> {
+  if (client.status === 'end') return;
+  const ended = new Promise<void>((resolve) => client.once('end', () => resolve()));
+  client.disconnect();
+  if (client.status === 'reconnecting') {
+    client.once('ready', () => client.disconnect());
+    client.connect().catch(() => undefined);
+  }
+  await settledWithin(ended, 1000);
 }
