@@ -1,13 +1,12 @@
 import { keypairFromUri } from '@rcs/auth';
 import { CLAIM_CONTRACT_PORT, type ClaimContractPort } from '@rcs/chain';
 import type { ClaimPackage } from '@rcs/merkle';
-import { sharedDataSourceOptions } from '@rcs/persistence';
-import { PostgresServer, RedisServer, startPostgresServer, startRedisServer } from '@rcs/testing';
+import { PostgresServer, RedisServer } from '@rcs/testing';
 import { DataSource } from 'typeorm';
-import { POOL_ENTITIES, POOL_MIGRATIONS } from '../src/database';
 import { EpochsService } from '../src/epochs/epochs.service';
 import { FakeCoordinator, snapshotOf } from './support/fake-coordinator';
 import { PoolClient, PoolHarness, servePool, type ErrorBody } from './support/harness';
+import { OwnStores, simulatedClaimsEnv, startOwnStores } from './support/own-stores';
 import { until } from './support/until';
 
 /**
@@ -28,32 +27,24 @@ describe('claims under a Postgres crash between the payment and the ledger row',
   let pool: Omit<PoolHarness, 'db' | 'redis'>;
   let client: PoolClient;
   let db: DataSource;
+  let stores: OwnStores;
   let contract: ClaimContractPort;
   let hotkey: string;
   let coldkey: string;
 
   beforeAll(async () => {
-    [pg, redisServer] = await Promise.all([startPostgresServer(), startRedisServer(), coordinator.start()]);
-    await pg.createDatabase('pool');
-    db = new DataSource({ ...sharedDataSourceOptions(), type: 'postgres', url: pg.databaseUrl('pool'), entities: POOL_ENTITIES, migrations: POOL_MIGRATIONS });
-    await db.initialize();
-    await db.runMigrations({ transaction: 'each' });
+    [stores] = await Promise.all([startOwnStores(), coordinator.start()]);
+    ({ pg, redis: redisServer, db } = stores);
     hotkey = (await keypairFromUri('//ReconcileMiner')).address;
     coldkey = (await keypairFromUri('//ReconcileCold')).address;
     await db.query(`INSERT INTO miners (hotkey, recipient_coldkey, recipient_updated_at) VALUES ($1, $2, now())`, [hotkey, coldkey]);
     coordinator.snapshot = snapshotOf([[hotkey, 1]]);
     pool = await servePool({
-      POOL_DATABASE_URL: pg.databaseUrl('pool'),
+      POOL_DATABASE_URL: stores.databaseUrl,
       REDIS_URL: redisServer.url,
       REDIS_KEY_PREFIX: 'reconcile',
       COORDINATOR_URL: coordinator.url,
-      PUBLISHER_SECRET_URI: '//Alice',
-      CLAIM_SIMULATION: 'true',
-      POOL_EPOCH_BUDGET_UNITS: BUDGET.toString(),
-      POOL_SNAPSHOT_ATTEMPTS: '1',
-      POOL_EPOCH_CHECK_SECONDS: '3600',
-      DEV_CHAIN_BLOCK_TIME_MS: '3600000',
-      DEV_CLAIM_CHALLENGE_BLOCKS: '0',
+      ...simulatedClaimsEnv(BUDGET),
     });
     client = new PoolClient(pool.url);
     contract = pool.app.get<ClaimContractPort>(CLAIM_CONTRACT_PORT);
@@ -61,9 +52,8 @@ describe('claims under a Postgres crash between the payment and the ledger row',
 
   afterAll(async () => {
     await pool?.close();
-    await db?.destroy().catch(() => undefined);
     await coordinator.close();
-    await Promise.all([pg?.destroy(), redisServer?.destroy()]);
+    await stores?.destroy();
   });
 
   const ledgerSum = (body: LedgerBody) => body.claims.filter((c) => c.hotkey === hotkey).reduce((sum, c) => sum + BigInt(c.paid), 0n);

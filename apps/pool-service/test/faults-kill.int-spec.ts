@@ -5,6 +5,7 @@ import { Queue } from 'bullmq';
 import { rolloverJobId } from '../src/epochs/epochs.job';
 import { FakeCoordinator, snapshotOf } from './support/fake-coordinator';
 import { createPoolTestDatabase } from './support/harness';
+import { fastEpochsEnv } from './support/own-stores';
 import { until } from './support/until';
 
 /**
@@ -48,12 +49,7 @@ describe('pool faults: SIGKILL during a rollover', () => {
       NETUID: '1',
       POOL_STAKE_CHECK: 'off',
       COORDINATOR_URL: coordinator.url,
-      POOL_EPOCH_BUDGET_UNITS: BUDGET.toString(),
-      POOL_SNAPSHOT_ATTEMPTS: '1',
-      POOL_EPOCH_CHECK_SECONDS: '1',
-      SCHEDULE_CHECK_INTERVAL_SECONDS: '1',
-      POOL_WINDOW_BLOCKS: String(WINDOW_BLOCKS),
-      DEV_CHAIN_BLOCK_TIME_MS: String(BLOCK_MS),
+      ...fastEpochsEnv(BUDGET, WINDOW_BLOCKS, BLOCK_MS),
     };
     queue = new Queue(QueueName.Epochs, { connection: { host: '127.0.0.1', port: redisServer.port }, prefix: 'kill:pool:bull' });
     pool = await spawnService({ ...SERVICE, env });

@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { EpochsService } from '../src/epochs/epochs.service';
 import { FakeCoordinator, snapshotOf } from './support/fake-coordinator';
 import { ErrorBody, PoolClient, PoolHarness, Reply, signer, startPool } from './support/harness';
+import { simulatedClaimsEnv } from './support/own-stores';
 import { until } from './support/until';
 
 /**
@@ -35,13 +36,7 @@ describe('pool faults: Redis going away', () => {
       POOL_DATABASE_URL: pg.databaseUrl('pool'),
       REDIS_URL: redis.url,
       COORDINATOR_URL: coordinator.url,
-      PUBLISHER_SECRET_URI: '//Alice',
-      CLAIM_SIMULATION: 'true',
-      POOL_EPOCH_BUDGET_UNITS: '1000',
-      POOL_SNAPSHOT_ATTEMPTS: '1',
-      POOL_EPOCH_CHECK_SECONDS: '3600',
-      DEV_CHAIN_BLOCK_TIME_MS: '3600000',
-      DEV_CLAIM_CHALLENGE_BLOCKS: '0',
+      ...simulatedClaimsEnv(1000n),
     });
     api = new PoolClient(pool.url);
     const db = new Client({ connectionString: pg.databaseUrl('pool') });

@@ -1,15 +1,14 @@
 import { keypairFromUri } from '@rcs/auth';
 import { EpochJob, QueueName } from '@rcs/contracts';
-import { sharedDataSourceOptions } from '@rcs/persistence';
 import { JobQueue } from '@rcs/queue';
-import { PostgresServer, RedisServer, startPostgresServer, startRedisServer } from '@rcs/testing';
+import { PostgresServer, RedisServer } from '@rcs/testing';
 import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
-import { POOL_ENTITIES, POOL_MIGRATIONS } from '../src/database';
 import { EPOCH_CHECK_SCHEDULER_ID } from '../src/epochs/epochs.job';
 import type { PoolJobs } from '../src/jobs/pool-jobs';
 import { FakeCoordinator, snapshotOf } from './support/fake-coordinator';
 import { PoolClient, PoolHarness, servePool } from './support/harness';
+import { fastEpochsEnv, OwnStores, startOwnStores } from './support/own-stores';
 import { until } from './support/until';
 
 /**
@@ -28,27 +27,20 @@ describe('pool faults: rollovers across a Postgres outage and an emptied Redis',
   let pool: Omit<PoolHarness, 'db' | 'redis'>;
   let client: PoolClient;
   let db: DataSource;
+  let stores: OwnStores;
   let redis: Redis;
 
   beforeAll(async () => {
-    [pg, redisServer] = await Promise.all([startPostgresServer(), startRedisServer(), coordinator.start()]);
-    await pg.createDatabase('pool');
-    db = new DataSource({ ...sharedDataSourceOptions(), type: 'postgres', url: pg.databaseUrl('pool'), entities: POOL_ENTITIES, migrations: POOL_MIGRATIONS });
-    await db.initialize();
-    await db.runMigrations({ transaction: 'each' });
+    [stores] = await Promise.all([startOwnStores(), coordinator.start()]);
+    ({ pg, redis: redisServer, db } = stores);
     redis = new Redis(redisServer.url, { maxRetriesPerRequest: 1 });
     coordinator.snapshot = snapshotOf([[(await keypairFromUri('//FaultMiner')).address, 1]]);
     pool = await servePool({
-      POOL_DATABASE_URL: pg.databaseUrl('pool'),
+      POOL_DATABASE_URL: stores.databaseUrl,
       REDIS_URL: redisServer.url,
       REDIS_KEY_PREFIX: 'faults',
       COORDINATOR_URL: coordinator.url,
-      POOL_EPOCH_BUDGET_UNITS: BUDGET.toString(),
-      POOL_SNAPSHOT_ATTEMPTS: '1',
-      POOL_EPOCH_CHECK_SECONDS: '1',
-      SCHEDULE_CHECK_INTERVAL_SECONDS: '1',
-      POOL_WINDOW_BLOCKS: String(WINDOW_BLOCKS),
-      DEV_CHAIN_BLOCK_TIME_MS: String(BLOCK_MS),
+      ...fastEpochsEnv(BUDGET, WINDOW_BLOCKS, BLOCK_MS),
     });
     client = new PoolClient(pool.url);
   }, 120_000);
@@ -56,9 +48,8 @@ describe('pool faults: rollovers across a Postgres outage and an emptied Redis',
   afterAll(async () => {
     await pool?.close();
     redis?.disconnect();
-    await db?.destroy();
     await coordinator.close();
-    await Promise.all([pg?.destroy(), redisServer?.destroy()]);
+    await stores?.destroy();
   });
 
   const window = async (): Promise<number> => {
