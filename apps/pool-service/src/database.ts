@@ -13,6 +13,7 @@ import { CanonicalDslHash1795711439859 } from './migrations/1795711439859-canoni
 import { EpochAllocationsByHotkey1795711795910 } from './migrations/1795711795910-epoch-allocations-by-hotkey';
 import { MinerStandings1795800000000 } from './migrations/1795800000000-miner-standings';
 import { SimulatedClaimsReconciled1795900000000 } from './migrations/1795900000000-simulated-claims-reconciled';
+import { StandingsRankOrder1796000000000 } from './migrations/1796000000000-standings-rank-order';
 import { MinerEntity } from './miners/entities/miner.entity';
 import { RecipientChangeEntity } from './miners/entities/recipient-change.entity';
 import { MinerStandingEntity } from './reputation/entities/miner-standing.entity';
@@ -45,4 +46,5 @@ export const POOL_MIGRATIONS: MigrationClass[] = [
   EpochAllocationsByHotkey1795711795910,
   MinerStandings1795800000000,
   SimulatedClaimsReconciled1795900000000,
+  StandingsRankOrder1796000000000,
 ];

@@ -58,7 +58,8 @@ describe('leaderboard from the miner standings', () => {
   }
 
   it('equals the decayed, clamped sum over all events: history rebuilt at boot, then new awards merged in, counts by trigger', async () => {
-    const miners = ['lb-a', 'lb-b', 'lb-c', 'lb-d', 'lb-e'];
+    // lb-g and lb-f have the same history, so the same rank: hotkey order breaks the tie (in the index, not after it).
+    const miners = ['lb-a', 'lb-b', 'lb-c', 'lb-d', 'lb-e', 'lb-g', 'lb-f'];
     await q(`INSERT INTO miners (hotkey) SELECT unnest($1::text[])`, [miners]);
     const algorithms = (await q(
       `INSERT INTO algorithms (task_type, algorithm_dsl, dsl_hash, input_dim, parent_ids, bar_parent_ids, author_hotkey, author_owner, source, status)
@@ -75,6 +76,7 @@ describe('leaderboard from the miner standings', () => {
       events.push(['lb-c', 'evaluation_out_of_consensus', id, i * 3]);
     });
     events.push(['lb-d', 'evolution_improved', algorithms[0].id, 1.5]);
+    events.push(['lb-g', 'evaluation_in_consensus', algorithms[3].id, 2], ['lb-f', 'evaluation_in_consensus', algorithms[3].id, 2]);
     await q(
       `INSERT INTO reputation_events (miner_hotkey, kind, algorithm_id, amount, created_at)
        SELECT h, k, a, CASE k WHEN 'evaluation_in_consensus' THEN 1 WHEN 'evaluation_out_of_consensus' THEN -0.5 ELSE 2 END, now() - make_interval(secs => d * 86400)
@@ -93,6 +95,10 @@ describe('leaderboard from the miner standings', () => {
     await pool.db.dataSource.transaction((manager) => reputation.rebuildStandings(manager));
     const before = await expectSameAsAllHistory();
     expect(before.find((r) => r.hotkey === 'lb-c')?.reputation).toBe(0);
+    const tied = before.filter((r) => r.hotkey === 'lb-f' || r.hotkey === 'lb-g');
+    expect(tied.map((r) => r.hotkey)).toEqual(['lb-f', 'lb-g']);
+    expect(tied[1].rank).toBe(tied[0].rank + 1);
+    expect(tied[0].reputation).toBeGreaterThan(0);
 
     // New awards land on standings whose time is older: merged by re-decaying, as `award` does in production.
     await pool.db.dataSource.transaction((manager) =>

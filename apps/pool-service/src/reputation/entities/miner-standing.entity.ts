@@ -11,7 +11,8 @@ import { DoubleColumn, IntegerColumn, nullable, PrimaryKey, TimestampColumn } fr
  * `evaluations` and `evolutions` are counted by triggers on `evaluations` and `algorithms`.
  */
 @Entity({ name: 'miner_standings' })
-@Index('miner_standings_rank_idx', ['rankKey'], { where: 'rank_key IS NOT NULL' })
+/** Rank descending, then hotkey (the leaderboard's order: migration StandingsRankOrder; TypeORM cannot say DESC here). */
+@Index('miner_standings_rank_idx', ['rankKey', 'minerHotkey'], { where: 'rank_key IS NOT NULL' })
 export class MinerStandingEntity {
   @PrimaryKey('text', 'miner_standings_pkey')
   minerHotkey!: string;
