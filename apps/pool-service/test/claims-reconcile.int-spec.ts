@@ -92,6 +92,7 @@ describe('claims under a Postgres crash between the payment and the ledger row',
     const ledger = (await client.send<LedgerBody>('GET', '/claims/ledger')).body;
     expect(ledgerSum(ledger)).toBe(contractPaid);
     expect(ledger.claims).toEqual([expect.objectContaining({ hotkey, recipient_coldkey: coldkey, paid: BUDGET.toString(), reconciled: true })]);
+    process.stderr.write(`claims-reconcile: /claims/ledger then serves ${ledgerSum(ledger)} rao: ${contractPaid - ledgerSum(ledger)} rao from the contract's figure\n`);
   }, 120_000);
 
   it('reconciles on ledger reads a payment the pool never saw, once however many reads and claims race', async () => {
