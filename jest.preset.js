@@ -33,5 +33,6 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
   moduleNameMapper,
   testTimeout: 30000,
+  setupFilesAfterEnv: [path.join(__dirname, 'tools/jest/pg-one-query-at-a-time.js')],
   reporters: ['default', path.join(__dirname, 'tools/jest/summary-reporter.js')],
 };

@@ -11,8 +11,6 @@ describe('pool database schema', () => {
   it('migrates a fresh database to exactly what the entities declare (no pending schema change)', async () => {
     const db = await openDatabase({ url: scratch.url, embeddedDir: '', entities: POOL_ENTITIES, migrations: POOL_MIGRATIONS, applicationName: 'pool-schema-test' });
     try {
-      const sql = await db.dataSource.driver.createSchemaBuilder().log();
-      expect(sql.upQueries.map((q) => q.query)).toEqual([]);
       expect(await pendingSchemaChanges(db.dataSource)).toEqual({ up: [], down: [] });
       const indexes = (await db.dataSource.query(`SELECT indexname FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1`)) as { indexname: string }[];
       expect(indexes.map((i) => i.indexname)).toEqual(

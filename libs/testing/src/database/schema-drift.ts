@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { pendingSchemaChanges } from '@rcs/persistence';
 import { SchemaDriftError } from '../errors';
 import { createScratchDatabase } from './scratch-database';
 import { TemplateSpec, testDataSource } from './template-database';
@@ -20,7 +21,7 @@ export async function schemaDrift(spec: SchemaSpec): Promise<string[]> {
     await dataSource.initialize();
     try {
       await dataSource.runMigrations({ transaction: 'each' });
-      const ddl = (await dataSource.driver.createSchemaBuilder().log()).upQueries.map((q) => q.query);
+      const ddl = (await pendingSchemaChanges(dataSource)).up.map((q) => q.query);
       const unnoticed = (await constraintNameDrift(dataSource)).filter((d) => !ddl.some((q) => q.includes(`"${d.name}"`)));
       return [...ddl, ...unnoticed.map((d) => d.note)];
     } finally {
