@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
-import { createTestRedis, metricValue, scrapeMetrics, spawnService } from '@rcs/testing';
+import { createTestRedis, metricValue, scrapeMetrics, spawnService, startRedisServer } from '@rcs/testing';
 import { createBenchRepo, scalePatch } from './bench-repo';
 import { DroppingProxy } from './support/dropping-proxy';
 import { call, Json, runRunner, RunningCoordinator, startCoordinator } from './support/coordinator';
@@ -196,6 +196,35 @@ describe('validator-runner once against a running coordinator', () => {
     expect(recorded).toHaveLength(1);
     expect(recorded[0]).toMatchObject({ status: 'error', notes: finished[0].reason });
   }, 180_000);
+
+  it('run: /readyz is ready while Redis and the coordinator answer, and 503 naming Redis once its Redis stops', async () => {
+    const redis = await startRedisServer();
+    const runner = await spawnService({
+      entry: 'apps/validator-runner/src/main.ts',
+      portVariable: 'VALIDATOR_RUNNER_PORT',
+      healthPath: '/healthz',
+      // Nothing is pending, so nothing is replayed: this one needs no bwrap.
+      env: { ...runnerEnv(coordinator.url), REDIS_URL: redis.url, SANDBOX: 'none', SANDBOX_ALLOW_NONE: 'true' },
+    });
+    type Readiness = { status: string; checks: Record<string, { ok: boolean; error?: string }> };
+    const readyz = async () => {
+      const response = await fetch(`${runner.url}/readyz`);
+      return { status: response.status, body: (await response.json()) as Readiness };
+    };
+    try {
+      expect(await readyz()).toEqual({ status: 200, body: { status: 'ready', checks: { redis: { ok: true }, coordinator: { ok: true } } } });
+      await redis.stop();
+      expect(await readyz()).toEqual({
+        status: 503,
+        body: { status: 'not_ready', checks: { redis: { ok: false, error: expect.any(String) }, coordinator: { ok: true } } },
+      });
+      await redis.start();
+      await until('/readyz is ready again', readyz, (answer) => answer.status === 200);
+    } finally {
+      expect(await runner.stop()).toBe(0);
+      await redis.destroy();
+    }
+  }, 120_000);
 
   it('exits 0 with nothing to do when no job is pending', async () => {
     const run = await runRunner(['once'], runnerEnv(coordinator.url));
