@@ -20,7 +20,7 @@ import type {
   WeightSetterStatusDto,
 } from '@rcs/contracts';
 import { takeEarlyJson } from './early';
-import { getJson, joinUrl, ServiceError } from './http';
+import { getJson, getText, joinUrl, ServiceError } from './http';
 
 /**
  * `config.json` next to index.html: where the coordinator and the pool answer, and optionally the
@@ -76,6 +76,7 @@ export class Coordinator {
   disclaimer = () => getJson<DisclaimerDto>(this.baseUrl, '/api/v1/disclaimer');
   readiness = () => getJson<Readiness>(this.baseUrl, '/readyz', { allow: [503] });
   onchain = () => getJson<OnchainStatusDto>(this.baseUrl, '/api/v1/onchain/status');
+  onboard = (id: string) => getText(this.baseUrl, `/api/v1/tasks/${enc(id)}/onboard.md`);
   onboardUrl = (id: string) => `${this.baseUrl.replace(/\/+$/, '')}/api/v1/tasks/${enc(id)}/onboard.md`;
   eventsUrl = () => `${this.baseUrl.replace(/\/+$/, '')}/api/v1/events`;
 
