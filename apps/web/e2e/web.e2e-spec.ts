@@ -99,7 +99,7 @@ describe('the web UI against a stack populated by the demo round', () => {
     const task = await demoTask();
     const { page, errors } = await open(`#/competitions/${task.id}`);
     await expect(page.locator('main h1').textContent()).resolves.toBe(task.title);
-    await expect(page.getByRole('link', { name: 'onboard.md' }).getAttribute('href')).resolves.toBe(`${stack.coordinator}/api/v1/tasks/${task.id}/onboard.md`);
+    await expect(page.getByRole('link', { name: 'onboard.md', exact: true }).getAttribute('href')).resolves.toBe(`${stack.coordinator}/api/v1/tasks/${task.id}/onboard.md`);
     await expect(page.locator('#best ~ p .best-value').textContent()).resolves.toBe(`mse ${sixDigits(task.best)}`);
     expect(await page.locator('tr.history-point').count()).toBeGreaterThanOrEqual(1);
     await page.locator('.chart canvas').first().waitFor();
@@ -193,7 +193,9 @@ describe('the web UI against a stack populated by the demo round', () => {
     const response = await fetch(`${stack.web}/`);
     const csp = response.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("script-src 'self'; style-src 'self'");
-    expect(csp).toContain(`connect-src 'self' ${new URL(stack.coordinator).origin} ${new URL(stack.pool).origin};`);
+    expect(csp).toContain(`connect-src 'self' ${new URL(stack.coordinator).origin} ${new URL(stack.pool).origin} `);
+    // The weight setter config.json names is connected to as well.
+    expect(csp).toContain(` ${new URL(stack.weightSetter ?? 'http://missing').origin}`);
     expect(csp).toContain("frame-ancestors 'none'");
     expect([response.headers.get('x-content-type-options'), response.headers.get('referrer-policy')]).toEqual(['nosniff', 'no-referrer']);
     // One tab through every page, the competition page (chart and live stream) included.
@@ -347,6 +349,7 @@ describe('the web UI against a stack populated by the demo round', () => {
     await expect(page.getByTestId('claimed').textContent()).resolves.toMatch(/α/);
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.getByRole('button', { name: 'Copy the package JSON' }).click();
+    await page.getByTestId('copy-state').filter({ hasText: /./ }).waitFor();
     await expect(page.getByTestId('copy-state').textContent()).resolves.toBe('copied');
     const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as { hotkey: string; proof: string[] };
     expect(copied.hotkey).toBe(stack.bestMiner);
@@ -408,53 +411,6 @@ describe('the web UI against a stack populated by the demo round', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'onboarding-hostile.png'), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
-    await page.context().close();
-  });
-
-  it('shows why a submission failed on the validators page and the competition page', async () => {
-    const admin = { 'x-admin-token': stack.adminToken, 'content-type': 'application/json' };
-    const created = await fetch(`${stack.coordinator}/api/v1/tasks`, {
-      method: 'POST',
-      headers: admin,
-      body: JSON.stringify({
-        slug: `web-failing-${Date.now()}`,
-        title: 'Unclonable repository',
-        repository: 'https://127.0.0.1:9/nonexistent.git',
-        base_ref: 'main',
-        benchmark_command: 'python3 bench.py',
-        allowed_patch_paths: ['model.py'],
-        metric_name: 'score',
-        metric_direction: 'maximize',
-        time_budget_seconds: 60,
-      }),
-    });
-    expect(created.status).toBe(201);
-    const task = (await created.json()) as { id: string };
-    const miner = new BtAuthSigner(await keypairFromUri('//web-e2e/failing'));
-    const signed = async (url: string, body: unknown) => {
-      const text = JSON.stringify(body);
-      const response = await fetch(`${stack.coordinator}${url}`, { method: 'POST', headers: { ...miner.signRequest({ method: 'POST', url, body: text }), 'content-type': 'application/json' }, body: text });
-      return { status: response.status, body: (await response.json()) as { id: string } };
-    };
-    const claim = await signed(`/api/v1/tasks/${task.id}/claim`, { claim_description: 'try' });
-    expect(claim.status).toBe(201);
-    const patch = 'diff --git a/model.py b/model.py\n--- a/model.py\n+++ b/model.py\n@@ -1 +1 @@\n-A = 1\n+A = 2\n';
-    const submission = await signed('/api/v1/submissions', { claim_id: claim.body.id, base_ref: 'main', patch, summary: 'x', claimed_metrics: { score: 1 } });
-    expect(submission.status).toBe(201);
-    // The competition page reads again on the decision event; the runner's verdict arrives with its notes.
-    const { page, errors } = await open(`#/competitions/${task.id}`);
-    const decision = page.locator(`li[data-submission-id="${submission.body.id}"] .reason`);
-    await decision.waitFor({ timeout: 120_000 });
-    const verification = ((await (await fetch(`${stack.coordinator}/api/v1/verifications?submission_id=${submission.body.id}`)).json()) as { notes: string | null; status: string }[])[0];
-    expect(['error', 'rejected']).toContain(verification.status);
-    expect(verification.notes).toBeTruthy();
-    await expect(decision.textContent()).resolves.toBe(verification.notes);
-    const validators = await open('#/validators');
-    await expect(validators.page.locator('section[aria-labelledby=verifications] .reason').first().textContent()).resolves.toBe(verification.notes);
-    await validators.page.screenshot({ path: join(ARTIFACTS, 'validators-reason.png'), fullPage: true });
-    expect(errors).toEqual([]);
-    expect(validators.errors).toEqual([]);
-    await validators.page.context().close();
     await page.context().close();
   });
 
