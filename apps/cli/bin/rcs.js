@@ -2,12 +2,6 @@
 'use strict';
 // `npx rcs` in a checkout: the TypeScript sources run through the workspace's SWC register, with its path aliases.
 const path = require('node:path');
-const fs = require('node:fs');
-const built = path.join(__dirname, '..', 'dist', 'apps', 'cli', 'src', 'main.js');
-if (fs.existsSync(built)) {
-  require(built);
-} else {
-  process.env.SWC_NODE_PROJECT = process.env.SWC_NODE_PROJECT || path.join(__dirname, '..', '..', '..', 'tsconfig.base.json');
-  require('@swc-node/register');
-  require('../src/main.ts');
-}
+process.env.SWC_NODE_PROJECT = process.env.SWC_NODE_PROJECT || path.join(__dirname, '..', '..', '..', 'tsconfig.base.json');
+require('@swc-node/register');
+require('../src/main.ts');
