@@ -100,8 +100,13 @@ async function main(): Promise<number> {
           if (response.request().resourceType() === 'script') void response.body().then((body) => scripts.push(body));
         });
         await page.goto(`${web.url}/#/competitions`);
-        // Page-side expressions as text: this tool is compiled without the DOM library.
-        await page.waitForFunction(`document.querySelectorAll('tr[data-task-id]').length === ${TASKS}`, undefined, { polling: 'raf', timeout: 30_000 });
+        // A function, not a string: the page's CSP (no 'unsafe-eval') refuses a predicate playwright would eval. Typed
+        // without the DOM library, which this tool is compiled without.
+        await page.waitForFunction(
+          (tasks: number) => (globalThis as unknown as { document: { querySelectorAll(selector: string): { length: number } } }).document.querySelectorAll('tr[data-task-id]').length === tasks,
+          TASKS,
+          { polling: 'raf', timeout: 30_000 },
+        );
         const timing = (await page.evaluate(
           `(() => { const all = performance.getEntriesByType('resource'); const d = all.find((e) => e.name.endsWith('/api/v1/dashboard')); const js = all.filter((e) => e.initiatorType === 'script'); return { rendered: performance.now(), dashboard: d ? d.duration : NaN, dashboardStart: d ? d.startTime : NaN, dashboardEnd: d ? d.responseEnd : NaN, scriptEnd: js.length ? Math.max(...js.map((e) => e.responseEnd)) : NaN }; })()`,
         )) as { rendered: number; dashboard: number; dashboardStart: number; dashboardEnd: number; scriptEnd: number };

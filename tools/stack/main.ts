@@ -245,6 +245,8 @@ async function main(): Promise<void> {
   const web = await startWeb(localHost(env), env.WEB_PORT, {
     coordinator: coordinator?.url ?? (env.COORDINATOR_URL as string),
     pool: urlOf('pool-service') ?? `http://${localHost(env)}:${env.POOL_PORT ?? 8434}`,
+    weight_setter: urlOf('weight-setter'),
+    validator_runner: urlOf('validator-runner'),
   });
   const state: StackState = {
     coordinator_url: coordinator?.url ?? env.COORDINATOR_URL,

@@ -28,10 +28,11 @@ export function serviceOrigin(url: string): string {
   return new URL(url).origin;
 }
 
-/** Every response of the web UI carries these. */
-export function webSecurityHeaders(services: { coordinator: string; pool: string }): Record<string, string> {
+/** Every response of the web UI carries these; the optional services config.json names are connected to as well. */
+export function webSecurityHeaders(services: { coordinator: string; pool: string; weight_setter?: string | null; validator_runner?: string | null }): Record<string, string> {
+  const named = [services.coordinator, services.pool, services.weight_setter, services.validator_runner].filter((url): url is string => typeof url === 'string');
   return {
-    'content-security-policy': contentSecurityPolicy([serviceOrigin(services.coordinator), serviceOrigin(services.pool)]),
+    'content-security-policy': contentSecurityPolicy([...new Set(named.map(serviceOrigin))]),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
   };

@@ -30,6 +30,22 @@ describe('the stack web server', () => {
     }
   });
 
+  it('lets the CSP connect to the weight setter and the runner when config.json names them', async () => {
+    const server = await serveWeb('127.0.0.1', await freePort(), {
+      coordinator: 'http://127.0.0.1:8000',
+      pool: 'http://127.0.0.1:8434',
+      weight_setter: 'http://127.0.0.1:8200/',
+      validator_runner: null,
+    });
+    try {
+      const answer = await fetch(`${server.url}/config.json`);
+      expect(answer.headers.get('content-security-policy')).toContain("connect-src 'self' http://127.0.0.1:8000 http://127.0.0.1:8434 http://127.0.0.1:8200;");
+      await expect(answer.json()).resolves.toMatchObject({ weight_setter: 'http://127.0.0.1:8200/', validator_runner: null });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('answers the generated config.json, 404 for what it does not hold and 405 for writes', async () => {
     const config = { coordinator: 'http://127.0.0.1:1', pool: 'http://127.0.0.1:2' };
     const server = await serveWeb('127.0.0.1', await freePort(), config);

@@ -33,6 +33,9 @@ const TYPES: Record<string, string> = {
 export interface WebConfigFile {
   coordinator: string;
   pool: string;
+  /** The weight setter (its /status: the weights set on chain) and the validator runner (its health), when the stack runs them. */
+  weight_setter?: string | null;
+  validator_runner?: string | null;
 }
 
 export interface WebServer {

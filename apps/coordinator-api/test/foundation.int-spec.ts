@@ -84,7 +84,7 @@ describe('coordinator-api foundation', () => {
 describe('coordinator-api readiness without Redis', () => {
   // Its own process, as operators run it: BullMQ's connection retries against a dead Redis outlive app.close()
   // and would surface in this test process as unhandled rejections (see README, Operations).
-  it('answers 503 and names the failing dependency', async () => {
+  it('answers 503 and names the failing dependency; its / index points at both probes', async () => {
     const db = await createCoordinatorTestDatabase();
     const service = await spawnService({
       entry: 'apps/coordinator-api/src/main.ts',
@@ -93,6 +93,8 @@ describe('coordinator-api readiness without Redis', () => {
       env: { COORDINATOR_DATABASE_URL: db.url, REDIS_URL: 'redis://127.0.0.1:1', CHAIN: 'dev', NETUID: '1', LOG_LEVEL: 'silent' },
     });
     try {
+      const index = (await (await fetch(`${service.url}/`)).json()) as Record<string, unknown>;
+      expect(index).toMatchObject({ service: 'coordinator-api', healthz: '/healthz', readyz: '/readyz', events: '/api/v1/events' });
       const response = await fetch(`${service.url}/readyz`);
       expect(response.status).toBe(503);
       const body = (await response.json()) as { status: string; checks: { redis: { ok: boolean }; database: { ok: boolean } } };

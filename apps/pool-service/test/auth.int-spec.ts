@@ -26,6 +26,7 @@ const RECIPIENT: [string, string][] = [
 const PUBLIC: [string, string][] = [
   ['GET', '/health'],
   ['GET', '/healthz'],
+  ['GET', '/readyz'],
   ['GET', '/api/v1/disclaimer'],
   ['GET', '/api/v1/disclaimer.md'],
   ['GET', '/disclaimer.md'],
@@ -67,8 +68,14 @@ describe('pool auth classes (spec 001, DECISIONS.md §2 Pool)', () => {
   });
 
   it('documents version 0.1.0 with every pool route and its security', async () => {
-    const doc = (await api.send<{ info: { version: string }; paths: Record<string, Record<string, { security?: unknown[] }>> }>('GET', '/openapi.json')).body;
+    const doc = (
+      await api.send<{ info: { version: string }; paths: Record<string, Record<string, { security?: unknown[]; responses?: Record<string, unknown> }>> }>(
+        'GET',
+        '/openapi.json',
+      )
+    ).body;
     expect(doc.info.version).toBe('0.1.0');
+    expect(Object.keys(doc.paths['/readyz']?.get?.responses ?? {})).toEqual(expect.arrayContaining(['200', '503']));
     for (const [method, path] of [...SIGNED, ...RECIPIENT]) {
       const templated = path.replace(/\/$/, '').replace(/[0-9a-f-]{36}/, '{batch_id}').replace('verify/1', 'verify/{result_id}');
       const key = Object.keys(doc.paths).find((p) => p.replace(/\{[a-z_]+\}/g, '{}') === templated.replace(/\{[a-z_]+\}/g, '{}'));

@@ -71,6 +71,17 @@ describe('pool faults: Redis going away', () => {
     return reply.body;
   };
 
+  type Readiness = { status: string; checks: Record<string, { ok: boolean; error?: string }> };
+
+  it('is ready on /readyz while the database, Redis and the chain answer', async () => {
+    const reply = await api.send<Readiness>('GET', '/readyz');
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({
+      status: 'ready',
+      checks: { database: { ok: true }, redis: { ok: true }, chain: { ok: true, latest_block: expect.any(Number) } },
+    });
+  });
+
   describe('Redis stopped', () => {
     let pkg: ClaimPackage;
 
@@ -100,6 +111,15 @@ describe('pool faults: Redis going away', () => {
       process.stderr.write(`faults: Redis stopped → ${times.length} routes that need it answered 503 in ${Math.max(...times)} ms at most\n`);
     });
 
+    it('says so on /readyz at once: 503 not_ready, naming Redis', async () => {
+      const { reply, ms } = await timed(() => api.send<Readiness>('GET', '/readyz'));
+      expect(reply.status).toBe(503);
+      expect(reply.body.status).toBe('not_ready');
+      expect(reply.body.checks.redis).toEqual({ ok: false, error: expect.any(String) });
+      expect(reply.body.checks.database).toEqual({ ok: true });
+      expect(ms).toBeLessThan(FAST_MS);
+    });
+
     it('keeps answering the routes that do not need Redis, at once', async () => {
       const reads = ['/api/v1/miners/leaderboard', '/claims/epochs', '/claims/epoch/10', `/claims/epoch/proof/${hk['a']}`, '/api/v1/results/sota', '/healthz'];
       const times: number[] = [];
@@ -117,6 +137,7 @@ describe('pool faults: Redis going away', () => {
       const miner = await signer('//FaultMiner/b');
       const stats = await until('signed reads work again', () => api.signed(miner, 'GET', '/api/v1/miners/stats'), (r) => r.status === 200);
       expect(stats.status).toBe(200);
+      expect((await until('/readyz is ready again', () => api.send<Readiness>('GET', '/readyz'), (r) => r.status === 200)).body.status).toBe('ready');
       // The restarted Redis is empty: the dev contract lost its epoch, so a claim is refused on the contract's merits, not 503.
       const claim = await api.send<ErrorBody>('POST', '/claims/epoch/claim', pkg);
       expect(claim.status).not.toBe(503);

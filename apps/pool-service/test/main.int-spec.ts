@@ -20,15 +20,17 @@ describe('pool-service process', () => {
     await db.drop();
   });
 
-  it('boots from its entry point, serves /healthz, /health and OpenAPI, and exits 0 on SIGTERM', async () => {
+  it('boots from its entry point, serves /healthz, /readyz, /health and OpenAPI, and exits 0 on SIGTERM', async () => {
     const service = await spawnService({
       ...SERVICE,
       env: { POOL_DATABASE_URL: db.url, REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.prefix, CHAIN: 'dev', NETUID: '1' },
     });
     try {
-      await expectServiceAnswers(service, 'pool-service', '/healthz');
+      await expectServiceAnswers(service, 'pool-service', '/healthz', { status: '/status', leaderboard: '/api/v1/miners/leaderboard' });
       const health = (await (await fetch(`${service.url}/health`)).json()) as { status: string };
       expect(health.status).toBe('healthy');
+      const ready = await fetch(`${service.url}/readyz`);
+      expect([ready.status, ((await ready.json()) as { status: string }).status]).toEqual([200, 'ready']);
     } finally {
       expect(await service.stop()).toBe(0);
     }

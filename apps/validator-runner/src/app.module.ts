@@ -1,18 +1,19 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { QUEUE_JOB_NAMES, QueueName } from '@rcs/contracts';
+import { ApiErrors, QUEUE_JOB_NAMES, QueueName } from '@rcs/contracts';
 import { createHealthController, createLogger } from '@rcs/http';
 import { QueueModule } from '@rcs/queue';
 import type { SigningRunnerConfig } from './config/config';
 import { CoordinatorClient } from './coordinator/coordinator.client';
-import { loadValidatorSigner } from '@rcs/auth';
+import { loadValidatorSigner, Public } from '@rcs/auth';
+import { HealthController } from './health/health.controller';
 import { JobProcessor } from './runner/job-processor';
 import { ReplayWorker } from './runner/replay.worker';
 import { ScanLoop } from './runner/scan-loop.service';
 import { RUNNER_CONFIG, RUNNER_LOGGER } from './runner/tokens';
 import { createCoordinatorClient, createReplayPipeline } from './runner/wiring';
 
-/** `run`: /healthz, the scan loop, and the BullMQ `runner.replay` workers. */
+/** `run`: /healthz, /readyz, the scan loop, and the BullMQ `runner.replay` workers. */
 @Module({})
 export class AppModule {
   static forRoot(config: SigningRunnerConfig): DynamicModule {
@@ -34,7 +35,7 @@ export class AppModule {
           }),
         }),
       ],
-      controllers: [createHealthController('validator-runner', '0.1.0', ['healthz'])],
+      controllers: [createHealthController('validator-runner', '0.1.0', ['healthz'], Public(), ApiErrors()), HealthController],
       providers: [
         { provide: RUNNER_CONFIG, useValue: config },
         { provide: RUNNER_LOGGER, useFactory: () => createLogger({ level: config.logLevel, name: 'validator-runner', format: config.logFormat }) },

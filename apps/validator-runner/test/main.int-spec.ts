@@ -6,7 +6,7 @@ describe('validator-runner process', () => {
 
   suiteResource(() => createTestRedis(), (resource) => resource.cleanup(), (made) => (redis = made));
 
-  it('boots from its entry point, serves /healthz and OpenAPI, keeps running while the coordinator is away, and exits 0 on SIGTERM', async () => {
+  it('boots from its entry point, serves /healthz and OpenAPI, keeps running while the coordinator is away (/readyz says so), and exits 0 on SIGTERM', async () => {
     const service = await spawnService({
       entry: 'apps/validator-runner/src/main.ts',
       portVariable: 'VALIDATOR_RUNNER_PORT',
@@ -15,6 +15,9 @@ describe('validator-runner process', () => {
     });
     try {
       await expectServiceAnswers(service, 'validator-runner', '/healthz');
+      const ready = await fetch(`${service.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({ status: 'not_ready', checks: { redis: { ok: true }, coordinator: { ok: false, error: expect.any(String) } } });
     } finally {
       expect(await service.stop()).toBe(0);
     }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
-import { createTestRedis, metricValue, scrapeMetrics, spawnService } from '@rcs/testing';
+import { createTestRedis, metricValue, scrapeMetrics, spawnService, startRedisServer } from '@rcs/testing';
 import { createBenchRepo, scalePatch } from './bench-repo';
 import { DroppingProxy } from './support/dropping-proxy';
 import { call, Json, runRunner, RunningCoordinator, startCoordinator } from './support/coordinator';
@@ -47,10 +47,20 @@ describe('validator-runner once against a running coordinator', () => {
     const validator = new BtAuthSigner(await keypairFromUri(validatorUri));
     miner = new BtAuthSigner(await keypairFromUri(mnemonicGenerate()));
     coordinator = await startCoordinator(validator.hotkey);
+    taskId = await createTask(`file://${join(root, 'origin')}`);
+  }, 180_000);
+
+  afterAll(async () => {
+    await coordinator?.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  /** A live task on `repository`; answers its id. */
+  async function createTask(repository: string): Promise<string> {
     const task = await call(coordinator.url, 'POST', '/api/v1/tasks', { admin: coordinator.adminToken }, {
       slug: `runner-${randomBytes(4).toString('hex')}`,
       title: 'Runner end to end',
-      repository: `file://${join(root, 'origin')}`,
+      repository,
       base_ref: baseRef,
       benchmark_command: 'python3 bench.py',
       result_path: 'result.json',
@@ -62,17 +72,12 @@ describe('validator-runner once against a running coordinator', () => {
       validator_benchmark_env: { DATASET_MIX: 'validator-only-mix' },
     });
     expect(task.status).toBe(201);
-    taskId = (task.json as Json).id as string;
-  }, 180_000);
+    return (task.json as Json).id as string;
+  }
 
-  afterAll(async () => {
-    await coordinator?.stop();
-    rmSync(root, { recursive: true, force: true });
-  });
-
-  /** A claim and a submission by the miner; answers the submission id. */
-  async function submit(scale: string, claimedLoss: number): Promise<string> {
-    const claim = await call(coordinator.url, 'POST', `/api/v1/tasks/${taskId}/claim`, { signer: miner }, { claim_description: 'tune SCALE' });
+  /** A claim and a submission by the miner (on the main task unless told); answers the submission id. */
+  async function submit(scale: string, claimedLoss: number, onTask = taskId): Promise<string> {
+    const claim = await call(coordinator.url, 'POST', `/api/v1/tasks/${onTask}/claim`, { signer: miner }, { claim_description: 'tune SCALE' });
     expect(claim.status).toBe(201);
     const submission = await call(coordinator.url, 'POST', '/api/v1/submissions', { signer: miner }, {
       claim_id: (claim.json as Json).id,
@@ -172,6 +177,54 @@ describe('validator-runner once against a running coordinator', () => {
     }
     expect(runner.output()).toMatch(/"msg":"job finished: accepted, posted"/);
   }, 180_000);
+
+  it('logs the reason of an error decision in the job\'s final line, as a field and in the message', async () => {
+    const missingRepoTask = await createTask(`file://${join(root, 'no-such-repository')}`);
+    const submissionId = await submit('1.5', 0.0001, missingRepoTask);
+    // The clone fails before anything would run in a sandbox, so this one needs no bwrap.
+    const run = await runRunner(['once'], { ...runnerEnv(coordinator.url), SANDBOX: 'none', SANDBOX_ALLOW_NONE: 'true' });
+    expect(run).toMatchObject({ code: 0 });
+    const finished = run.stdout
+      .split('\n')
+      .filter((line) => line.includes('"msg":"job finished:'))
+      .map((line) => JSON.parse(line) as Json);
+    expect(finished).toHaveLength(1);
+    expect(finished[0]).toMatchObject({ outcome: 'error', posted: 'posted', reason: expect.stringMatching(/^Could not clone the repository: /) });
+    expect(finished[0].msg).toBe(`job finished: error, posted (${finished[0].reason as string})`);
+    // The same reason the coordinator records for the decision.
+    const recorded = await verifications(submissionId);
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]).toMatchObject({ status: 'error', notes: finished[0].reason });
+  }, 180_000);
+
+  it('run: /readyz is ready while Redis and the coordinator answer, and 503 naming Redis once its Redis stops', async () => {
+    const redis = await startRedisServer();
+    const runner = await spawnService({
+      entry: 'apps/validator-runner/src/main.ts',
+      portVariable: 'VALIDATOR_RUNNER_PORT',
+      healthPath: '/healthz',
+      // Nothing is pending, so nothing is replayed: this one needs no bwrap.
+      env: { ...runnerEnv(coordinator.url), REDIS_URL: redis.url, SANDBOX: 'none', SANDBOX_ALLOW_NONE: 'true' },
+    });
+    type Readiness = { status: string; checks: Record<string, { ok: boolean; error?: string }> };
+    const readyz = async () => {
+      const response = await fetch(`${runner.url}/readyz`);
+      return { status: response.status, body: (await response.json()) as Readiness };
+    };
+    try {
+      expect(await readyz()).toEqual({ status: 200, body: { status: 'ready', checks: { redis: { ok: true }, coordinator: { ok: true } } } });
+      await redis.stop();
+      expect(await readyz()).toEqual({
+        status: 503,
+        body: { status: 'not_ready', checks: { redis: { ok: false, error: expect.any(String) }, coordinator: { ok: true } } },
+      });
+      await redis.start();
+      await until('/readyz is ready again', readyz, (answer) => answer.status === 200);
+    } finally {
+      expect(await runner.stop()).toBe(0);
+      await redis.destroy();
+    }
+  }, 120_000);
 
   it('exits 0 with nothing to do when no job is pending', async () => {
     const run = await runRunner(['once'], runnerEnv(coordinator.url));

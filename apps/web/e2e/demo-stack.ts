@@ -11,6 +11,7 @@ export interface DemoStack {
   coordinator: string;
   pool: string;
   web: string;
+  weightSetter: string | null;
   adminToken: string;
   /** The demo's accepted miner: the best result, the reward snapshot and the claim package name it. */
   bestMiner: string;
@@ -18,7 +19,7 @@ export interface DemoStack {
   stop(): Promise<void>;
 }
 
-/** `npm start` (coordinator, runner, pool and the web UI) on free ports, then `npm run demo` against it. */
+/** `npm start` (coordinator, runner, pool, weight setter and the web UI) on free ports, then `npm run demo` against it. */
 export async function startDemoStack(): Promise<DemoStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'web-e2e-'));
   // The test Postgres, not the embedded one: it starts in a second where PGlite takes a minute on a busy machine.
@@ -38,7 +39,7 @@ export async function startDemoStack(): Promise<DemoStack> {
     REDIS_URL: e2eConfig.redisUrl,
     REDIS_KEY_PREFIX: `web-e2e-${coordinatorPort}`,
   };
-  const stack: ChildProcess = spawn(process.execPath, ['-r', '@swc-node/register', 'tools/stack/main.ts', 'coordinator-api', 'validator-runner', 'pool-service'], {
+  const stack: ChildProcess = spawn(process.execPath, ['-r', '@swc-node/register', 'tools/stack/main.ts', 'coordinator-api', 'validator-runner', 'pool-service', 'weight-setter'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -67,8 +68,8 @@ export async function startDemoStack(): Promise<DemoStack> {
     if (demo.code !== 0) throw new TypeError(`npm run demo failed (${demo.code}):\n${demo.output.slice(-4000)}`);
     const bestMiner = /accepted: \S+ by (\S+), observed/.exec(demo.output)?.[1];
     if (!bestMiner) throw new TypeError(`the demo names no accepted miner:\n${demo.output}`);
-    const state = JSON.parse(readFileSync(join(dataDir, 'stack.json'), 'utf8')) as { coordinator_url: string; pool_url: string; admin_token: string };
-    return { coordinator: state.coordinator_url, pool: state.pool_url, web, adminToken: state.admin_token, bestMiner, demoOutput: demo.output, stop };
+    const state = JSON.parse(readFileSync(join(dataDir, 'stack.json'), 'utf8')) as { coordinator_url: string; pool_url: string; admin_token: string; weight_setter_url: string | null };
+    return { coordinator: state.coordinator_url, pool: state.pool_url, web, weightSetter: state.weight_setter_url, adminToken: state.admin_token, bestMiner, demoOutput: demo.output, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
+import { accountIdToSs58, ss58ToAccountId } from '@rcs/merkle';
 import { e2eConfig } from './config';
 import { startDemoStack, type DemoStack } from './demo-stack';
 
@@ -34,9 +35,9 @@ interface Opened {
 }
 
 /** Opens a page of the app and waits until nothing says "Loading" any more. */
-async function open(hash: string): Promise<Opened> {
+async function open(hash: string, viewport = { width: 1280, height: 900 }): Promise<Opened> {
   // A context of its own: axe needs one, and no page shares another's cache.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('crash', () => errors.push('page: the renderer crashed'));
@@ -98,7 +99,7 @@ describe('the web UI against a stack populated by the demo round', () => {
     const task = await demoTask();
     const { page, errors } = await open(`#/competitions/${task.id}`);
     await expect(page.locator('main h1').textContent()).resolves.toBe(task.title);
-    await expect(page.getByRole('link', { name: 'onboard.md' }).getAttribute('href')).resolves.toBe(`${stack.coordinator}/api/v1/tasks/${task.id}/onboard.md`);
+    await expect(page.getByRole('link', { name: 'onboard.md', exact: true }).getAttribute('href')).resolves.toBe(`${stack.coordinator}/api/v1/tasks/${task.id}/onboard.md`);
     await expect(page.locator('#best ~ p .best-value').textContent()).resolves.toBe(`mse ${sixDigits(task.best)}`);
     expect(await page.locator('tr.history-point').count()).toBeGreaterThanOrEqual(1);
     await page.locator('.chart canvas').first().waitFor();
@@ -171,6 +172,13 @@ describe('the web UI against a stack populated by the demo round', () => {
     const { page, errors } = await open('#/status');
     await expect(page.locator('#coordinator ~ p').textContent()).resolves.toContain('ready at');
     await expect(page.locator('#pool-status ~ ul').textContent()).resolves.toContain('healthy');
+    // The runner and the weight setter beside them, and no "not configured" next to a configured contract.
+    await expect(page.locator('#runner-status ~ p').textContent()).resolves.toMatch(/^up at http/);
+    await expect(page.locator('#weights-status ~ ul').textContent()).resolves.toContain(`at ${stack.weightSetter}`);
+    await expect(page.locator('main').textContent()).resolves.not.toContain('not configured');
+    // The banner says the title once.
+    const banner = (await page.getByRole('complementary', { name: 'Participation disclaimer' }).textContent()) ?? '';
+    expect(banner.split(disclaimer.title).length - 1).toBe(1);
     await expect(page.locator('#onchain ~ ul').textContent()).resolves.toMatch(/chain reachable, latest block \d+/);
     await expect(page.locator('.disclaimer-full').textContent()).resolves.toContain(disclaimer.title);
     // must_display: every page carries the summary.
@@ -185,7 +193,9 @@ describe('the web UI against a stack populated by the demo round', () => {
     const response = await fetch(`${stack.web}/`);
     const csp = response.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("script-src 'self'; style-src 'self'");
-    expect(csp).toContain(`connect-src 'self' ${new URL(stack.coordinator).origin} ${new URL(stack.pool).origin};`);
+    expect(csp).toContain(`connect-src 'self' ${new URL(stack.coordinator).origin} ${new URL(stack.pool).origin} `);
+    // The weight setter config.json names is connected to as well.
+    expect(csp).toContain(` ${new URL(stack.weightSetter ?? 'http://missing').origin}`);
     expect(csp).toContain("frame-ancestors 'none'");
     expect([response.headers.get('x-content-type-options'), response.headers.get('referrer-policy')]).toEqual(['nosniff', 'no-referrer']);
     // One tab through every page, the competition page (chart and live stream) included.
@@ -272,5 +282,159 @@ describe('the web UI against a stack populated by the demo round', () => {
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     expect(errors).toEqual([]);
     await page.context().close();
+  });
+  it('shows a miner page for any spelling of a hotkey: shares, results, weight, reputation and payout in α with rao on hover', async () => {
+    const polkadotSpelling = accountIdToSs58(ss58ToAccountId(stack.bestMiner), 0);
+    expect(polkadotSpelling).not.toBe(stack.bestMiner);
+    const { page, errors } = await open(`#/miners/${polkadotSpelling}`);
+    await expect(page.locator('main h1').textContent()).resolves.toBe('Miner');
+    await expect(page.locator('code.full-hotkey').textContent()).resolves.toBe(stack.bestMiner);
+    await expect(page.getByTestId('overall-share').textContent()).resolves.toMatch(/^\d+(\.\d+)? %$/);
+    expect(await page.locator('tr.miner-share').count()).toBeGreaterThanOrEqual(1);
+    expect(await page.locator('tr.miner-result').count()).toBeGreaterThanOrEqual(1);
+    await page.getByTestId('weight').waitFor();
+    await page.locator('#miner-pool ~ p').waitFor();
+    // The demo's miner has a recipient: a leaf with its cumulative amount, in α, the exact rao on hover.
+    const payout = page.locator('[data-payout]');
+    await payout.waitFor();
+    await expect(payout.getAttribute('data-payout')).resolves.toBe('leaf');
+    const cumulative = page.getByTestId('cumulative').locator('.alpha');
+    const rao = (await cumulative.getAttribute('data-rao')) ?? '';
+    expect(rao).toMatch(/^\d+$/);
+    // Under 2^53 rao (the demo's amounts), a float division writes the same digits.
+    await expect(cumulative.textContent()).resolves.toBe(`${(Number(rao) / 1e9).toLocaleString('en-US', { maximumFractionDigits: 9 })} α`);
+    await expect(cumulative.getAttribute('title')).resolves.toBe(`${rao.replace(/\B(?=(\d{3})+(?!\d))/g, ',')} rao`);
+    await expect(page.getByTestId('claimable').textContent()).resolves.toMatch(/α/);
+    await page.screenshot({ path: join(ARTIFACTS, 'miner.png'), fullPage: true });
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    // Every hotkey links to its page: the competitions list's best miner leads here.
+    const list = await open('#/competitions');
+    await list.page.locator(`a.miner-link:has(code[title="${stack.bestMiner}"])`).first().click();
+    await list.page.locator('code.full-hotkey', { hasText: stack.bestMiner }).waitFor();
+    await list.page.context().close();
+    await page.context().close();
+  });
+
+  it('shares per competition and overall, and the weights the validator set, on the Rewards page', async () => {
+    const { page, errors } = await open('#/rewards');
+    const overall = page.locator('tr.overall-miner');
+    expect(await overall.count()).toBeGreaterThanOrEqual(1);
+    const percents = await page.locator('tr.overall-miner .share').allTextContents();
+    const sum = percents.reduce((total, text) => total + Number(text.replace(' %', '').replace('< 0.01', '0')), 0);
+    expect(Math.abs(sum - 100)).toBeLessThan(0.05 * percents.length + 0.01);
+    await page.locator('#weights ~ p, #weights ~ div, #weights ~ .scroll').first().waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'rewards-shares.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('checks the SS58 in the claim lookup before asking, and tells an unknown hotkey apart; the package JSON can be copied', async () => {
+    const { page, errors } = await open('#/pool');
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/claim/') || request.url().includes('recipient-coldkey')) asked.push(request.url());
+    });
+    await page.getByLabel('Hotkey (SS58)').fill(`${stack.bestMiner.slice(0, -1)}x`);
+    await page.getByRole('button', { name: 'Look up and verify' }).click();
+    await expect(page.getByTestId('claim-error').textContent()).resolves.toContain('not a valid SS58 address');
+    expect(asked).toEqual([]);
+    // A valid key the pool has never seen.
+    await page.getByLabel('Hotkey (SS58)').fill(accountIdToSs58(new Uint8Array(32).fill(7)));
+    await page.getByRole('button', { name: 'Look up and verify' }).click();
+    await page.locator('[data-payout="unknown_hotkey"]').waitFor();
+    await page.getByLabel('Hotkey (SS58)').fill(stack.bestMiner);
+    await page.getByRole('button', { name: 'Look up and verify' }).click();
+    await page.getByTestId('claim-verdict').waitFor();
+    await expect(page.getByTestId('claimed').textContent()).resolves.toMatch(/α/);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: 'Copy the package JSON' }).click();
+    await page.getByTestId('copy-state').filter({ hasText: /./ }).waitFor();
+    await expect(page.getByTestId('copy-state').textContent()).resolves.toBe('copied');
+    const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as { hotkey: string; proof: string[] };
+    expect(copied.hotkey).toBe(stack.bestMiner);
+    await page.screenshot({ path: join(ARTIFACTS, 'claim-lookup.png'), fullPage: true });
+    expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
+    await page.context().close();
+  });
+
+  it('renders the onboarding document and runs nothing of a hostile one', async () => {
+    const admin = { 'x-admin-token': stack.adminToken, 'content-type': 'application/json' };
+    const hostile = [
+      '# Hostile notes',
+      '<script>window.pwned = "script"</script>',
+      '<img src="x" onerror="window.pwned = \'img\'">',
+      '[click me](javascript:window.pwned=\'link\')',
+      '**bold** and `code` and [a real link](https://example.org/docs)',
+      '```',
+      '<script>window.pwned = "code"</script>',
+      '```',
+    ].join('\n\n');
+    const created = await fetch(`${stack.coordinator}/api/v1/tasks`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({
+        slug: `web-hostile-${Date.now()}`,
+        title: 'Hostile onboarding',
+        repository: 'https://example.org/model.git',
+        base_ref: 'main',
+        benchmark_command: 'python3 bench.py',
+        allowed_patch_paths: ['model.py'],
+        metric_name: 'score',
+        metric_direction: 'maximize',
+        time_budget_seconds: 60,
+        onboard_md: hostile,
+      }),
+    });
+    expect(created.status).toBe(201);
+    const task = (await created.json()) as { id: string };
+    const { page, errors } = await open(`#/competitions/${task.id}`);
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    const doc = page.getByTestId('onboarding-doc');
+    await doc.waitFor();
+    await expect(doc.locator('h2, h3, h4').first().textContent()).resolves.toBeTruthy();
+    // The document's HTML is shown as text, never made into elements.
+    await expect(doc.textContent()).resolves.toContain('<script>window.pwned = "script"</script>');
+    await expect(doc.textContent()).resolves.toContain('<img src="x" onerror=');
+    expect(await doc.locator('script, img, iframe, object, embed, [onerror], [onclick]').count()).toBe(0);
+    expect(await doc.locator('a[href^="javascript:" i]').count()).toBe(0);
+    await expect(doc.locator('.unsafe-link', { hasText: 'click me' }).count()).resolves.toBe(1);
+    await expect(doc.locator('a[href="https://example.org/docs"]').count()).resolves.toBe(1);
+    await expect(doc.locator('strong', { hasText: 'bold' }).count()).resolves.toBeGreaterThanOrEqual(1);
+    await doc.locator('.unsafe-link', { hasText: 'click me' }).click();
+    expect(await page.evaluate(() => (window as unknown as { pwned?: string }).pwned ?? null)).toBeNull();
+    expect(dialogs).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, 'onboarding-hostile.png'), fullPage: true });
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('never scrolls sideways at 390 px: wide tables scroll in their own box, on every page', async () => {
+    const task = await demoTask();
+    const pages: [string, string][] = [
+      ['#/competitions', 'competitions'],
+      [`#/competitions/${task.id}`, 'competition'],
+      ['#/validators', 'validators'],
+      ['#/rewards', 'rewards'],
+      ['#/pool', 'pool'],
+      ['#/status', 'status'],
+      [`#/miners/${stack.bestMiner}`, 'miner'],
+      ['#/nope', 'not-found'],
+    ];
+    for (const [hash, name] of pages) {
+      const { page, errors } = await open(hash, { width: 390, height: 844 });
+      if (name === 'competition') await page.locator('.chart canvas').first().waitFor();
+      if (name === 'miner') await page.locator('[data-payout]').waitFor();
+      const overflow = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      expect({ name, ...overflow, fits: overflow.scroll <= overflow.client }).toEqual({ name, ...overflow, fits: true });
+      await page.screenshot({ path: join(ARTIFACTS, `mobile-${name}.png`), fullPage: true });
+      expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
+      await page.context().close();
+    }
   });
 });

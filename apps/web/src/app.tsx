@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { Coordinator, Pool, type WebConfig } from './api/services';
+import { Coordinator, Pool, Runner, WeightSetter, type WebConfig } from './api/services';
 import { useLoad } from './components/common';
 import { href, parseRoute, type Route } from './logic/route';
 import { CompetitionPage } from './pages/competition';
 import { CompetitionsPage } from './pages/competitions';
+import { MinerPage } from './pages/miner';
 import { PoolPage } from './pages/pool';
 import { RewardsPage } from './pages/rewards';
 import { StatusPage } from './pages/status';
@@ -30,11 +31,16 @@ function useRoute(): Route {
 export function App({ config }: { config: WebConfig }) {
   const coordinator = useMemo(() => new Coordinator(config.coordinator), [config.coordinator]);
   const pool = useMemo(() => new Pool(config.pool), [config.pool]);
+  const services = useMemo<Services>(
+    () => ({ coordinator, pool, weightSetter: config.weightSetter ? new WeightSetter(config.weightSetter) : null, runner: config.runner ? new Runner(config.runner) : null }),
+    [coordinator, pool, config.weightSetter, config.runner],
+  );
   const route = useRoute();
   const [disclaimer] = useLoad(() => coordinator.disclaimer(), [coordinator]);
   const current = route.page === 'competition' ? 'competitions' : route.page;
   useEffect(() => {
-    const title = route.page === 'not_found' ? 'Not found' : route.page === 'malformed' ? 'Malformed address' : (NAV.find((n) => n.page === current)?.label ?? '');
+    const title =
+      route.page === 'not_found' ? 'Not found' : route.page === 'malformed' ? 'Malformed address' : route.page === 'miner' ? 'Miner' : (NAV.find((n) => n.page === current)?.label ?? '');
     document.title = `${title} · Research competitions`;
   }, [route.page, current]);
   return (
@@ -59,17 +65,28 @@ export function App({ config }: { config: WebConfig }) {
       {/* must_display: every page carries the disclaimer's summary; the Status page has the full text. */}
       {disclaimer.state === 'ready' && disclaimer.data.must_display ? (
         <aside class="disclaimer" aria-label="Participation disclaimer">
-          <strong>{disclaimer.data.title}.</strong> {disclaimer.data.summary} <a href={href({ page: 'status' })}>Full text</a>
+          {/* The summary usually opens with the title: it is said once. */}
+          {disclaimer.data.summary.startsWith(disclaimer.data.title) ? null : <strong>{disclaimer.data.title}. </strong>}
+          {disclaimer.data.summary} <a href={href({ page: 'status' })}>Full text</a>
         </aside>
       ) : null}
       <main id="main" tabIndex={-1}>
-        <Page route={route} coordinator={coordinator} pool={pool} />
+        <Page route={route} services={services} />
       </main>
     </>
   );
 }
 
-function Page({ route, coordinator, pool }: { route: Route; coordinator: Coordinator; pool: Pool }) {
+/** The services config.json names: the weight setter and the runner only where it names them. */
+export interface Services {
+  coordinator: Coordinator;
+  pool: Pool;
+  weightSetter: WeightSetter | null;
+  runner: Runner | null;
+}
+
+function Page({ route, services }: { route: Route; services: Services }) {
+  const { coordinator, pool } = services;
   switch (route.page) {
     case 'competitions':
       return <CompetitionsPage coordinator={coordinator} />;
@@ -77,12 +94,14 @@ function Page({ route, coordinator, pool }: { route: Route; coordinator: Coordin
       return <CompetitionPage key={route.id} coordinator={coordinator} id={route.id} />;
     case 'validators':
       return <ValidatorsPage coordinator={coordinator} />;
+    case 'miner':
+      return <MinerPage key={route.hotkey} services={services} hotkey={route.hotkey} />;
     case 'rewards':
-      return <RewardsPage coordinator={coordinator} />;
+      return <RewardsPage coordinator={coordinator} weightSetter={services.weightSetter} />;
     case 'pool':
       return <PoolPage pool={pool} />;
     case 'status':
-      return <StatusPage coordinator={coordinator} pool={pool} />;
+      return <StatusPage services={services} />;
     case 'not_found':
       return (
         <>

@@ -9,5 +9,6 @@ void runService({
   loadConfig: weightSetterConfigFromProcess,
   module: (config) => AppModule.forRoot(config),
   prepare: cryptoReady,
+  links: { status: '/status' },
   openApi: { title: 'Weight Setter', description: 'Turns the reward snapshot into validator weights on chain.', version: '0.1.0' },
 });

@@ -17,7 +17,7 @@ describe('weight-setter process', () => {
   it('boots from its entry point, serves /healthz and OpenAPI, and exits 0 on SIGTERM', async () => {
     const service = await spawnService({ ...SERVICE, env: DEV });
     try {
-      await expectServiceAnswers(service, 'weight-setter', '/healthz');
+      await expectServiceAnswers(service, 'weight-setter', '/healthz', { status: '/status' });
     } finally {
       expect(await service.stop()).toBe(0);
     }

@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './address';
 export * from './ports/subtensor.port';
+export * from './chain-readiness';
 export * from './ports/claim-contract.port';
 export * from './config';
 export * from './contract-metadata';

@@ -5,6 +5,8 @@ export class ServiceAnswerError extends Error {
     readonly code: string | null,
     readonly detail: string,
     readonly path: string,
+    /** The answer's body as sent (a DECISIONS §1 error document when the service wrote one). */
+    readonly body = '',
   ) {
     super(`${path} answered ${status}${code ? ` ${code}` : ''}: ${detail}`);
     this.name = 'ServiceAnswerError';

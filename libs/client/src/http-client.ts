@@ -17,6 +17,14 @@ export interface HttpRequest {
   /** JSON text sent as the body. */
   body?: string;
   signed?: boolean;
+  /** Extra headers (`X-Admin-Token`, the pool's signed headers). */
+  headers?: Record<string, string>;
+}
+
+/** A JSON answer and the exact text it was parsed from. */
+export interface JsonDocument<T> {
+  value: T;
+  text: string;
 }
 
 export interface HttpAnswer {
@@ -35,7 +43,7 @@ export class HttpClient {
 
   /** Sends the request; network failures and timeouts are `ServiceUnreachableError`, any status is answered. */
   async send(request: HttpRequest): Promise<HttpAnswer> {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...request.headers };
     if (request.signed) {
       if (!this.options.signer) throw new TypeError(`${request.method} ${request.path} must be signed but the client has no signer`);
       Object.assign(headers, this.options.signer.signRequest({ method: request.method, url: request.path, body: request.body }));
@@ -56,13 +64,24 @@ export class HttpClient {
 
   /** Sends the request and parses a 2xx JSON answer; any other status is a `ServiceAnswerError`. */
   async json(request: HttpRequest): Promise<unknown> {
-    const answer = await this.send(request);
-    if (answer.status < 200 || answer.status > 299) throw answerError(answer, request.path);
+    return (await this.document(request)).value;
+  }
+
+  /** Like `json`, keeping the answer's text too (a client that must print exactly what the service sent). */
+  async document(request: HttpRequest): Promise<JsonDocument<unknown>> {
+    const text = await this.text(request);
     try {
-      return JSON.parse(answer.text) as unknown;
+      return { value: JSON.parse(text) as unknown, text };
     } catch {
       throw new InvalidResponseError(request.path, ['the body is not JSON']);
     }
+  }
+
+  /** The text of a 2xx answer (Markdown routes); any other status is a `ServiceAnswerError`. */
+  async text(request: HttpRequest): Promise<string> {
+    const answer = await this.send(request);
+    if (answer.status < 200 || answer.status > 299) throw answerError(answer, request.path);
+    return answer.text;
   }
 }
 
@@ -72,12 +91,24 @@ export function answerError(answer: HttpAnswer, path: string): ServiceAnswerErro
     const detail = (JSON.parse(answer.text) as { detail?: unknown }).detail;
     if (typeof detail === 'object' && detail !== null && !Array.isArray(detail)) {
       const { error, message } = detail as { error?: unknown; message?: unknown };
-      return new ServiceAnswerError(answer.status, typeof error === 'string' ? error : null, typeof message === 'string' ? message : answer.text.slice(0, 500), path);
+      return new ServiceAnswerError(answer.status, typeof error === 'string' ? error : null, typeof message === 'string' ? message : answer.text.slice(0, 500), path, answer.text);
     }
+    if (Array.isArray(detail)) return new ServiceAnswerError(answer.status, 'validation_error', validationText(detail), path, answer.text);
   } catch {
     // Not JSON: the text says what happened.
   }
-  return new ServiceAnswerError(answer.status, null, answer.text.slice(0, 500), path);
+  return new ServiceAnswerError(answer.status, null, answer.text.slice(0, 500), path, answer.text);
+}
+
+/** The 422 items of a DECISIONS §1 validation body as one line: `body.patch: message; …`. */
+function validationText(items: unknown[]): string {
+  return items
+    .map((item) => {
+      const { loc, msg } = (typeof item === 'object' && item !== null ? item : {}) as { loc?: unknown; msg?: unknown };
+      const where = Array.isArray(loc) ? loc.join('.') : '';
+      return `${where}${where ? ': ' : ''}${typeof msg === 'string' ? msg : JSON.stringify(item)}`;
+    })
+    .join('; ');
 }
 
 function describeFetchError(error: unknown): string {

@@ -3,3 +3,5 @@ export * from './http-client';
 export * from './reward-snapshot.check';
 export * from './coordinator.client';
 export * from './validator-answers.check';
+export * from './coordinator-routes';
+export * from './pool.client';

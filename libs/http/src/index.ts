@@ -5,6 +5,7 @@ export * from './error.filter';
 export * from './disclaimer.controller';
 export * from './health.controller';
 export * from './service-stores';
+export * from './readiness';
 export * from './http-app';
 export * from './json-body';
 export * from './logger';

@@ -62,6 +62,8 @@ describe('service index, metrics and polled routes', () => {
       redoc: '/redoc',
       openapi: '/openapi.json',
       metrics: '/metrics',
+      healthz: '/healthz',
+      readyz: '/readyz',
       scan: '/scan',
     });
   });

@@ -18,6 +18,9 @@ export function installServiceIndex(fastify: FastifyInstance, options: ServiceIn
     redoc: '/redoc',
     openapi: '/openapi.json',
     metrics: '/metrics',
+    // Every service serves both probes (DECISIONS.md §13): liveness and readiness.
+    healthz: '/healthz',
+    readyz: '/readyz',
     ...options.links,
   });
   fastify.get('/', { config: { authClass: 'public' } }, (_request, reply) => {

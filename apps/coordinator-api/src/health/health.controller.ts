@@ -3,20 +3,12 @@ import { ApiErrors } from '@rcs/contracts';
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { SUBTENSOR_PORT, SubtensorPort } from '@rcs/chain';
-import { StoresReadiness } from '@rcs/http';
+import { ChainReadiness, chainReady, SUBTENSOR_PORT, SubtensorPort } from '@rcs/chain';
+import { ReadinessBody, ReadinessCheck, readinessReply, StoresReadiness } from '@rcs/http';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { CoordinatorConfig } from '../config/config';
 
-interface Check {
-  ok: boolean;
-  error?: string;
-  latest_block?: number;
-}
-
-export interface Readiness {
-  status: 'ready' | 'not_ready';
-  checks: { database: Check; redis: Check; chain: Check };
+export interface Readiness extends ReadinessBody<{ database: ReadinessCheck; redis: ReadinessCheck; chain: ChainReadiness }> {
   stake_check: 'on' | 'off';
 }
 
@@ -36,21 +28,7 @@ export class HealthController {
   @ApiOkResponse({ description: 'Database, Redis and chain answer; says whether the miner stake check is on.' })
   @ApiServiceUnavailableResponse({ description: 'A dependency does not answer; the body says which.' })
   async readyz(@Res({ passthrough: true }) reply: FastifyReply): Promise<Readiness> {
-    const [{ database, redis }, chain] = await Promise.all([this.stores.check(), this.chainReady()]);
-    const ready = database.ok && redis.ok && chain.ok;
-    void reply.status(ready ? 200 : 503);
-    return {
-      status: ready ? 'ready' : 'not_ready',
-      checks: { database, redis, chain },
-      stake_check: this.config.stakeCheck ? 'on' : 'off',
-    };
-  }
-
-  private async chainReady(): Promise<Check> {
-    try {
-      return { ok: true, latest_block: await this.subtensor.latestBlock() };
-    } catch (err) {
-      return { ok: false, error: err instanceof Error ? err.message : String(err) };
-    }
+    const [{ database, redis }, chain] = await Promise.all([this.stores.check(), chainReady(this.subtensor)]);
+    return { ...readinessReply(reply, { database, redis, chain }), stake_check: this.config.stakeCheck ? 'on' : 'off' };
   }
 }

@@ -143,6 +143,8 @@ describe('renderOnboardDocument', () => {
     expect(workflow).toContain('5. Submit: `POST https://coordinator.test/api/v1/submissions`');
     expect(workflow).toContain(`6. Poll the outcome: \`GET https://coordinator.test/api/v1/tasks/${ID}/best\``);
     for (const header of ['X-Hotkey', 'X-Timestamp', 'X-Signature', 'BT-AUTH-V1']) expect(workflow).toContain(header);
+    expect(workflow).toContain('`docs/miners.md`, "For miners"');
+    expect(workflow).toContain(`\`RCS_COORDINATOR_URL=https://coordinator.test rcs claim ${ID}\``);
   });
 
   it('states the rules of each competition mode', () => {

@@ -164,6 +164,8 @@ function agentWorkflow(task: OnboardTask, base: string, context: OnboardContext)
     '',
     'The canonical body is `json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)` of the JSON sent (empty for no body). A signature is accepted once. Claims and submissions also need stake on the subnet (403 `insufficient_miner_stake` otherwise).',
     `Clients must show the participation disclaimer: ${codeSpan(`GET ${base}/api/v1/disclaimer`)}.`,
+    '',
+    `The \`rcs\` command-line client does steps 1 to 6 with a Bittensor wallet and prints exactly the server's JSON with \`--json\` (the stack repository's \`docs/miners.md\`, "For miners"): ${codeSpan(`RCS_COORDINATOR_URL=${base} rcs claim ${task.id}`)}, then ${codeSpan('rcs submit --claim <claim id> --repo <your clone> --summary "…"')}, then ${codeSpan('rcs watch <submission id>')}.`,
   ];
 }
 

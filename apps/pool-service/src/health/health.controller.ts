@@ -1,10 +1,11 @@
 import { Public } from '@rcs/auth';
-import { Controller, Get, Inject, Logger } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Inject, Logger, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CLAIM_CONTRACT_PORT, ClaimContractPort } from '@rcs/chain';
+import type { FastifyReply } from 'fastify';
+import { ChainReadiness, chainReady, CLAIM_CONTRACT_PORT, ClaimContractPort, SUBTENSOR_PORT, SubtensorPort } from '@rcs/chain';
 import { ApiErrors, PoolStatusDto } from '@rcs/contracts';
-import { StoresReadiness } from '@rcs/http';
+import { ReadinessBody, ReadinessCheck, readinessReply, StoresReadiness } from '@rcs/http';
 import { DataSource } from 'typeorm';
 import { PoolClock } from '../common/pool-clock';
 import { PoolServiceConfig } from '../config/config';
@@ -15,7 +16,9 @@ import { EpochsService } from '../epochs/epochs.service';
 /** A latest epoch more than this many windows behind the running one means rollovers have stopped. */
 const EPOCHS_BEHIND_WINDOWS = 2;
 
-/** `/health` and `/status` (DECISIONS.md §8 shape); `/healthz`, liveness, is the shared one. */
+export type PoolReadiness = ReadinessBody<{ database: ReadinessCheck; redis: ReadinessCheck; chain: ChainReadiness }>;
+
+/** `/health` and `/status` (DECISIONS.md §8 shape), `/readyz`; `/healthz`, liveness, is the shared one. */
 @ApiTags('health')
 @Controller()
 export class HealthController {
@@ -27,6 +30,7 @@ export class HealthController {
     private readonly stores: StoresReadiness,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(CLAIM_CONTRACT_PORT) private readonly contract: ClaimContractPort,
+    @Inject(SUBTENSOR_PORT) private readonly subtensor: SubtensorPort,
     @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
     private readonly clock: PoolClock,
     private readonly epochs: EpochsService,
@@ -47,6 +51,17 @@ export class HealthController {
   @ApiOkResponse({ type: PoolStatusDto, description: 'The same body as `/health` (compat with BitSota validator tooling).' })
   status(): Promise<PoolStatusDto> {
     return this.report();
+  }
+
+  /** Readiness for probes and the gateway: only what every request needs (the publication's health is `/health`'s). */
+  @Get('readyz')
+  @Public()
+  @ApiErrors()
+  @ApiOkResponse({ description: 'Database, Redis and chain answer.' })
+  @ApiServiceUnavailableResponse({ description: 'A dependency does not answer; the body says which.' })
+  async readyz(@Res({ passthrough: true }) reply: FastifyReply): Promise<PoolReadiness> {
+    const [{ database, redis }, chain] = await Promise.all([this.stores.check(), chainReady(this.subtensor)]);
+    return readinessReply(reply, { database, redis, chain });
   }
 
   private logTransition(reasons: string[]): void {

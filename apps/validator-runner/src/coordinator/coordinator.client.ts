@@ -56,6 +56,9 @@ export type PostOutcome =
   | { kind: 'refused'; status: number; code: string | null; message: string; attempts: number }
   | { kind: 'gave_up'; reason: string; attempts: number };
 
+/** How long `/readyz` waits for the coordinator, whatever RUNNER_HTTP_TIMEOUT_SECONDS allows other calls. */
+const READY_TIMEOUT_MS = 2000;
+
 /** Where nothing definite came back: try again (after checking whether the last try landed). */
 class Retryable {
   constructor(readonly reason: string) {}
@@ -65,6 +68,8 @@ class Retryable {
 export class CoordinatorClient {
   /** The transport of `@rcs/client` (base URL, timeout, BT-AUTH-V1 signing, error bodies). */
   private readonly http: HttpClient;
+  /** Unsigned, with a probe's short timeout. */
+  private readonly probe: HttpClient;
 
   constructor(
     private readonly options: CoordinatorClientOptions,
@@ -72,6 +77,17 @@ export class CoordinatorClient {
     private readonly logger: Logger,
   ) {
     this.http = new HttpClient({ baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, signer });
+    this.probe = new HttpClient({ baseUrl: options.baseUrl, timeoutMs: Math.min(options.timeoutMs, READY_TIMEOUT_MS) });
+  }
+
+  /** Whether the coordinator answers its liveness route, for the runner's /readyz. */
+  async ready(): Promise<{ ok: boolean; error?: string }> {
+    try {
+      const answer = await this.probe.send({ method: 'GET', path: '/healthz' });
+      return answer.status === 200 ? { ok: true } : { ok: false, error: `GET /healthz answered ${answer.status}` };
+    } catch (error) {
+      return { ok: false, error: error instanceof ServiceUnreachableError ? error.reason : (error as Error).message };
+    }
   }
 
   /** The hotkey in canonical SS58 form (prefix 42), as the coordinator stores and compares it. */

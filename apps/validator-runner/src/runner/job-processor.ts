@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { ValidatorJobDto, ValidatorJobResultDto } from '@rcs/contracts';
+import { ValidatorJobDto, ValidatorJobResultDto, VerificationStatus } from '@rcs/contracts';
 import { CoordinatorClient, FINAL_CONFLICTS, PostOutcome } from '../coordinator/coordinator.client';
 import { ReplayPipeline, ReplayResult, ReplayStatus } from '../replay/replay-pipeline';
 
@@ -39,9 +39,11 @@ export class JobProcessor {
     const post = await this.client.postResult(job.job_id, toResultBody(job, result));
     const timings = { ...result.timings, post: Date.now() - started };
     this.logPost(logger, post, timings.post);
-    logger.info(
-      { outcome: result.status, posted: post.kind, observed_metrics: result.observedMetrics, timings },
-      `job finished: ${result.status}, ${post.kind}`,
+    // An error or a rejection says why where operators look first; the notes are public and already redacted.
+    const reason = result.status === VerificationStatus.Accepted ? undefined : result.notes;
+    logger[result.status === VerificationStatus.Error ? 'warn' : 'info'](
+      { outcome: result.status, posted: post.kind, reason, observed_metrics: result.observedMetrics, timings },
+      `job finished: ${result.status}, ${post.kind}${reason === undefined ? '' : ` (${reason})`}`,
     );
     return { job_id: job.job_id, submission_id: job.submission_id, status: result.status, posted: post.kind, timings };
   }

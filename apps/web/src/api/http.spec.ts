@@ -17,8 +17,15 @@ describe('errorOf', () => {
 
 describe('parseConfig', () => {
   it('takes both base URLs and refuses a config without one', () => {
-    expect(parseConfig({ coordinator: 'http://127.0.0.1:8000', pool: 'https://pool.example' })).toEqual({ coordinator: 'http://127.0.0.1:8000', pool: 'https://pool.example' });
+    expect(parseConfig({ coordinator: 'http://127.0.0.1:8000', pool: 'https://pool.example' })).toEqual({ coordinator: 'http://127.0.0.1:8000', pool: 'https://pool.example', weightSetter: null, runner: null });
     expect(() => parseConfig({ coordinator: 'http://x' })).toThrow('config.json needs "pool": an http(s) base URL');
     expect(() => parseConfig(null)).toThrow('"coordinator"');
+  });
+
+  it('takes the weight setter and the runner when named, and refuses one that is no http(s) URL', () => {
+    const both = { coordinator: 'http://c', pool: 'http://p', weight_setter: 'http://127.0.0.1:8200', validator_runner: 'http://127.0.0.1:8100' };
+    expect(parseConfig(both)).toMatchObject({ weightSetter: 'http://127.0.0.1:8200', runner: 'http://127.0.0.1:8100' });
+    expect(parseConfig({ ...both, weight_setter: null })).toMatchObject({ weightSetter: null });
+    expect(() => parseConfig({ ...both, validator_runner: 'ftp://x' })).toThrow('config.json needs "validator_runner": an http(s) base URL');
   });
 });

@@ -50,3 +50,17 @@ export async function readJson<T>(url: string, sent: Promise<Response>, options:
   if (!response.ok && !(options.allow ?? []).includes(response.status)) throw errorOf(response.status, text);
   return JSON.parse(text) as T;
 }
+
+/** GETs a text document (Markdown) from `baseUrl + path`; any non-2xx is a ServiceError. */
+export async function getText(baseUrl: string, path: string): Promise<string> {
+  const url = joinUrl(baseUrl, path);
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: { accept: 'text/markdown, text/plain' } });
+  } catch (error) {
+    throw new ServiceError(null, 'unreachable', `${url} did not answer (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const text = await response.text();
+  if (!response.ok) throw errorOf(response.status, text);
+  return text;
+}

@@ -11,18 +11,42 @@ import type {
   OnchainStatusDto,
   PeerConsensusDto,
   PoolStatusDto,
+  RecipientDto,
   RewardSnapshotDto,
   SotaDto,
   TaskDto,
   VerificationSummaryDto,
+  ClaimLedgerDto,
+  WeightSetterStatusDto,
 } from '@rcs/contracts';
 import { takeEarlyJson } from './early';
-import { getJson, joinUrl, ServiceError } from './http';
+import { getJson, getText, joinUrl, ServiceError } from './http';
 
-/** `config.json` next to index.html: where the coordinator and the pool answer. */
+/**
+ * `config.json` next to index.html: where the coordinator and the pool answer, and optionally the
+ * weight setter (its `/status` gives the weights set on chain) and the validator runner (its health).
+ */
 export interface WebConfig {
   coordinator: string;
   pool: string;
+  weightSetter: string | null;
+  runner: string | null;
+}
+
+/** One entry of an epoch's allocation document (DECISIONS §8 receipts); amounts are rao as decimal strings. */
+export interface AllocationEntry {
+  hotkey: string;
+  recipient_coldkey: string | null;
+  units: string;
+  cumulative: string;
+  competitions: { competition_id: string; slug: string; score: number; units: string }[];
+}
+
+/** `GET /claims/epoch/{epoch}/allocation`, the part the pages read. */
+export interface AllocationDocument {
+  epoch: number;
+  budget: string;
+  entries: AllocationEntry[];
 }
 
 /** What `GET /readyz` answers (200 ready, 503 not ready, same body). */
@@ -52,6 +76,7 @@ export class Coordinator {
   disclaimer = () => getJson<DisclaimerDto>(this.baseUrl, '/api/v1/disclaimer');
   readiness = () => getJson<Readiness>(this.baseUrl, '/readyz', { allow: [503] });
   onchain = () => getJson<OnchainStatusDto>(this.baseUrl, '/api/v1/onchain/status');
+  onboard = (id: string) => getText(this.baseUrl, `/api/v1/tasks/${enc(id)}/onboard.md`);
   onboardUrl = (id: string) => `${this.baseUrl.replace(/\/+$/, '')}/api/v1/tasks/${enc(id)}/onboard.md`;
   eventsUrl = () => `${this.baseUrl.replace(/\/+$/, '')}/api/v1/events`;
 
@@ -76,17 +101,50 @@ export class Pool {
   epoch = (epoch: number) => getJson<ClaimEpochDto>(this.baseUrl, `${CLAIMS_PREFIX}/epoch/${epoch}`);
   claimPackage = (epoch: number, hotkey: string) => getJson<ClaimPackageDto>(this.baseUrl, `${CLAIMS_PREFIX}/epoch/${epoch}/claim/${enc(hotkey)}`);
   status = () => getJson<PoolStatusDto>(this.baseUrl, '/status');
+  allocation = (epoch: number) => getJson<AllocationDocument>(this.baseUrl, `${CLAIMS_PREFIX}/epoch/${epoch}/allocation`);
+  /** The recipient the pool holds for a hotkey, or null when the pool has never seen it (404 hotkey_not_found). */
+  recipient = (hotkey: string) => orNull(getJson<RecipientDto>(this.baseUrl, `/api/v1/miners/recipient-coldkey/${enc(hotkey)}`), 'hotkey_not_found');
+  /** The claim package, or null when the hotkey has no leaf in that epoch (no recipient yet, or nothing earned). */
+  claimPackageOrNull = (epoch: number, hotkey: string) => orNull(this.claimPackage(epoch, hotkey), 'hotkey_not_in_epoch');
+  /** The simulated claims of an epoch, or null where the pool does not simulate claims (the route is then absent: 404). */
+  ledger = (epoch: number) => orNull(getJson<ClaimLedgerDto>(this.baseUrl, `${CLAIMS_PREFIX}/ledger/${epoch}`), 'not_found');
   disclaimer = () => getJson<DisclaimerDto>(this.baseUrl, '/api/v1/disclaimer');
   allocationUrl = (epoch: number) => `${this.baseUrl.replace(/\/+$/, '')}${CLAIMS_PREFIX}/epoch/${epoch}/allocation`;
   eventsUrl = () => `${this.baseUrl.replace(/\/+$/, '')}/api/v1/events`;
 }
 
-/** Reads and checks `config.json`; both URLs are required. */
+/** The weight setter's public status (DECISIONS §12). */
+export class WeightSetter {
+  constructor(readonly baseUrl: string) {}
+  status = () => getJson<WeightSetterStatusDto>(this.baseUrl, '/status');
+  readiness = () => getJson<{ status: 'ready' | 'not_ready'; role?: string; dry_run?: boolean; commit_reveal?: string }>(this.baseUrl, '/readyz', { allow: [503] });
+}
+
+/** The validator runner answers its liveness route only. */
+export class Runner {
+  constructor(readonly baseUrl: string) {}
+  health = () => getJson<{ status: string; service: string; version: string }>(this.baseUrl, '/healthz');
+}
+
+/** A read whose `code` error means "none": null instead of the error. */
+async function orNull<T>(read: Promise<T>, code: string): Promise<T | null> {
+  try {
+    return await read;
+  } catch (error) {
+    // A route that is not there answers 404 `not_found` (or a bare 404 from a proxy).
+    if (error instanceof ServiceError && (error.code === code || (code === 'not_found' && error.status === 404))) return null;
+    throw error;
+  }
+}
+
+/** Reads and checks `config.json`: the coordinator's and the pool's URLs are required, the weight setter's and the runner's optional. */
 export function parseConfig(value: unknown): WebConfig {
+  const read = (key: string): unknown => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined);
   const ok = (key: string): string => {
-    const v = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    const v = read(key);
     if (typeof v !== 'string' || !/^https?:\/\//.test(v)) throw new ServiceError(null, 'bad_config', `config.json needs "${key}": an http(s) base URL`);
     return v;
   };
-  return { coordinator: ok('coordinator'), pool: ok('pool') };
+  const optional = (key: string): string | null => (read(key) === undefined || read(key) === null ? null : ok(key));
+  return { coordinator: ok('coordinator'), pool: ok('pool'), weightSetter: optional('weight_setter'), runner: optional('validator_runner') };
 }

@@ -1,9 +1,11 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { exactTime, relativeTime, shortHash, shortHotkey } from '../logic/format';
+import { exactTime, formatAlpha, formatRao, relativeTime, shortHash, shortHotkey } from '../logic/format';
+import type { Place } from '../logic/ranking';
+import { href } from '../logic/route';
 
-/** A hotkey shortened, the full value on hover and in a copy button. */
-export function Hotkey({ value }: { value: string | null }) {
+/** A hotkey shortened and linked to its miner page (coldkeys: `link={false}`), the full value on hover and in a copy button. */
+export function Hotkey({ value, link = true }: { value: string | null; link?: boolean }) {
   const [copied, setCopied] = useState(false);
   if (value === null) return <span>—</span>;
   const copy = () => {
@@ -11,12 +13,45 @@ export function Hotkey({ value }: { value: string | null }) {
   };
   return (
     <span class="hotkey">
-      <code title={value}>{shortHotkey(value)}</code>
+      {link ? (
+        <a href={href({ page: 'miner', hotkey: value })} class="miner-link">
+          <code title={value}>{shortHotkey(value)}</code>
+        </a>
+      ) : (
+        <code title={value}>{shortHotkey(value)}</code>
+      )}
       <button type="button" class="copy" onClick={copy} aria-label={`Copy hotkey ${value}`} title="Copy the full hotkey">
         {copied ? 'copied' : 'copy'}
       </button>
     </span>
   );
+}
+
+/** An amount in α, its exact rao on hover (1 α = 10⁹ rao). */
+export function Alpha({ rao }: { rao: string | null }) {
+  if (rao === null) return <span>—</span>;
+  return (
+    <span class="alpha" title={formatRao(rao)} data-rao={rao}>
+      {formatAlpha(rao)}
+    </span>
+  );
+}
+
+/** A rank, marked when others share it. */
+export function Rank({ place }: { place: Place }) {
+  return place.tied ? (
+    <span class="rank tied" title={`tied for rank ${place.rank}`}>
+      {place.rank} (tie)
+    </span>
+  ) : (
+    <span class="rank">{place.rank}</span>
+  );
+}
+
+/** Why a verdict went against a submission (a validator's notes), shown for `error` and `rejected`; nothing otherwise. */
+export function Reason({ status, notes }: { status: string; notes: string | null }) {
+  if (status !== 'error' && status !== 'rejected') return null;
+  return <span class="reason">{notes && notes.trim() ? notes : 'no reason given'}</span>;
 }
 
 export function Hash({ value }: { value: string }) {

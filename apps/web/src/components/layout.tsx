@@ -43,7 +43,9 @@ interface TableProps<T> {
 /** One table per list: a header row of column titles, then a row per item. */
 export function Table<T>({ columns, rows, rowKey, rowProps, caption, empty }: TableProps<T>) {
   if (rows.length === 0 && empty !== undefined) return <p class="muted">{empty}</p>;
+  // A wide table scrolls inside its own box; the page never scrolls sideways.
   return (
+    <div class="scroll">
     <table>
       {caption === undefined ? null : <caption class="sr-only">{caption}</caption>}
       <thead>
@@ -71,5 +73,6 @@ export function Table<T>({ columns, rows, rowKey, rowProps, caption, empty }: Ta
         ))}
       </tbody>
     </table>
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-import { exactTime, formatDuration, formatMetric, formatRao, relativeTime, shortHash, shortHotkey } from './format';
+import { exactTime, formatAlpha, formatDuration, formatMetric, formatPercent, formatRao, plural, relativeTime, shortHash, shortHotkey } from './format';
 
 describe('format', () => {
   it('shortens a hotkey to its first six and last four characters, leaving short strings whole', () => {
@@ -26,5 +26,20 @@ describe('format', () => {
     expect(formatMetric(null)).toBe('—');
     expect(formatRao('1234567890123456789012')).toBe('1,234,567,890,123,456,789,012 rao');
     expect(formatRao('0')).toBe('0 rao');
+  });
+});
+
+describe('units', () => {
+  it('writes rao as α exactly, beyond 2^53 too', () => {
+    expect(formatAlpha('1500000000')).toBe('1.5 α');
+    expect(formatAlpha('1')).toBe('0.000000001 α');
+    expect(formatAlpha('0')).toBe('0 α');
+    expect(formatAlpha('1234000000000')).toBe('1,234 α');
+    expect(formatAlpha('123456789012345678901')).toBe('123,456,789,012.345678901 α');
+    expect(formatAlpha('n/a')).toBe('n/a');
+  });
+  it('writes shares as percentages and counts with their plural', () => {
+    expect([formatPercent(0.125), formatPercent(1), formatPercent(0), formatPercent(1 / 3), formatPercent(0.00001), formatPercent(null)]).toEqual(['12.5 %', '100 %', '0 %', '33.33 %', '< 0.01 %', '—']);
+    expect([plural(1, 'competition'), plural(0, 'competition'), plural(3, 'competition')]).toEqual(['1 competition', '0 competitions', '3 competitions']);
   });
 });

@@ -52,3 +52,27 @@ export function formatMetric(value: number | null | undefined): string {
 export function formatRao(rao: string): string {
   return /^\d+$/.test(rao) ? `${rao.replace(/\B(?=(\d{3})+(?!\d))/g, ',')} rao` : rao;
 }
+
+/** 1 α = 10⁹ rao. */
+const RAO_PER_ALPHA = 1_000_000_000n;
+
+/** Rao (a decimal string, may exceed 2^53) in α: `1.5 α`, `0.000000001 α`, `1,234 α`; exact, trailing zeros dropped. */
+export function formatAlpha(rao: string): string {
+  if (!/^\d+$/.test(rao)) return rao;
+  const value = BigInt(rao);
+  const whole = (value / RAO_PER_ALPHA).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const fraction = (value % RAO_PER_ALPHA).toString().padStart(9, '0').replace(/0+$/, '');
+  return `${whole}${fraction ? `.${fraction}` : ''} α`;
+}
+
+/** A fraction (0..1) as a percentage with up to two decimals: `12.5 %`, `100 %`, `< 0.01 %` for a tiny positive share. */
+export function formatPercent(fraction: number | null | undefined): string {
+  if (fraction === null || fraction === undefined || Number.isNaN(fraction)) return '—';
+  if (fraction > 0 && fraction < 0.0001) return '< 0.01 %';
+  return `${Number((fraction * 100).toFixed(2))} %`;
+}
+
+/** `1 competition`, `2 competitions`. */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}

@@ -1,5 +1,5 @@
 import type { BestResultChangeDto } from '@rcs/contracts';
-import { historySeries } from './history';
+import { historySeries, timeRange, timeTick, TIME_STEPS } from './history';
 
 describe('historySeries', () => {
   it('orders the changes by time and gives x in seconds and y the metric value', () => {
@@ -9,5 +9,17 @@ describe('historySeries', () => {
       [0.5, 0.2],
     ]);
     expect(historySeries([])).toEqual([[], []]);
+  });
+});
+
+describe('the time axis', () => {
+  it('widens a span of a few milliseconds to a minute and keeps a longer one', () => {
+    expect(timeRange(1000, 1000.004)).toEqual([1000.002 - 30, 1000.002 + 30]);
+    expect(timeRange(0, 3600)).toEqual([0, 3600]);
+  });
+  it('labels ticks in UTC to the precision the span needs, never below a second', () => {
+    const at = Date.parse('2026-11-26T19:21:05.123Z') / 1000;
+    expect([timeTick(at, 60), timeTick(at, 3600), timeTick(at, 5 * 86400), timeTick(at, 60 * 86400)]).toEqual(['19:21:05', '19:21', '11-26 19:21', '2026-11-26']);
+    expect(Math.min(...TIME_STEPS)).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 import type { DashboardDecisionDto, VerificationSummaryDto } from '@rcs/contracts';
-import { rankAccepted, withMiners } from './ranking';
+import { places, rankAccepted, withMiners } from './ranking';
 
 const verification = (submission: string, value: number | null, at: string, status = 'accepted', task = 't1') =>
   ({ id: `v-${submission}-${at}`, submission_id: submission, job_id: 'j', task_id: task, validator_hotkey: 'v', status, metric_name: 'mse', metric_value: value, observed_metrics: {}, notes: null, created_at: at }) as unknown as VerificationSummaryDto;
@@ -35,5 +35,17 @@ describe('rankAccepted', () => {
     const rows = rankAccepted('t1', 'minimize', [verification('late', 1, '2026-01-02T00:00:00Z'), verification('early', 1, '2026-01-01T00:00:00Z')], []);
     expect(rows.map((r) => r.submission_id)).toEqual(['early', 'late']);
     expect(withMiners(rows, new Map([['late', 'm-late']])).map((r) => r.miner_hotkey)).toEqual([null, 'm-late']);
+  });
+});
+
+describe('places', () => {
+  it('gives equal values one rank and marks them tied; the next rank skips the tied places', () => {
+    expect(places([0.9, 0.5, 0.5, 0.1], (v) => v)).toEqual([
+      { rank: 1, tied: false },
+      { rank: 2, tied: true },
+      { rank: 2, tied: true },
+      { rank: 4, tied: false },
+    ]);
+    expect(places([], (v: number) => v)).toEqual([]);
   });
 });

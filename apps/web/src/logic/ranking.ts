@@ -47,3 +47,23 @@ export function rankAccepted(
 export function withMiners(rows: AcceptedResult[], minerOf: ReadonlyMap<string, string>): AcceptedResult[] {
   return rows.map((row) => (row.miner_hotkey === null && minerOf.has(row.submission_id) ? { ...row, miner_hotkey: minerOf.get(row.submission_id) ?? null } : row));
 }
+
+/** A row's place: rows with equal values share the rank of the first of them (1, 2, 2, 4), and say they are tied. */
+export interface Place {
+  rank: number;
+  tied: boolean;
+}
+
+/** Standard competition ranking of rows already sorted best first, equal `value`s tied. */
+export function places<T>(rows: readonly T[], value: (row: T) => number): Place[] {
+  const out: Place[] = [];
+  rows.forEach((row, i) => {
+    const same = i > 0 && value(rows[i - 1]) === value(row);
+    out.push({ rank: same ? out[i - 1].rank : i + 1, tied: false });
+    if (same) {
+      out[i].tied = true;
+      out[i - 1].tied = true;
+    }
+  });
+  return out;
+}

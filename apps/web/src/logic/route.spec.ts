@@ -9,6 +9,9 @@ describe('routes', () => {
       expect(parseRoute(href({ page }))).toEqual({ page });
     }
     expect(parseRoute(href({ page: 'competition', id: 'a/b' }))).toEqual({ page: 'competition', id: 'a/b' });
+    expect(parseRoute('#/miners/5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY')).toEqual({ page: 'miner', hotkey: '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY' });
+    expect(parseRoute(href({ page: 'miner', hotkey: 'not/ss58' }))).toEqual({ page: 'miner', hotkey: 'not/ss58' });
+    expect(parseRoute('#/miners/%')).toEqual({ page: 'malformed', path: '/miners/%' });
   });
 
   it('names an unknown path instead of guessing a page', () => {

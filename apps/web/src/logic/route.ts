@@ -2,6 +2,8 @@
 export type Route =
   | { page: 'competitions' }
   | { page: 'competition'; id: string }
+  /** A miner's scoreboard: any SS58 spelling of its hotkey (the page spells it canonically). */
+  | { page: 'miner'; hotkey: string }
   | { page: 'validators' }
   | { page: 'rewards' }
   | { page: 'pool' }
@@ -21,6 +23,10 @@ export function parseRoute(hash: string): Route {
   if (parts.length === 2 && first === 'competitions' && second) {
     const id = decoded(second);
     return id === null ? { page: 'malformed', path } : { page: 'competition', id };
+  }
+  if (parts.length === 2 && first === 'miners' && second) {
+    const hotkey = decoded(second);
+    return hotkey === null ? { page: 'malformed', path } : { page: 'miner', hotkey };
   }
   if (parts.length === 1) {
     switch (first) {
@@ -46,5 +52,7 @@ function decoded(part: string): string | null {
 }
 
 export function href(route: PageRoute): string {
-  return route.page === 'competition' ? `#/competitions/${encodeURIComponent(route.id)}` : `#/${route.page}`;
+  if (route.page === 'competition') return `#/competitions/${encodeURIComponent(route.id)}`;
+  if (route.page === 'miner') return `#/miners/${encodeURIComponent(route.hotkey)}`;
+  return `#/${route.page}`;
 }

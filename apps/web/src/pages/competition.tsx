@@ -1,11 +1,12 @@
 import type { BestResultChangeDto, BestResultDto, DashboardDecisionDto, IdeaRewardDto, PeerConsensusDto, TaskDto } from '@rcs/contracts';
 import type { Coordinator } from '../api/services';
-import { Empty, Hotkey, LiveBadge, Loaded, Time, useEvents, useLoad, type LiveState } from '../components/common';
+import { Empty, Hotkey, LiveBadge, Loaded, Rank, Reason, Time, useEvents, useLoad, type LiveState } from '../components/common';
 import { HistoryChart } from '../components/history-chart';
 import { Section, Table, type Column } from '../components/layout';
 import { formatMetric } from '../logic/format';
 import { concernsTask, COORDINATOR_EVENTS } from '../logic/live';
-import { rankAccepted, withMiners, type AcceptedResult } from '../logic/ranking';
+import { places, rankAccepted, withMiners, type AcceptedResult, type Place } from '../logic/ranking';
+import { Markdown } from '../components/markdown';
 import { href } from '../logic/route';
 
 interface CompetitionData {
@@ -16,6 +17,10 @@ interface CompetitionData {
   decisions: DashboardDecisionDto[];
   ideaRewards: IdeaRewardDto[] | null;
   consensus: PeerConsensusDto[] | null;
+  /** The validator's notes on rejected and errored submissions of this task, by submission. */
+  reasons: Map<string, string | null>;
+  /** The onboarding document, or why it could not be read. */
+  onboard: { text: string } | { error: string };
 }
 
 const TASK_EVENTS = COORDINATOR_EVENTS.filter((name) => name !== 'snapshot_rebuilt');
@@ -23,12 +28,23 @@ const TASK_EVENTS = COORDINATOR_EVENTS.filter((name) => name !== 'snapshot_rebui
 async function readCompetition(coordinator: Coordinator, id: string): Promise<CompetitionData> {
   const task = await coordinator.task(id);
   const mode = String(task.competition_mode);
-  const [history, verifications, dashboard, ideaRewards] = await Promise.all([
+  const [history, verifications, dashboard, ideaRewards, rejected, errored, onboard] = await Promise.all([
     coordinator.history(id),
     coordinator.verifications('status=accepted&limit=1000'),
     coordinator.dashboard(),
     mode === 'centerless' ? coordinator.ideaRewards(id) : Promise.resolve(null),
+    coordinator.verifications('status=rejected&limit=200'),
+    coordinator.verifications('status=error&limit=200'),
+    coordinator.onboard(id).then(
+      (text) => ({ text }),
+      (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
+    ),
   ]);
+  // Newest first: the first note seen for a submission is its latest verdict's.
+  const reasons = new Map<string, string | null>();
+  for (const v of [...rejected, ...errored].sort((a, b) => (a.created_at < b.created_at ? 1 : -1))) {
+    if (v.task_id === id && !reasons.has(v.submission_id)) reasons.set(v.submission_id, v.notes);
+  }
   // Without a history there is no best: not asking spares a 404 in the browser console.
   const best = history.length === 0 ? null : await coordinator.best(id);
   const decisions = dashboard.recent_decisions.filter((d) => d.task_id === id);
@@ -40,7 +56,7 @@ async function readCompetition(coordinator: Coordinator, id: string): Promise<Co
     const ids = [...new Set([...decisions.map((d) => d.submission_id), ...history.map((c) => c.submission_id)])];
     consensus = await Promise.all(ids.map((submission) => coordinator.peerConsensus(submission)));
   }
-  return { task, best, history, accepted, decisions, ideaRewards, consensus };
+  return { task, best, history, accepted, decisions, ideaRewards, consensus, reasons, onboard };
 }
 
 /** One competition: onboarding summary, best result and its history, ranked results, decisions, idea rewards, peer consensus. */
@@ -70,9 +86,9 @@ function historyColumns(metric: string): Column<BestResultChangeDto>[] {
   ];
 }
 
-function acceptedColumns(metric: string): Column<AcceptedResult>[] {
+function acceptedColumns(metric: string, ranks: Place[]): Column<AcceptedResult>[] {
   return [
-    { title: 'Rank', cell: (_row, i) => i + 1 },
+    { title: 'Rank', cell: (_row, i) => <Rank place={ranks[i]} /> },
     { title: `Verified ${metric}`, cell: (row) => formatMetric(row.metric_value) },
     { title: 'Miner', cell: (row) => <Hotkey value={row.miner_hotkey} /> },
     { title: 'Submission', cell: (row) => <code>{row.submission_id}</code> },
@@ -127,8 +143,15 @@ function Competition({ data, coordinator, live }: { data: CompetitionData; coord
         </dl>
         {task.brief ? <p class="brief">{task.brief}</p> : null}
         <p>
-          Miners start from the onboarding document: <a href={coordinator.onboardUrl(task.id)}>onboard.md</a>.
+          Miners start from the onboarding document, shown below (the source: <a href={coordinator.onboardUrl(task.id)}>onboard.md</a>).
         </p>
+        {'text' in data.onboard ? (
+          <div class="onboarding-doc" data-testid="onboarding-doc">
+            <Markdown text={data.onboard.text} headingOffset={2} />
+          </div>
+        ) : (
+          <p role="alert" class="error">Could not read the onboarding document: {data.onboard.error}</p>
+        )}
       </Section>
 
       <Section id="best" title="Best result">
@@ -165,7 +188,7 @@ function Competition({ data, coordinator, live }: { data: CompetitionData; coord
       </Section>
 
       <Section id="accepted" title={`Accepted results, ranked by verified ${task.metric_name}`}>
-        <Table columns={acceptedColumns(task.metric_name)} rows={data.accepted} rowKey={(row) => row.submission_id} empty="No accepted results yet." />
+        <Table columns={acceptedColumns(task.metric_name, places(data.accepted, (row) => row.metric_value))} rows={data.accepted} rowKey={(row) => row.submission_id} empty="No accepted results yet." />
       </Section>
 
       <Section id="decisions" title="Recent decisions">
@@ -177,6 +200,11 @@ function Competition({ data, coordinator, live }: { data: CompetitionData; coord
               <li key={`${d.submission_id}-${d.decided_at}`} data-submission-id={d.submission_id}>
                 <span class={`verdict verdict-${d.status}`}>{d.status}</span> {d.metric_name} {formatMetric(d.verified_metric_value)} from{' '}
                 <Hotkey value={d.miner_hotkey} /> <Time value={d.decided_at} /> <code class="muted">{d.submission_id}</code>
+                {String(d.status) === 'error' || String(d.status) === 'rejected' ? (
+                  <>
+                    {' '}— <Reason status={String(d.status)} notes={data.reasons.get(d.submission_id) ?? null} />
+                  </>
+                ) : null}
               </li>
             ))}
           </ul>

@@ -2,7 +2,7 @@ import type { DashboardDto } from '@rcs/contracts';
 import type { Coordinator } from '../api/services';
 import { Empty, Hotkey, LiveBadge, Loaded, Time, useEvents, useLoad } from '../components/common';
 import { Table, type Column } from '../components/layout';
-import { formatMetric } from '../logic/format';
+import { formatMetric, plural } from '../logic/format';
 import { COORDINATOR_EVENTS } from '../logic/live';
 import { href } from '../logic/route';
 
@@ -80,12 +80,10 @@ function CompetitionsTable({ dashboard, coordinator }: { dashboard: DashboardDto
   return (
     <>
       <p>
-        {counts.total} competitions: {counts.live} live, {counts.paused} paused, {counts.closed} closed
+        {plural(counts.total, 'competition')}: {counts.live} live, {counts.paused} paused, {counts.closed} closed
         {dashboard.tasks_truncated ? ` (the newest ${dashboard.tasks.length} are listed)` : ''}. As of <Time value={dashboard.generated_at} />.
       </p>
-      <div class="scroll">
-        <Table columns={COLUMNS} rows={dashboard.tasks} rowKey={(task) => task.id} rowProps={(task) => ({ 'data-task-id': task.id })} caption="Competitions, newest first" />
-      </div>
+      <Table columns={COLUMNS} rows={dashboard.tasks} rowKey={(task) => task.id} rowProps={(task) => ({ 'data-task-id': task.id })} caption="Competitions, newest first" />
     </>
   );
 }

@@ -1,10 +1,15 @@
-import type { ClaimEpochDto, ClaimPackageDto, LeaderboardEntryDto, SotaDto } from '@rcs/contracts';
+import type { ClaimEpochDto, LeaderboardEntryDto, SotaDto } from '@rcs/contracts';
 import { useState } from 'preact/hooks';
 import type { Pool } from '../api/services';
-import { Hash, Hotkey, LiveBadge, Loaded, Time, useEvents, useLoad } from '../components/common';
+import { Alpha, Hash, Hotkey, LiveBadge, Loaded, Rank, Time, useEvents, useLoad } from '../components/common';
 import { Section, Table, type Column } from '../components/layout';
-import { checkClaimPackage, type ClaimCheck } from '../logic/claim-check';
-import { formatMetric, formatRao } from '../logic/format';
+import { readPayout } from '../api/payout';
+import { checkHotkey } from '../logic/hotkey';
+import { formatMetric } from '../logic/format';
+import type { Payout } from '../logic/payout';
+import { places } from '../logic/ranking';
+import { href } from '../logic/route';
+import { PayoutFacts } from './payout-facts';
 import { POOL_EVENTS } from '../logic/live';
 
 const EPOCHS_SHOWN = 10;
@@ -15,14 +20,18 @@ async function readPool(pool: Pool) {
   return { leaderboard, sota, epochs, defaultEpoch: list.default_epoch };
 }
 
-const LEADERBOARD_COLUMNS: Column<LeaderboardEntryDto>[] = [
-  { title: 'Rank', cell: (entry) => entry.rank },
+function leaderboardColumns(rows: LeaderboardEntryDto[]): Column<LeaderboardEntryDto>[] {
+  // The pool ranks by reputation then hotkey; equal reputations are a tie, whatever order the pool broke it in.
+  const ties = places(rows, (entry) => entry.reputation);
+  return [
+  { title: 'Rank', cell: (_entry, i) => <Rank place={ties[i]} /> },
   { title: 'Miner', cell: (entry) => <Hotkey value={entry.hotkey} /> },
   { title: 'Reputation', cell: (entry) => formatMetric(entry.reputation) },
   { title: 'Evaluations', cell: (entry) => entry.evaluations },
   { title: 'Evolutions', cell: (entry) => entry.evolutions },
   { title: 'Last seen', cell: (entry) => <Time value={entry.last_seen_at} /> },
-];
+  ];
+}
 
 function epochColumns(pool: Pool): Column<ClaimEpochDto>[] {
   return [
@@ -30,7 +39,7 @@ function epochColumns(pool: Pool): Column<ClaimEpochDto>[] {
     { title: 'Status', cell: (epoch) => epoch.status },
     { title: 'Root', cell: (epoch) => <Hash value={epoch.root} /> },
     { title: 'Leaves', cell: (epoch) => epoch.leaf_count },
-    { title: 'Total', cell: (epoch) => formatRao(epoch.total_amount) },
+    { title: 'Total', cell: (epoch) => <Alpha rao={epoch.total_amount} /> },
     { title: 'Published', cell: (epoch) => <Time value={epoch.published_at} /> },
     { title: 'Allocation', cell: (epoch) => <a href={pool.allocationUrl(epoch.epoch)}>allocation of epoch {epoch.epoch}</a> },
   ];
@@ -56,7 +65,7 @@ export function PoolPage({ pool }: { pool: Pool }) {
           <>
             <Section id="leaderboard" title="Miners leaderboard">
               <Table
-                columns={LEADERBOARD_COLUMNS}
+                columns={leaderboardColumns(leaderboard)}
                 rows={leaderboard}
                 rowKey={(entry) => entry.hotkey}
                 rowProps={() => ({ class: 'pool-miner' })}
@@ -110,17 +119,23 @@ function SotaSection({ pool, initial }: { pool: Pool; initial: SotaDto }) {
   );
 }
 
-type Lookup = { state: 'idle' } | { state: 'busy' } | { state: 'error'; message: string } | { state: 'done'; pkg: ClaimPackageDto; epoch: ClaimEpochDto; check: ClaimCheck };
+type Lookup = { state: 'idle' } | { state: 'busy' } | { state: 'invalid'; message: string } | { state: 'error'; message: string } | { state: 'done'; hotkey: string; payout: Payout };
 
 function ClaimLookup({ pool, epoch }: { pool: Pool; epoch: number | null }) {
   const [hotkey, setHotkey] = useState('');
   const [lookup, setLookup] = useState<Lookup>({ state: 'idle' });
   const submit = (event: Event) => {
     event.preventDefault();
-    if (epoch === null || !hotkey.trim()) return;
+    if (epoch === null) return;
+    // Checked here first: a typo is told at once, and the pool is asked for the canonical spelling only.
+    const check = checkHotkey(hotkey);
+    if (!check.ok) {
+      setLookup({ state: 'invalid', message: `Not looked up: ${check.reason}.` });
+      return;
+    }
     setLookup({ state: 'busy' });
-    Promise.all([pool.claimPackage(epoch, hotkey.trim()), pool.epoch(epoch)]).then(
-      ([pkg, meta]) => setLookup({ state: 'done', pkg, epoch: meta, check: checkClaimPackage(pkg, meta) }),
+    readPayout(pool, check.canonical).then(
+      (payout) => setLookup({ state: 'done', hotkey: check.canonical, payout }),
       (e: unknown) => setLookup({ state: 'error', message: e instanceof Error ? e.message : String(e) }),
     );
   };
@@ -130,10 +145,8 @@ function ClaimLookup({ pool, epoch }: { pool: Pool; epoch: number | null }) {
         <p class="muted">No epoch to claim from yet.</p>
       ) : (
         <>
-          <p>
-            A hotkey's claim package for epoch {epoch}, its Merkle proof checked in this browser against the epoch's root.
-          </p>
-          <form onSubmit={submit} class="inline">
+          <p>A hotkey's payout in the newest epoch: its claim package, the Merkle proof checked in this browser against the epoch's root, and what a claim pays now.</p>
+          <form onSubmit={submit} class="inline" noValidate>
             <label for="claim-hotkey">Hotkey (SS58)</label>
             <input id="claim-hotkey" name="hotkey" value={hotkey} onInput={(e) => setHotkey(e.currentTarget.value)} size={50} autoComplete="off" spellcheck={false} />
             <button type="submit">Look up and verify</button>
@@ -142,34 +155,73 @@ function ClaimLookup({ pool, epoch }: { pool: Pool; epoch: number | null }) {
       )}
       <div aria-live="polite">
         {lookup.state === 'busy' ? <p role="status">Looking up…</p> : null}
-        {lookup.state === 'error' ? <p role="alert" class="error">{lookup.message}</p> : null}
-        {lookup.state === 'done' ? (
-          <>
-            <p class={lookup.check.ok ? 'verified' : 'error'} data-testid="claim-verdict" data-epoch={lookup.pkg.epoch}>
-              {lookup.check.ok ? '✓ ' : '✗ '}
-              {lookup.check.message}
-            </p>
-            <dl class="facts">
-              <dt>Epoch</dt>
-              <dd>{lookup.pkg.epoch} ({lookup.epoch.status})</dd>
-              <dt>Leaf index</dt>
-              <dd>{lookup.pkg.index} of {lookup.pkg.leaf_count}</dd>
-              <dt>Hotkey</dt>
-              <dd>
-                <Hotkey value={lookup.pkg.hotkey} />
-              </dd>
-              <dt>Recipient</dt>
-              <dd>
-                <Hotkey value={lookup.pkg.recipient_coldkey} />
-              </dd>
-              <dt>Cumulative amount</dt>
-              <dd>{formatRao(lookup.pkg.amount)}</dd>
-              <dt>Proof</dt>
-              <dd>{lookup.pkg.proof.length} hashes</dd>
-            </dl>
-          </>
+        {lookup.state === 'invalid' || lookup.state === 'error' ? (
+          <p role="alert" class="error" data-testid="claim-error">
+            {lookup.message}
+          </p>
         ) : null}
+        {lookup.state === 'done' ? <LookupResult hotkey={lookup.hotkey} payout={lookup.payout} /> : null}
       </div>
     </Section>
+  );
+}
+
+function LookupResult({ hotkey, payout }: { hotkey: string; payout: Payout }) {
+  const [copied, setCopied] = useState<string | null>(null);
+  if (payout.kind !== 'leaf') {
+    return (
+      <div role={payout.kind === 'unknown_hotkey' ? 'alert' : undefined}>
+        <PayoutFacts payout={payout} />
+        <p>
+          <a href={href({ page: 'miner', hotkey })}>The miner's page</a>
+        </p>
+      </div>
+    );
+  }
+  const json = JSON.stringify(payout.pkg, null, 2);
+  const copy = () => {
+    void navigator.clipboard?.writeText(json).then(
+      () => setCopied('copied'),
+      () => setCopied('the browser refused the clipboard: select the text below'),
+    );
+  };
+  return (
+    <>
+      <p class={payout.check.ok ? 'verified' : 'error'} data-testid="claim-verdict" data-epoch={payout.pkg.epoch}>
+        {payout.check.ok ? '✓ ' : '✗ '}
+        {payout.check.message}
+      </p>
+      <dl class="facts">
+        <dt>Epoch</dt>
+        <dd>
+          {payout.pkg.epoch} ({payout.epoch.status})
+        </dd>
+        <dt>Leaf index</dt>
+        <dd>
+          {payout.pkg.index} of {payout.pkg.leaf_count}
+        </dd>
+        <dt>Hotkey</dt>
+        <dd>
+          <Hotkey value={payout.pkg.hotkey} />
+        </dd>
+        <dt>Proof</dt>
+        <dd>{payout.pkg.proof.length} hashes</dd>
+      </dl>
+      <PayoutFacts payout={payout} />
+      <p>
+        <button type="button" onClick={copy}>
+          Copy the package JSON
+        </button>{' '}
+        <span role="status" data-testid="copy-state">
+          {copied ?? ''}
+        </span>
+      </p>
+      <details>
+        <summary>Package JSON</summary>
+        <pre class="package" data-testid="package-json">
+          {json}
+        </pre>
+      </details>
+    </>
   );
 }

@@ -1,12 +1,15 @@
 import type { DisclaimerDto } from '@rcs/contracts';
-import type { Coordinator, Pool } from '../api/services';
-import { useLoad } from '../components/common';
+import type { Services } from '../app';
+import { Hotkey, Time, useLoad } from '../components/common';
 import { LoadedSection } from '../components/layout';
-import { inlineRuns, markdownBlocks } from '../logic/markdown';
+import { Markdown } from '../components/markdown';
 
-/** Readiness of each service, the chain and claim contract, and the participation disclaimer in full. */
-export function StatusPage({ coordinator, pool }: { coordinator: Coordinator; pool: Pool }) {
+/** Readiness of each service (coordinator, pool, validator runner, weight setter), the chain and claim contract, and the participation disclaimer in full. */
+export function StatusPage({ services }: { services: Services }) {
+  const { coordinator, pool, weightSetter, runner } = services;
   const [ready] = useLoad(() => coordinator.readiness(), [coordinator]);
+  const [runnerHealth] = useLoad(() => (runner ? runner.health() : Promise.resolve(null)), [runner]);
+  const [weights] = useLoad(() => (weightSetter ? Promise.all([weightSetter.readiness(), weightSetter.status()]) : Promise.resolve(null)), [weightSetter]);
   const [onchain] = useLoad(() => coordinator.onchain(), [coordinator]);
   const [poolStatus] = useLoad(() => pool.status(), [pool]);
   const [disclaimer] = useLoad(() => coordinator.disclaimer(), [coordinator]);
@@ -41,17 +44,61 @@ export function StatusPage({ coordinator, pool }: { coordinator: Coordinator; po
               block {s.current_block ?? '—'}, window {s.window_number ?? '—'} ({s.window_blocks} blocks each), latest published epoch {s.latest_epoch ?? 'none'}
             </li>
             <li>
-              claim contract {s.onchain_runtime.enabled ? (s.onchain_runtime.contract_status.claim_ready ? 'ready for claims' : 'not ready for claims') : 'not configured'}
+              the pool's on-chain claim runtime{' '}
+              {s.onchain_runtime.enabled ? (s.onchain_runtime.contract_status.claim_ready ? 'is ready for claims' : 'is not ready for claims') : 'is off (the pool publishes no epoch to a chain contract)'}
             </li>
             <li>publication {s.payout.publication.enabled ? 'enabled' : 'disabled'}{s.payout.publication.last_error ? `, last error: ${s.payout.publication.last_error}` : ''}</li>
           </ul>
         )}
       </LoadedSection>
+      <LoadedSection id="runner-status" title="Validator runner" load={runnerHealth} label="the validator runner's health">
+        {(h) =>
+          h === null || runner === null ? (
+            <p class="muted">Not configured: config.json names no <code>validator_runner</code>.</p>
+          ) : (
+            <p>
+              <span class={h.status === 'ok' ? 'ok' : 'bad'}>{h.status === 'ok' ? 'up' : h.status}</span> at <code>{runner.baseUrl}</code> ({h.service} {h.version})
+            </p>
+          )
+        }
+      </LoadedSection>
+      <LoadedSection id="weights-status" title="Weight setter" load={weights} label="the weight setter's status">
+        {(w) =>
+          w === null || weightSetter === null ? (
+            <p class="muted">Not configured: config.json names no <code>weight_setter</code>.</p>
+          ) : (
+            <ul>
+              <li>
+                <span class={w[0].status === 'ready' ? 'ok' : 'bad'}>{w[0].status === 'ready' ? 'ready' : 'not ready'}</span> at <code>{weightSetter.baseUrl}</code>
+                {w[0].role ? `, ${w[0].role}` : ''}
+                {w[0].dry_run ? ', dry run' : ''}
+                {w[0].commit_reveal ? `, commit-reveal ${w[0].commit_reveal}` : ''}
+              </li>
+              <li>
+                validator hotkey <Hotkey value={w[1].hotkey} link={false} />
+              </li>
+              <li>
+                {w[1].last_pass ? (
+                  <>
+                    last pass <Time value={w[1].last_pass.at} />: {w[1].last_pass.outcome}
+                    {w[1].last_pass.reason ? ` (${w[1].last_pass.reason})` : ''}, {w[1].last_pass.weights.length} weights
+                  </>
+                ) : (
+                  'no pass yet'
+                )}
+              </li>
+            </ul>
+          )
+        }
+      </LoadedSection>
       <LoadedSection id="onchain" title="On chain" load={onchain} label="the on-chain status">
         {(o) => (
           <ul>
             <li>chain {o.chain_reachable === null ? 'not probed' : o.chain_reachable ? 'reachable' : 'unreachable'}{o.latest_block !== null ? `, latest block ${o.latest_block}` : ''}</li>
-            <li>claim contract {o.configured ? <code>{o.contract}</code> : 'not configured'}{o.configured ? `, messages ${o.required_messages_present ? 'present' : 'missing'}` : ''}</li>
+            <li>
+              claim contract the coordinator checks: {o.configured ? <code>{o.contract}</code> : 'none configured'}
+              {o.configured ? `, required messages ${o.required_messages_present ? 'present' : 'missing'}` : ''}
+            </li>
             {o.error ? <li class="bad">{o.error}</li> : null}
           </ul>
         )}
@@ -63,40 +110,15 @@ export function StatusPage({ coordinator, pool }: { coordinator: Coordinator; po
   );
 }
 
+/** The disclaimer's full text, without repeating its title when the document opens with it. */
 export function DisclaimerText({ disclaimer }: { disclaimer: DisclaimerDto }) {
+  const text = disclaimer.full_text.replace(/^\s*#{1,6}\s+(.*)\n/, (line, heading: string) => (heading.trim() === disclaimer.title ? '' : line));
   return (
     <div class="disclaimer-full">
       <p>
         <strong>{disclaimer.title}</strong> <span class="muted">(version {disclaimer.version})</span>
       </p>
-      <div class="md">
-        {markdownBlocks(disclaimer.full_text).map((block, i) => {
-          switch (block.kind) {
-            case 'heading':
-              return <h3 key={i}>{block.text}</h3>;
-            case 'list':
-              return (
-                <ul key={i}>
-                  {block.items.map((item, j) => (
-                    <li key={j}>
-                      <Inline text={item} />
-                    </li>
-                  ))}
-                </ul>
-              );
-            case 'paragraph':
-              return (
-                <p key={i}>
-                  <Inline text={block.text} />
-                </p>
-              );
-          }
-        })}
-      </div>
+      <Markdown text={text} headingOffset={2} />
     </div>
   );
-}
-
-function Inline({ text }: { text: string }) {
-  return <>{inlineRuns(text).map((run, i) => (run.bold ? <strong key={i}>{run.text}</strong> : run.text))}</>;
 }

@@ -1,12 +1,12 @@
 import type { VerificationSummaryDto } from '@rcs/contracts';
 import type { Coordinator } from '../api/services';
-import { Hotkey, LiveBadge, Loaded, Time, useEvents, useLoad } from '../components/common';
+import { Hotkey, LiveBadge, Loaded, Reason, Time, useEvents, useLoad } from '../components/common';
 import { Section, Table, type Column } from '../components/layout';
 import { formatDuration, formatMetric } from '../logic/format';
 
 const VERIFICATION_COLUMNS: Column<VerificationSummaryDto>[] = [
   { title: 'When', cell: (v) => <Time value={v.created_at} /> },
-  { title: 'Validator', cell: (v) => <Hotkey value={v.validator_hotkey} /> },
+  { title: 'Validator', cell: (v) => <Hotkey value={v.validator_hotkey} link={false} /> },
   { title: 'Verdict', cell: (v) => <span class={`verdict verdict-${v.status}`}>{v.status}</span> },
   {
     title: 'Observed metric',
@@ -17,6 +17,7 @@ const VERIFICATION_COLUMNS: Column<VerificationSummaryDto>[] = [
     ),
   },
   { title: 'Submission', cell: (v) => <code>{v.submission_id}</code> },
+  { title: 'Reason', cell: (v) => <Reason status={String(v.status)} notes={v.notes} /> },
 ];
 
 /** The validator job backlog and the latest verifications. */

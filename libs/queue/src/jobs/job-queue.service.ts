@@ -3,7 +3,7 @@ import { Job, JobSchedulerTemplateOptions, JobsOptions, Queue, QueueEvents, Repe
 import { JobFailedError, JobTimeoutError, UndeclaredJobError } from '../errors';
 import { RedisUnavailableError } from '../redis/connection-errors';
 import { QUEUE_MODULE_OPTIONS, QueueModuleOptions, RETENTION } from '../queue.options';
-import { redisOptionsFromUrl } from '../redis/redis';
+import { redisOptionsFromUrl, redisReady, RedisReadiness } from '../redis/redis';
 import type { JobCatalog, JobDataOf, JobNameOf, JobResultOf, QueueOf } from './job-catalog';
 
 /** How long `runAndWait` lets Redis take a job before it reports an outage. */
@@ -88,6 +88,13 @@ export class JobQueue<C extends JobCatalog = JobCatalog> implements OnApplicatio
 
   async removeScheduler(queue: QueueOf<C>, schedulerId: string): Promise<boolean> {
     return this.queue(queue).removeJobScheduler(schedulerId);
+  }
+
+  /** Whether Redis answers on `queue`'s own connection within `timeoutMs`, for /readyz of an app whose Redis is its queues'. */
+  ready(queue: QueueOf<C>, timeoutMs?: number): Promise<RedisReadiness> {
+    // BullMQ's client interface has no PING; INFO is a round trip on the same connection.
+    const connection = this.queue(queue).client.then((client) => ({ ping: () => client.info().then(() => 'PONG') }));
+    return redisReady(connection, timeoutMs);
   }
 
   /** Every queue this app declares (metrics read their depth). */

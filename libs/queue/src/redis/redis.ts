@@ -77,16 +77,23 @@ export interface RedisReadiness {
   error?: string;
 }
 
+/** What `redisReady` pings: an ioredis client, or one still being connected (a BullMQ queue's `client`). */
+export interface Pingable {
+  ping(): Promise<string>;
+}
+
 /** PING with a deadline, for /readyz. */
-export async function redisReady(redis: Redis, timeoutMs = 1000): Promise<RedisReadiness> {
+export async function redisReady(redis: Pingable | Promise<Pingable>, timeoutMs = 1000): Promise<RedisReadiness> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<RedisReadiness>((resolve) => {
     timer = setTimeout(() => resolve({ ok: false, error: `no answer within ${timeoutMs} ms` }), timeoutMs);
   });
-  const ping = redis.ping().then(
-    (reply): RedisReadiness => (reply === 'PONG' ? { ok: true } : { ok: false, error: `unexpected reply ${reply}` }),
-    (error: unknown): RedisReadiness => ({ ok: false, error: error instanceof Error ? error.message : String(error) }),
-  );
+  const ping = Promise.resolve(redis)
+    .then((client) => client.ping())
+    .then(
+      (reply): RedisReadiness => (reply === 'PONG' ? { ok: true } : { ok: false, error: `unexpected reply ${reply}` }),
+      (error: unknown): RedisReadiness => ({ ok: false, error: error instanceof Error ? error.message : String(error) }),
+    );
   try {
     return await Promise.race([ping, deadline]);
   } finally {

@@ -1,0 +1,127 @@
+import type { Argv } from 'yargs';
+import { ChainConfigError, ChainUnavailableError, chainConfigFromEnv, ClaimContractError, closeChainAdapters, createChainAdapters, type ClaimContractPort, type HexHash } from '@rcs/chain';
+import type { JsonDocument } from '@rcs/client';
+import { verifyClaimPackage, type ClaimPackage } from '@rcs/merkle';
+import type { CommandContext, GlobalArgs } from '../context';
+import { CliRefusedError, CliUnreachableError, CliUsageError } from '../errors';
+import { fields } from '../output/io';
+import type { Handle } from './handle';
+
+export function payoutCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv<GlobalArgs> {
+  return yargs
+    .command('payout', 'Payouts: status [hotkey] | verify [hotkey] | claim (your Merkle package, checked against the claim contract, claimed on chain)', (y) =>
+      y
+        .command(
+          'status [hotkey]',
+          'The newest package of a hotkey (yours by default): recipient, cumulative amount, already claimed',
+          (z) => z.positional('hotkey', { type: 'string', describe: 'SS58 hotkey (any prefix)' }),
+          handle(async (ctx, args) => {
+            const hotkey = args.hotkey ?? (await ctx.signer()).hotkey;
+            const pool = await ctx.pool();
+            const pkg = await pool.claimPackage(hotkey);
+            const claimed = await withContract(ctx, (contract) => contract.claimedCumulativeRao(hotkey)).then(
+              (rao) => rao.toString(),
+              (error: unknown) => (error instanceof CliUnreachableError ? `unknown (${error.message})` : Promise.reject(error)),
+            );
+            ctx.print(pkg, (value) => {
+              const p = value as ClaimPackage;
+              const left = /^\d+$/.test(claimed) ? (BigInt(p.amount) - BigInt(claimed)).toString() : 'unknown';
+              return fields([
+                ['hotkey', p.hotkey],
+                ['epoch', p.epoch],
+                ['recipient', p.recipient_coldkey],
+                ['cumulative', `${p.amount} rao`],
+                ['claimed', /^\d+$/.test(claimed) ? `${claimed} rao` : claimed],
+                ['claimable', /^\d+$/.test(left) ? `${left} rao` : left],
+                ['leaf', `${p.index} of ${p.leaf_count}`],
+              ]);
+            });
+          }),
+        )
+        .command(
+          'verify [hotkey]',
+          "Check the package against the root and leaf count the claim contract holds (not the pool's)",
+          (z) => z.positional('hotkey', { type: 'string', describe: 'SS58 hotkey (yours by default)' }).option('epoch', { type: 'number', describe: 'That epoch (default: the newest)' }),
+          handle(async (ctx, args) => {
+            const hotkey = args.hotkey ?? (await ctx.signer()).hotkey;
+            const pkg = await (await ctx.pool()).claimPackage(hotkey, args.epoch ?? null);
+            const { value } = await verifiedPackage(ctx, pkg);
+            ctx.print(pkg, () => `ok: epoch ${value.epoch}, leaf ${value.index} of ${value.leaf_count}, amount ${value.amount} to ${value.recipient_coldkey}; the proof leads to the contract's root ${value.root}\n`);
+          }),
+        )
+        .command(
+          'claim',
+          "Claim what your newest package pays: claim_single on the claim contract (the dev contract on the local stack, CHAIN=polkadot for a real chain)",
+          (z) => z.option('epoch', { type: 'number', describe: 'Claim with that epoch’s package (default: the newest)' }),
+          handle(async (ctx, args) => {
+            const signer = await ctx.signer();
+            const pair = await ctx.keypair();
+            const pkg = await (await ctx.pool()).claimPackage(signer.hotkey, args.epoch ?? null);
+            const { value } = await verifiedPackage(ctx, pkg);
+            const receipt = await withContract(ctx, async (contract) => {
+              const state = await contract.claimState();
+              const epoch = await contract.epochInfo(value.epoch);
+              if (epoch?.disputed) throw new CliRefusedError(`claims_locked: epoch ${value.epoch} is challenged; claims are locked until the challenge is resolved`);
+              if (epoch !== null && state.currentBlock < epoch.claimsOpenAt) throw new CliRefusedError(`claims_not_open: epoch ${value.epoch} accepts claims from block ${epoch.claimsOpenAt} (now ${state.currentBlock})`);
+              const claimed = await contract.claimedCumulativeRao(value.hotkey);
+              if (claimed >= BigInt(value.amount)) throw new CliRefusedError(`nothing_to_claim: ${value.hotkey} has claimed ${claimed} rao of its cumulative ${value.amount}`);
+              return contract.claimSingle(
+                { epoch: value.epoch, index: value.index, hotkey: value.hotkey, recipientColdkey: value.recipient_coldkey, amount: BigInt(value.amount), proof: value.proof as HexHash[] },
+                true,
+                pair,
+              );
+            });
+            const paid = receipt.paidRao?.toString() ?? 'unknown';
+            const result = { epoch: value.epoch, hotkey: value.hotkey, recipient_coldkey: value.recipient_coldkey, paid_rao: paid, block: receipt.block, tx_hash: receipt.txHash };
+            if (ctx.json) ctx.io.stdout(`${JSON.stringify(result)}\n`);
+            else ctx.io.stdout(fields([['paid', `${paid} rao`], ['to', value.recipient_coldkey], ['epoch', value.epoch], ['block', receipt.block], ['tx', receipt.txHash]]));
+          }),
+        )
+        .demandCommand(1, 'name a payout command: status, verify or claim'),
+    )
+    .command('recipient', 'Where your payouts go: set <coldkey>', (y) =>
+      y
+        .command(
+          'set <coldkey>',
+          'Set the coldkey your next claims pay (signed by your hotkey)',
+          (z) => z.positional('coldkey', { type: 'string', demandOption: true, describe: 'SS58 coldkey' }),
+          handle(async (ctx, args) => {
+            const answer = await (await ctx.pool({ signed: true })).setRecipient(args.coldkey);
+            ctx.print(answer, () => `recipient of ${ctx.signerHotkey()} is now ${args.coldkey}\n`);
+          }),
+        )
+        .demandCommand(1, 'name a recipient command: set'),
+    );
+}
+
+/** The package checked against the epoch the contract holds; refused (exit 1) when it does not verify. */
+async function verifiedPackage(ctx: CommandContext, pkg: JsonDocument<unknown>): Promise<{ value: ClaimPackage }> {
+  const value = pkg.value as ClaimPackage;
+  const epoch = await withContract(ctx, (contract) => contract.epochInfo(value.epoch));
+  if (epoch === null) throw new CliRefusedError(`unknown_epoch: the claim contract holds no epoch ${value.epoch}`);
+  const verdict = verifyClaimPackage(value, { root: epoch.root, leafCount: epoch.numOfLeaves });
+  if (!verdict.ok) throw new CliRefusedError(`the package does not verify against the contract's epoch ${value.epoch}: ${verdict.reason}`);
+  return { value };
+}
+
+/** Runs `work` on the configured claim contract and closes it; chain failures become exit 3, refusals exit 1. */
+async function withContract<T>(ctx: CommandContext, work: (contract: ClaimContractPort) => Promise<T>): Promise<T> {
+  let config;
+  try {
+    config = chainConfigFromEnv(ctx.settings.chainEnv);
+  } catch (error) {
+    if (error instanceof ChainConfigError) throw new CliUsageError(error.message);
+    throw error;
+  }
+  const adapters = await createChainAdapters(config);
+  try {
+    return await work(adapters.claimContract);
+  } catch (error) {
+    if (error instanceof ClaimContractError) throw new CliRefusedError(`${error.code}: ${error.message}`);
+    if (error instanceof CliRefusedError) throw error;
+    if (error instanceof ChainUnavailableError) throw new CliUnreachableError(`the claim contract is unreachable: ${error.message}`);
+    throw new CliUnreachableError(`the claim contract (${config.chain}) failed: ${(error as Error).message}`);
+  } finally {
+    await closeChainAdapters(adapters);
+  }
+}

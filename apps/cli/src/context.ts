@@ -1,0 +1,88 @@
+import { CoordinatorRoutes, HttpClient, PoolClient, type JsonDocument } from '@rcs/client';
+import type { KeyringPair } from '@polkadot/keyring/types';
+import { BtAuthSigner } from '@rcs/auth';
+import { readSettings, type CliSettings, type SettingFlags } from './config/settings';
+import { loadKeypair } from './identity';
+import type { CliIo } from './output/io';
+
+/** Per-request bound: long enough for a planner run, short enough that a dead service is reported. */
+const REQUEST_TIMEOUT_MS = 60_000;
+
+/** The global options every command has (yargs parses them; see `cli.ts`). */
+export interface GlobalArgs extends SettingFlags {
+  json?: boolean;
+}
+
+/** What a command handler works with: its output, the settings, and the clients built from them on demand. */
+export class CommandContext {
+  private settingsCache: CliSettings | null = null;
+  private signerCache: Promise<BtAuthSigner> | null = null;
+  private pairCache: Promise<KeyringPair> | null = null;
+  private loadedHotkey: string | null = null;
+
+  constructor(
+    readonly io: CliIo,
+    readonly env: NodeJS.ProcessEnv,
+    readonly args: GlobalArgs,
+  ) {}
+
+  get json(): boolean {
+    return this.args.json === true;
+  }
+
+  get settings(): CliSettings {
+    this.settingsCache ??= readSettings(this.args, this.env);
+    return this.settingsCache;
+  }
+
+  signer(): Promise<BtAuthSigner> {
+    this.signerCache ??= this.keypair().then((pair) => {
+      const signer = new BtAuthSigner(pair);
+      this.loadedHotkey = signer.hotkey;
+      return signer;
+    });
+    return this.signerCache;
+  }
+
+  /** The identity's key pair (chain transactions sign with it). */
+  keypair(): Promise<KeyringPair> {
+    this.pairCache ??= loadKeypair(this.settings.identity);
+    return this.pairCache;
+  }
+
+  /** The signing hotkey, once `signer()` has loaded it. */
+  signerHotkey(): string {
+    return this.loadedHotkey ?? '-';
+  }
+
+  /** The coordinator's routes, signing when `signed` (the identity is loaded then, and only then). */
+  async coordinator(options: { signed?: boolean } = {}): Promise<CoordinatorRoutes> {
+    const signer = options.signed ? await this.signer() : undefined;
+    return new CoordinatorRoutes(new HttpClient({ baseUrl: this.settings.coordinatorUrl, timeoutMs: REQUEST_TIMEOUT_MS, signer }), this.settings.adminToken);
+  }
+
+  async pool(options: { signed?: boolean } = {}): Promise<PoolClient> {
+    return new PoolClient({ baseUrl: this.settings.poolUrl, timeoutMs: REQUEST_TIMEOUT_MS }, options.signed ? await this.signer() : null);
+  }
+
+  /** `--json`: the server's text as it came, one document per line; else what `human` writes for people. */
+  print(document: JsonDocument<unknown>, human: (value: unknown) => string): void {
+    if (this.json) this.io.stdout(`${document.text.trim()}\n`);
+    else this.io.stdout(human(document.value));
+  }
+
+  /** A line for people on stderr (progress, hints); silent under `--json` only when stdout is what counts. */
+  note(text: string): void {
+    this.io.stderr(`${text}\n`);
+  }
+}
+
+export type Json = Record<string, unknown>;
+
+export function asObject(value: unknown): Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
+}
+
+export function asArray(value: unknown): Json[] {
+  return Array.isArray(value) ? value.map(asObject) : [];
+}

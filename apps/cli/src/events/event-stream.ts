@@ -1,0 +1,81 @@
+import { ServiceAnswerError, ServiceUnreachableError, answerError } from '@rcs/client';
+
+/** One Server-Sent Event of `/api/v1/events`: its name and its `data:` text (one JSON object). */
+export interface StreamEvent {
+  id: string;
+  event: string;
+  data: string;
+}
+
+/** The stream ended or the wait ran out before the awaited event. */
+export class EventStreamEndedError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'EventStreamEndedError';
+  }
+}
+
+/**
+ * Follows a `text/event-stream` route until `onEvent` answers true. `opened` runs once the stream is open
+ * (so that a check made then cannot miss an event sent in between); its true also ends the wait.
+ */
+export async function followEvents(
+  url: string,
+  opened: () => Promise<boolean>,
+  onEvent: (event: StreamEvent) => boolean,
+  timeoutMs: number,
+): Promise<void> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), timeoutMs);
+  try {
+    let response: Response;
+    try {
+      response = await fetch(url, { headers: { accept: 'text/event-stream' }, signal: abort.signal });
+    } catch (error) {
+      throw new ServiceUnreachableError(abort.signal.aborted ? 'timed out' : ((error as Error & { cause?: { code?: string } }).cause?.code ?? (error as Error).message), new URL(url).pathname);
+    }
+    if (!response.ok || response.body === null) throw answerError({ status: response.status, text: await response.text(), headers: response.headers }, new URL(url).pathname);
+    if (await opened()) return;
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of response.body) {
+        buffer += decoder.decode(chunk as Uint8Array, { stream: true }).replace(/\r\n?/g, '\n');
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const event = parseEvent(buffer.slice(0, end));
+          buffer = buffer.slice(end + 2);
+          if (event !== null && onEvent(event)) return;
+        }
+      }
+    } catch (error) {
+      if (abort.signal.aborted) throw new EventStreamEndedError(`no decision within ${Math.round(timeoutMs / 1000)} s`);
+      throw new ServiceUnreachableError(`the event stream broke: ${(error as Error).message}`, new URL(url).pathname);
+    }
+    throw new EventStreamEndedError('the event stream ended before the decision');
+  } catch (error) {
+    if (error instanceof ServiceAnswerError || error instanceof ServiceUnreachableError || error instanceof EventStreamEndedError) throw error;
+    if (abort.signal.aborted) throw new EventStreamEndedError(`no decision within ${Math.round(timeoutMs / 1000)} s`);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
+  }
+}
+
+/** One event block; comments (`: heartbeat`) and blocks without data are null. */
+export function parseEvent(block: string): StreamEvent | null {
+  let id = '';
+  let event = 'message';
+  const data: string[] = [];
+  for (const line of block.split('\n')) {
+    if (line === '' || line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'id') id = value;
+    else if (field === 'event') event = value;
+    else if (field === 'data') data.push(value);
+  }
+  return data.length === 0 ? null : { id, event, data: data.join('\n') };
+}

@@ -1,0 +1,156 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mnemonicGenerate } from '@polkadot/util-crypto';
+import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
+import { childProcessBaseEnv, suiteTempDir } from '@rcs/testing';
+import { EXIT } from '../src/errors';
+import { startCoordinator, type RunningCoordinator } from './support/coordinator';
+import { rcs } from './support/run-cli';
+
+const REPO_ROOT = join(__dirname, '..', '..', '..');
+const BENCH_PY = `import json
+scale = float(open('model.py').read().split('=')[1])
+json.dump({'loss': abs(scale - 2) * 2.5}, open('result.json', 'w'))
+`;
+
+function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@rcs.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8' }).trim();
+}
+
+/** The runner's bwrap sandbox where it is installed; else unconfined (the benchmark is this test's own script). */
+function sandboxEnv(): NodeJS.ProcessEnv {
+  try {
+    execFileSync('which', ['bwrap'], { stdio: 'ignore' });
+    return {};
+  } catch {
+    return { SANDBOX: 'none', SANDBOX_ALLOW_NONE: 'true' };
+  }
+}
+
+/** `validator-runner once` (its real entry point and sandbox), as a validator runs it. */
+function runnerOnce(env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['-r', '@swc-node/register', 'apps/validator-runner/src/main.ts', 'once'], { cwd: REPO_ROOT, env: { ...childProcessBaseEnv(), ...sandboxEnv(), ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),
+    );
+  });
+}
+
+/** A miner's round through `rcs` only: the operator creates the task, the miner claims, submits from a git clone and watches the decision. */
+describe('rcs against a running coordinator and validator runner', () => {
+  let dir = '';
+  suiteTempDir('rcs-round-', (path) => (dir = path));
+  let coordinator: RunningCoordinator;
+  let validatorUri: string;
+  let env: NodeJS.ProcessEnv;
+  let taskId: string;
+  let baseRef: string;
+
+  beforeAll(async () => {
+    validatorUri = mnemonicGenerate();
+    coordinator = await startCoordinator((await keypairFromUri(validatorUri)).address);
+    const origin = join(dir, 'origin');
+    mkdirSync(origin);
+    git(origin, 'init', '-q', '-b', 'main');
+    writeFileSync(join(origin, 'bench.py'), BENCH_PY);
+    writeFileSync(join(origin, 'model.py'), 'SCALE = 1.0\n');
+    git(origin, 'add', '.');
+    git(origin, 'commit', '-q', '-m', 'baseline');
+    baseRef = git(origin, 'rev-parse', 'HEAD');
+    // The miner: a development key in RCS_KEY_URI, the coordinator in RCS_COORDINATOR_URL, a HOME of its own.
+    env = { HOME: join(dir, 'home'), RCS_COORDINATOR_URL: coordinator.url, RCS_KEY_URI: mnemonicGenerate(), RCS_ADMIN_TOKEN: coordinator.adminToken };
+    const taskFile = join(dir, 'task.json');
+    writeFileSync(
+      taskFile,
+      JSON.stringify({
+        slug: `cli-${randomBytes(4).toString('hex')}`,
+        title: 'CLI round',
+        repository: `file://${origin}`,
+        base_ref: baseRef,
+        benchmark_command: 'python3 bench.py',
+        result_path: 'result.json',
+        allowed_patch_paths: ['model.py'],
+        metric_name: 'loss',
+        metric_direction: 'minimize',
+        competition_mode: 'standard',
+        time_budget_seconds: 120,
+      }),
+    );
+    const created = await rcs(['admin', 'task', 'create', '--file', taskFile, '--json'], env);
+    expect(created).toMatchObject({ code: EXIT.ok });
+    taskId = (JSON.parse(created.stdout) as { id: string }).id;
+  }, 180_000);
+
+  afterAll(async () => {
+    await coordinator?.stop();
+  });
+
+  it('claims, submits the working tree of a clone, watches the runner accept it, and prints the best', async () => {
+    const tasks = await rcs(['tasks'], env);
+    expect(tasks.code).toBe(EXIT.ok);
+    expect(tasks.stdout).toMatch(new RegExp(`${taskId}\\s+cli-\\w+\\s+live\\s+standard\\s+loss \\(minimize\\)\\s+-`));
+    expect((await rcs(['onboard', taskId], env)).stdout).toContain('Agent API Workflow');
+
+    const claim = await rcs(['claim', taskId, '--description', 'tune SCALE', '--json'], env);
+    expect(claim.code).toBe(EXIT.ok);
+    const claimId = (JSON.parse(claim.stdout) as { id: string }).id;
+    const again = await rcs(['claim', taskId], env);
+    expect(again).toMatchObject({ code: EXIT.refused, stderr: expect.stringContaining('duplicate_active_claim') });
+
+    const clone = join(dir, 'clone');
+    git(dir, 'clone', '-q', join(dir, 'origin'), clone);
+    writeFileSync(join(clone, 'bench.py'), `${BENCH_PY}# faster\n`);
+    const outside = await rcs(['submit', '--claim', claimId, '--repo', clone, '--summary', 'edits the benchmark'], env);
+    expect(outside).toMatchObject({ code: EXIT.refused, stderr: expect.stringContaining('patch_path_not_allowed') });
+    git(clone, 'checkout', '--', 'bench.py');
+    writeFileSync(join(clone, 'model.py'), 'SCALE = 1.75\n');
+    const submitted = await rcs(['submit', '--claim', claimId, '--repo', clone, '--summary', 'SCALE 1.75', '--metric', 'loss=0.7'], env);
+    expect(submitted).toMatchObject({ code: EXIT.ok, stderr: expect.stringContaining(`against ${baseRef}: model.py`) });
+    const submissionId = /submission:\s+(\S+)/.exec(submitted.stdout)?.[1] as string;
+
+    const watching = rcs(['watch', submissionId, '--timeout', '150'], env);
+    const runner = await runnerOnce({ COORDINATOR_URL: coordinator.url, VALIDATOR_MNEMONIC: validatorUri, ALLOW_LOCAL_REPOSITORIES: 'true', RUNNER_WORK_DIR: join(dir, 'work'), LOG_LEVEL: 'warn' });
+    expect(runner.code === 0 ? runner.code : runner.output).toBe(0);
+    const watched = await watching;
+    expect(watched).toMatchObject({ code: EXIT.ok });
+    expect(watched.stdout).toMatch(/status:\s+accepted/);
+    expect(watched.stdout).toMatch(/accepted\s+loss = 0\.625/);
+    expect(watched.stdout).toMatch(new RegExp(`best:\\s+loss = 0\\.625 by \\S+ \\(submission ${submissionId}\\)`));
+
+    const status = await rcs(['status', submissionId, '--json'], env);
+    expect(status.code).toBe(EXIT.ok);
+    expect(JSON.parse(status.stdout)).toMatchObject({ submission: { id: submissionId, status: 'accepted' } });
+    expect((await rcs(['tasks'], env)).stdout).toMatch(/loss \(minimize\)\s+0\.625/);
+  }, 240_000);
+
+  it('submits an artifact with its SHA-256 and size, progress on stderr', async () => {
+    const claim = await rcs(['claim', taskId, '--json'], env);
+    const claimId = (JSON.parse(claim.stdout) as { id: string }).id;
+    const artifact = join(dir, 'weights.bin');
+    writeFileSync(artifact, Buffer.alloc(3 * 1024 * 1024, 1));
+    const submitted = await rcs(['submit', '--claim', claimId, '--task', taskId, '--artifact-only', '--artifact', artifact, '--artifact-uri', 'https://artifacts.example.org/weights.bin', '--summary', 'weights', '--json'], env);
+    expect(submitted.code).toBe(EXIT.ok);
+    expect(submitted.stderr).toMatch(/sha256 \[ +\] {3}0% {2}0\.0 MiB \/ 3\.0 MiB\n[\s\S]*sha256 \[#{30}\] 100% {2}3\.0 MiB \/ 3\.0 MiB\n/);
+    const sha = execFileSync('sha256sum', [artifact], { encoding: 'utf8' }).split(' ')[0];
+    expect(JSON.parse(submitted.stdout)).toMatchObject({ artifact_uri: 'https://artifacts.example.org/weights.bin', artifact_size_bytes: 3 * 1024 * 1024, patch: '' });
+    const path = `/api/v1/submissions/${(JSON.parse(submitted.stdout) as { id: string }).id}/artifact`;
+    const miner = new BtAuthSigner(await keypairFromUri(env['RCS_KEY_URI'] as string));
+    const descriptor = await (await fetch(`${coordinator.url}${path}`, { headers: { ...miner.signRequest({ method: 'GET', url: path }) } })).json();
+    expect(descriptor).toMatchObject({ artifact_sha256: sha });
+    expect(readFileSync(artifact).length).toBe(3 * 1024 * 1024);
+  }, 60_000);
+
+  it('cancels a claim; the server refuses a second cancel (exit 1, its detail printed; --json prints its error body)', async () => {
+    await rcs(['admin', 'task', 'pause', taskId], env);
+    const paused = await rcs(['claim', taskId], env);
+    expect(paused).toMatchObject({ code: EXIT.refused, stderr: expect.stringContaining('task_not_live') });
+    expect((await rcs(['admin', 'task', 'resume', taskId], env)).stdout).toContain('paused → live');
+    const claimId = (JSON.parse((await rcs(['claim', taskId, '--json'], env)).stdout) as { id: string }).id;
+    expect(await rcs(['cancel', claimId], env)).toMatchObject({ code: EXIT.ok, stdout: expect.stringMatching(/status:\s+cancelled/) });
+    const twice = await rcs(['cancel', claimId, '--json'], env);
+    expect(twice).toMatchObject({ code: EXIT.refused, stderr: expect.stringContaining('claim_not_active') });
+    expect(JSON.parse(twice.stdout)).toMatchObject({ detail: { error: 'claim_not_active' } });
+  }, 60_000);
+});
