@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import { CHAIN_ENV_NAMES } from '@rcs/chain';
 import { CliUsageError } from '../errors';
 
 /**
@@ -41,7 +42,6 @@ export const DEFAULT_COORDINATOR_URL = 'http://127.0.0.1:8000';
 export const DEFAULT_POOL_URL = 'http://127.0.0.1:8434';
 /** The local stack's chain: the dev contract in the stack's Redis. */
 export const DEFAULT_CHAIN_ENV: Record<string, string> = { CHAIN: 'dev', NETUID: '1' };
-const CHAIN_VARIABLES = ['CHAIN', 'CHAIN_WS_URL', 'NETUID', 'CLAIM_CONTRACT_ADDRESS', 'CLAIM_CONTRACT_METADATA_PATH', 'CHAIN_TIMEOUT_MS', 'REDIS_URL', 'REDIS_KEY_PREFIX'];
 
 /** `$XDG_CONFIG_HOME/rcs/config.json`, else `$HOME/.config/rcs/config.json`. */
 export function configFilePath(env: NodeJS.ProcessEnv): string {
@@ -57,7 +57,8 @@ export function readSettings(flags: SettingFlags, env: NodeJS.ProcessEnv): CliSe
   const pick = (...values: unknown[]): string | null => values.map(text).find((value) => value !== null) ?? null;
   const fileChain = typeof file['chain'] === 'object' && file['chain'] !== null ? (file['chain'] as Record<string, unknown>) : {};
   const chainEnv: Record<string, string> = { ...DEFAULT_CHAIN_ENV };
-  for (const name of CHAIN_VARIABLES) {
+  // Every variable the chain adapters read: a local stack with its own dev block time counts the same blocks as its pool.
+  for (const name of CHAIN_ENV_NAMES) {
     const value = pick(env[name], fileChain[name]);
     if (value !== null) chainEnv[name] = value;
   }
