@@ -1,95 +1,95 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { keypairFromUri } from '@rcs/auth';
 import { chainConfigFromEnv, closeChainAdapters, createChainAdapters, type ChainAdapters } from '@rcs/chain';
-import { buildClaimEpoch, type ClaimEpochTree, type ClaimPackage } from '@rcs/merkle';
-import { createTestRedis, freePort, type TestRedis } from '@rcs/testing';
+import { verifyClaimPackage, type ClaimPackage } from '@rcs/merkle';
+import { FakeCoordinator, freePort, snapshotOf, until } from '@rcs/testing';
 import { EXIT } from '../src/errors';
 import { rcs } from './support/run-cli';
+import { startPoolProcess, type RunningPool } from './support/pool';
 
 /**
- * `rcs payout` against the dev claim contract in Redis (the local stack's chain). The test publishes the epoch as
- * the pool does, and a local HTTP server answers the pool's proof routes from that epoch's tree: building a real
- * pool epoch needs a whole pool-mining round, which `tools/round/pool-round-stack.int-spec.ts` covers.
+ * `rcs recipient set` and `rcs payout` against the pool's real process on the dev chain: the pool rolls its epoch over
+ * from the coordinator's reward snapshot and publishes it on the dev claim contract (in this file's Redis), and the CLI
+ * reads the package from the pool and the root from the contract. The coordinator side is a snapshot server: the pool
+ * reads nothing else from it.
  */
-describe('rcs payout on the dev claim contract', () => {
-  let redis: TestRedis;
+describe('rcs payout against a real pool and the dev claim contract', () => {
+  const coordinator = new FakeCoordinator();
+  let pool: RunningPool;
   let adapters: ChainAdapters;
-  let server: Server;
-  let poolUrl = '';
-  let epoch: ClaimEpochTree;
-  /** What the stand-in pool answers: the true package, or a forged one (a pool that lies about the amount). */
-  let forge = false;
   let minerUri = '';
   let miner = '';
   let recipient = '';
   let env: NodeJS.ProcessEnv;
+  let pkg: ClaimPackage;
+  let recipientSet: Awaited<ReturnType<typeof rcs>>;
+  let published: { root: string; numOfLeaves: number };
 
   beforeAll(async () => {
-    redis = await createTestRedis();
-    const chainEnv = { CHAIN: 'dev', NETUID: '1', REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.prefix };
-    adapters = await createChainAdapters(chainConfigFromEnv(chainEnv));
+    await coordinator.start();
     minerUri = mnemonicGenerate();
     miner = (await keypairFromUri(minerUri)).address;
     recipient = (await keypairFromUri(mnemonicGenerate())).address;
     const other = (await keypairFromUri('//Charlie')).address;
-    epoch = buildClaimEpoch(3, [
-      { hotkey: miner, recipientColdkey: recipient, amount: 1_250_000n },
-      { hotkey: other, recipientColdkey: other, amount: 40n },
+    pool = await startPoolProcess({ coordinatorUrl: coordinator.url, budgetRao: 1_250_000n });
+    env = { HOME: '/nonexistent-home', RCS_POOL_URL: pool.url, RCS_KEY_URI: minerUri, ...pool.chainEnv };
+    adapters = await createChainAdapters(chainConfigFromEnv(pool.chainEnv));
+    // The pool's epoch check finds no snapshot (the coordinator answers 503) until the recipient is set; then it rolls
+    // the window that had ended when it started over into epoch 1 and publishes it on the contract.
+    recipientSet = await rcs(['recipient', 'set', recipient], env);
+    // A second leaf (a miner without a recipient gets none), so that the proof is not empty.
+    expect(await rcs(['recipient', 'set', other], { ...env, RCS_KEY_URI: '//Charlie' })).toMatchObject({ code: EXIT.ok });
+    coordinator.snapshot = snapshotOf([
+      [miner, 3],
+      [other, 1],
     ]);
-    await adapters.claimContract.publishEpoch({ epoch: 3, root: epoch.root, numOfLeaves: epoch.entries.length, totalRao: epoch.totalAmount, uri: 'http://pool/claims/epoch/3/allocation' }, await keypairFromUri('//Alice'));
-    server = createServer((req, res) => {
-      const match = /^\/claims\/epoch(?:\/3)?\/proof\/(\w+)$/.exec(req.url ?? '');
-      const entry = match && epoch.entries.find((e) => e.hotkey === match[1]);
-      if (!entry) return res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: { error: 'hotkey_not_in_epoch', message: 'no leaf' } }));
-      const pkg: ClaimPackage = epoch.packageAt(entry.index);
-      const answer = forge ? { ...pkg, amount: '9999999', amount_units: '9999999', leaf_hash: undefined } : pkg;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    poolUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    env = { HOME: '/nonexistent-home', RCS_POOL_URL: poolUrl, RCS_KEY_URI: minerUri, ...chainEnv };
-  }, 60_000);
+    const info = await until('the pool published epoch 1 on the contract', () => adapters.claimContract.epochInfo(1), (epoch) => epoch !== null, 60_000);
+    published = { root: info?.root ?? '', numOfLeaves: info?.numOfLeaves ?? 0 };
+  }, 150_000);
 
   afterAll(async () => {
-    await new Promise<void>((resolve) => server?.close(() => resolve()));
     if (adapters) await closeChainAdapters(adapters);
-    await redis?.cleanup();
+    await pool?.stop();
+    await coordinator.close();
   });
 
-  it('verifies the package against the contract, claims it once, and refuses the second claim', async () => {
-    const verified = await rcs(['payout', 'verify'], env);
-    expect(verified).toMatchObject({ code: EXIT.ok, stdout: expect.stringContaining(`amount 1250000 to ${recipient}; the proof leads to the contract's root ${epoch.root}`) });
+  it('sets the recipient, then verifies the published package against the contract, claims it once and refuses the second claim', async () => {
+    expect(recipientSet).toMatchObject({ code: EXIT.ok, stdout: `recipient of ${miner} is now ${recipient}\n` });
+    const verified = await rcs(['payout', 'verify', '--json'], env);
+    expect(verified).toMatchObject({ code: EXIT.ok });
+    pkg = JSON.parse(verified.stdout) as ClaimPackage;
+    expect(pkg).toMatchObject({ epoch: 1, hotkey: miner, recipient_coldkey: recipient, root: published.root, leaf_count: 2 });
+    expect(published.numOfLeaves).toBe(2);
+    expect(pkg.proof).toHaveLength(1);
+    expect(BigInt(pkg.amount)).toBeGreaterThan(0n);
+    const human = await rcs(['payout', 'verify'], env);
+    expect(human.stdout).toBe(`ok: epoch 1, leaf ${pkg.index} of 2, amount ${pkg.amount} to ${recipient}; the proof leads to the contract's root ${published.root}\n`);
+
+    const before = await rcs(['payout', 'status'], env);
+    expect(before).toMatchObject({ code: EXIT.ok });
+    expect(before.stdout).toMatch(new RegExp(`cumulative:\\s+${pkg.amount} rao\\nclaimed:\\s+0 rao\\nclaimable:\\s+${pkg.amount} rao`));
 
     const claimed = await rcs(['payout', 'claim'], env);
-    expect(claimed).toMatchObject({ code: EXIT.ok, stdout: expect.stringMatching(new RegExp(`paid:\\s+1250000 rao\\nto:\\s+${recipient}`)) });
-    expect(await adapters.claimContract.claimedCumulativeRao(miner)).toBe(1_250_000n);
+    expect(claimed).toMatchObject({ code: EXIT.ok, stdout: expect.stringMatching(new RegExp(`paid:\\s+${pkg.amount} rao\\nto:\\s+${recipient}\\nepoch:\\s+1`)) });
+    expect(await adapters.claimContract.claimedCumulativeRao(miner)).toBe(BigInt(pkg.amount));
 
     const again = await rcs(['payout', 'claim', '--json'], env);
-    expect(again).toMatchObject({ code: EXIT.refused, stdout: '', stderr: expect.stringContaining(`nothing_to_claim: ${miner} has claimed 1250000 rao of its cumulative 1250000`) });
-    expect(await adapters.claimContract.claimedCumulativeRao(miner)).toBe(1_250_000n);
+    expect(again).toMatchObject({ code: EXIT.refused, stdout: '', stderr: expect.stringContaining(`nothing_to_claim: ${miner} has claimed ${pkg.amount} rao of its cumulative ${pkg.amount}`) });
+    expect(await adapters.claimContract.claimedCumulativeRao(miner)).toBe(BigInt(pkg.amount));
 
-    const status = await rcs(['payout', 'status'], env);
-    expect(status).toMatchObject({ code: EXIT.ok });
-    expect(status.stdout).toMatch(/cumulative:\s+1250000 rao\nclaimed:\s+1250000 rao\nclaimable:\s+0 rao/);
-  });
+    const after = await rcs(['payout', 'status'], env);
+    expect(after).toMatchObject({ code: EXIT.ok });
+    expect(after.stdout).toMatch(new RegExp(`cumulative:\\s+${pkg.amount} rao\\nclaimed:\\s+${pkg.amount} rao\\nclaimable:\\s+0 rao`));
 
-  it('refuses a package the pool forged: the root and leaf count come from the contract', async () => {
-    forge = true;
-    try {
-      const forged = await rcs(['payout', 'verify', miner], env);
-      expect(forged).toMatchObject({ code: EXIT.refused, stderr: expect.stringContaining('does not verify against the contract') });
-      expect(await rcs(['payout', 'claim'], env)).toMatchObject({ code: EXIT.refused });
-    } finally {
-      forge = false;
-    }
-  });
+    // The check `payout verify` makes: a package whose amount a pool changed leads to another root than the contract's.
+    const forged = { ...pkg, amount: (BigInt(pkg.amount) + 1n).toString(), amount_units: undefined, leaf_hash: undefined };
+    expect(verifyClaimPackage(forged, { root: published.root, leafCount: published.numOfLeaves })).toMatchObject({ ok: false });
+  }, 120_000);
 
   it('exit 1 for a hotkey the pool has no leaf for, exit 3 when the chain does not answer', async () => {
     const stranger = (await keypairFromUri('//Dave')).address;
     expect(await rcs(['payout', 'status', stranger], env)).toMatchObject({ code: EXIT.refused, stderr: expect.stringContaining('hotkey_not_in_epoch') });
     const deadChain = await rcs(['payout', 'claim'], { ...env, REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
     expect(deadChain).toMatchObject({ code: EXIT.unreachable, stderr: expect.stringContaining('claim contract') });
-  }, 30_000);
+  }, 60_000);
 });

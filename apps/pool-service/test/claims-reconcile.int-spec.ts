@@ -4,10 +4,10 @@ import type { ClaimPackage } from '@rcs/merkle';
 import { PostgresServer, RedisServer } from '@rcs/testing';
 import { DataSource } from 'typeorm';
 import { EpochsService } from '../src/epochs/epochs.service';
-import { FakeCoordinator, snapshotOf } from './support/fake-coordinator';
+import { FakeCoordinator, snapshotOf } from '@rcs/testing';
 import { PoolClient, PoolHarness, servePool, type ErrorBody } from './support/harness';
 import { OwnStores, simulatedClaimsEnv, startOwnStores } from './support/own-stores';
-import { until } from './support/until';
+import { until } from '@rcs/testing';
 
 /**
  * A simulated claim that the contract paid while the pool's Postgres went away before the ledger

@@ -12,7 +12,7 @@ import { loadPoolServiceConfig } from '../src/config/config';
 import { rolloverJobId } from '../src/epochs/epochs.job';
 import { EpochsService } from '../src/epochs/epochs.service';
 import type { PoolJobs } from '../src/jobs/pool-jobs';
-import { FakeCoordinator, snapshotOf } from './support/fake-coordinator';
+import { FakeCoordinator, snapshotOf } from '@rcs/testing';
 import { PoolClient, PoolHarness, startPool, type ErrorBody } from './support/harness';
 
 const BUDGET = 1000n;

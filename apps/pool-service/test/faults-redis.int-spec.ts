@@ -3,10 +3,10 @@ import type { ClaimPackage } from '@rcs/merkle';
 import { PostgresServer, RedisServer, startPostgresServer, startRedisServer } from '@rcs/testing';
 import { Client } from 'pg';
 import { EpochsService } from '../src/epochs/epochs.service';
-import { FakeCoordinator, snapshotOf } from './support/fake-coordinator';
+import { FakeCoordinator, snapshotOf } from '@rcs/testing';
 import { ErrorBody, PoolClient, PoolHarness, Reply, signer, startPool } from './support/harness';
 import { simulatedClaimsEnv } from './support/own-stores';
-import { until } from './support/until';
+import { until } from '@rcs/testing';
 
 /**
  * What clients of the pool see when its Redis goes away. The pool runs on a Redis and a Postgres of

@@ -6,10 +6,10 @@ import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { EPOCH_CHECK_SCHEDULER_ID } from '../src/epochs/epochs.job';
 import type { PoolJobs } from '../src/jobs/pool-jobs';
-import { FakeCoordinator, snapshotOf } from './support/fake-coordinator';
+import { FakeCoordinator, snapshotOf } from '@rcs/testing';
 import { PoolClient, PoolHarness, servePool } from './support/harness';
 import { fastEpochsEnv, OwnStores, startOwnStores } from './support/own-stores';
-import { until } from './support/until';
+import { until } from '@rcs/testing';
 
 /**
  * The pool when its Postgres or its Redis goes away across a window end: every ended window gets

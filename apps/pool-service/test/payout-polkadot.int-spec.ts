@@ -8,7 +8,7 @@ import { encodeAddress } from '@polkadot/util-crypto';
 import { AppModule } from '../src/app.module';
 import { loadPoolServiceConfig } from '../src/config/config';
 import { EpochsService } from '../src/epochs/epochs.service';
-import { FakeCoordinator, snapshotOf } from './support/fake-coordinator';
+import { FakeCoordinator, snapshotOf } from '@rcs/testing';
 import { PoolClient, PoolHarness, startPool } from './support/harness';
 
 const CONTRACT = encodeAddress(new Uint8Array(32).fill(0xc0), 42);

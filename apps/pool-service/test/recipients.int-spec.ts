@@ -3,7 +3,7 @@ import { BtAuthSigner } from '@rcs/auth';
 import { ErrorCode, type MinerStatsDto } from '@rcs/contracts';
 import type { ClaimPackage } from '@rcs/merkle';
 import { EpochsService } from '../src/epochs/epochs.service';
-import { FakeCoordinator, snapshotOf } from './support/fake-coordinator';
+import { FakeCoordinator, snapshotOf } from '@rcs/testing';
 import { ErrorBody, expectStatus, ItemsBody, PoolClient, PoolHarness, signer, startPool } from './support/harness';
 
 type Recipient = { hotkey: string; recipient_coldkey: string | null; updated_at: string | null; published_in_epoch: number | null; declared_coldkey: string | null };

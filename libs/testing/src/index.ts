@@ -27,3 +27,5 @@ export { metricValue, MetricsScrapeError, scrapeMetrics } from './http/metrics-t
 export { suiteResource } from './jest/suite-resource';
 export { thrownBy } from './thrown-by';
 export { suiteTempDir, testTempDir } from './jest/temp-dir';
+export { FakeCoordinator, snapshotOf } from './http/fake-coordinator';
+export { until, UntilError } from './until';

@@ -2,7 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A coordinator that serves whatever snapshot the test sets (or 503 when null), over real HTTP. While
+ * A coordinator stand-in for the pool: it serves whatever snapshot the test sets (or 503 when null), over real HTTP. While
  * `hold()` is on it answers no snapshot request: a rollover waits on it, active with nothing stored.
  */
 export class FakeCoordinator {
