@@ -1,15 +1,13 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
-import { childProcessBaseEnv, suiteTempDir } from '@rcs/testing';
+import { benchTaskBody, runValidatorRunner, startCoordinatorProcess, suiteTempDir, type RunningCoordinator } from '@rcs/testing';
 import { EXIT } from '../src/errors';
-import { startCoordinator, type RunningCoordinator } from './support/coordinator';
 import { rcs } from './support/run-cli';
 
-const REPO_ROOT = join(__dirname, '..', '..', '..');
 const BENCH_PY = `import json
 scale = float(open('model.py').read().split('=')[1])
 json.dump({'loss': abs(scale - 2) * 2.5}, open('result.json', 'w'))
@@ -30,12 +28,9 @@ function sandboxEnv(): NodeJS.ProcessEnv {
 }
 
 /** `validator-runner once` (its real entry point and sandbox), as a validator runs it. */
-function runnerOnce(env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['-r', '@swc-node/register', 'apps/validator-runner/src/main.ts', 'once'], { cwd: REPO_ROOT, env: { ...childProcessBaseEnv(), ...sandboxEnv(), ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),
-    );
-  });
+async function runnerOnce(env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+  const run = await runValidatorRunner(['once'], { ...sandboxEnv(), ...env });
+  return { code: run.code, output: run.stdout + run.stderr };
 }
 
 /** A miner's round through `rcs` only: the operator creates the task, the miner claims, submits from a git clone and watches the decision. */
@@ -50,7 +45,7 @@ describe('rcs against a running coordinator and validator runner', () => {
 
   beforeAll(async () => {
     validatorUri = mnemonicGenerate();
-    coordinator = await startCoordinator((await keypairFromUri(validatorUri)).address);
+    coordinator = await startCoordinatorProcess((await keypairFromUri(validatorUri)).address, 'cli_e2e');
     const origin = join(dir, 'origin');
     mkdirSync(origin);
     git(origin, 'init', '-q', '-b', 'main');
@@ -64,19 +59,7 @@ describe('rcs against a running coordinator and validator runner', () => {
     const taskFile = join(dir, 'task.json');
     writeFileSync(
       taskFile,
-      JSON.stringify({
-        slug: `cli-${randomBytes(4).toString('hex')}`,
-        title: 'CLI round',
-        repository: `file://${origin}`,
-        base_ref: baseRef,
-        benchmark_command: 'python3 bench.py',
-        result_path: 'result.json',
-        allowed_patch_paths: ['model.py'],
-        metric_name: 'loss',
-        metric_direction: 'minimize',
-        competition_mode: 'standard',
-        time_budget_seconds: 120,
-      }),
+      JSON.stringify(benchTaskBody(`file://${origin}`, baseRef, { slug: `cli-${randomBytes(4).toString('hex')}`, title: 'CLI round' })),
     );
     const created = await rcs(['admin', 'task', 'create', '--file', taskFile, '--json'], env);
     expect(created).toMatchObject({ code: EXIT.ok });

@@ -1,5 +1,4 @@
-import { createTestRedis, expectServiceAnswers, freePort, spawnService, suiteResource, TestRedis } from '@rcs/testing';
-import { runRunner } from './support/coordinator';
+import { createTestRedis, expectServiceAnswers, freePort, runValidatorRunner, spawnService, suiteResource, TestRedis } from '@rcs/testing';
 
 describe('validator-runner process', () => {
   let redis: TestRedis;
@@ -30,12 +29,12 @@ describe('validator-runner process', () => {
     await expect(spawnService({ entry: 'apps/validator-runner/src/main.ts', portVariable: 'VALIDATOR_RUNNER_PORT', healthPath: '/healthz' })).rejects.toThrow(
       /no validator identity: set VALIDATOR_MNEMONIC, VALIDATOR_SECRET_URI, or BT_WALLET_NAME/,
     );
-    const once = await runRunner(['once'], { BT_WALLET_NAME: 'nobody', BT_WALLET_PATH: '/nonexistent' });
+    const once = await runValidatorRunner(['once'], { BT_WALLET_NAME: 'nobody', BT_WALLET_PATH: '/nonexistent' });
     expect(once).toMatchObject({ code: 1, stderr: expect.stringMatching(/cannot read the hotkey file \/nonexistent\/nobody\/hotkeys\/default: ENOENT/) });
   }, 90_000);
 
   it('answers usage errors with exit code 2 and --help with 0', async () => {
-    expect(await runRunner(['replay'], {})).toMatchObject({ code: 2, stderr: expect.stringMatching(/replay needs --job-file FILE/) });
-    expect(await runRunner(['--help'], {})).toMatchObject({ code: 0, stdout: expect.stringMatching(/replay --job-file FILE/) });
+    expect(await runValidatorRunner(['replay'], {})).toMatchObject({ code: 2, stderr: expect.stringMatching(/replay needs --job-file FILE/) });
+    expect(await runValidatorRunner(['--help'], {})).toMatchObject({ code: 0, stdout: expect.stringMatching(/replay --job-file FILE/) });
   }, 90_000);
 });

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
-import { createTestRedis, metricValue, scrapeMetrics, spawnService, startRedisServer } from '@rcs/testing';
+import { benchTaskBody, createTestRedis, metricValue, RunningCoordinator, runValidatorRunner, scrapeMetrics, spawnService, startCoordinatorProcess, startRedisServer } from '@rcs/testing';
 import { createBenchRepo, scalePatch } from './bench-repo';
 import { DroppingProxy } from './support/dropping-proxy';
-import { call, Json, runRunner, RunningCoordinator, startCoordinator } from './support/coordinator';
+import { call, Json } from './support/coordinator';
 
 /**
  * The first end-to-end round: a task on a local repository, a miner's signed claim and submission, then
@@ -46,7 +46,7 @@ describe('validator-runner once against a running coordinator', () => {
     validatorUri = mnemonicGenerate();
     const validator = new BtAuthSigner(await keypairFromUri(validatorUri));
     miner = new BtAuthSigner(await keypairFromUri(mnemonicGenerate()));
-    coordinator = await startCoordinator(validator.hotkey);
+    coordinator = await startCoordinatorProcess(validator.hotkey, 'runner_e2e');
     taskId = await createTask(`file://${join(root, 'origin')}`);
   }, 180_000);
 
@@ -57,20 +57,13 @@ describe('validator-runner once against a running coordinator', () => {
 
   /** A live task on `repository`; answers its id. */
   async function createTask(repository: string): Promise<string> {
-    const task = await call(coordinator.url, 'POST', '/api/v1/tasks', { admin: coordinator.adminToken }, {
-      slug: `runner-${randomBytes(4).toString('hex')}`,
-      title: 'Runner end to end',
-      repository,
-      base_ref: baseRef,
-      benchmark_command: 'python3 bench.py',
-      result_path: 'result.json',
-      allowed_patch_paths: ['model.py'],
-      metric_name: 'loss',
-      metric_direction: 'minimize',
-      competition_mode: 'standard',
-      time_budget_seconds: 120,
-      validator_benchmark_env: { DATASET_MIX: 'validator-only-mix' },
-    });
+    const task = await call(
+      coordinator.url,
+      'POST',
+      '/api/v1/tasks',
+      { admin: coordinator.adminToken },
+      benchTaskBody(repository, baseRef, { slug: `runner-${randomBytes(4).toString('hex')}`, title: 'Runner end to end', validator_benchmark_env: { DATASET_MIX: 'validator-only-mix' } }),
+    );
     expect(task.status).toBe(201);
     return (task.json as Json).id as string;
   }
@@ -106,7 +99,7 @@ describe('validator-runner once against a running coordinator', () => {
 
   it('leases, replays in the sandbox and posts: the submission is accepted with the observed metric, not the claimed one', async () => {
     const submissionId = await submit('1.5', 0.0001);
-    const run = await runRunner(['once'], runnerEnv(coordinator.url));
+    const run = await runValidatorRunner(['once'], runnerEnv(coordinator.url));
     expect(run).toMatchObject({ code: 0 });
     for (const phase of ['scan', 'clone', 'patch', 'benchmark', 'post']) expect(run.stdout).toContain(`"phase":"${phase}"`);
     expect(run.stdout).toMatch(/"msg":"job finished: accepted, posted"/);
@@ -130,7 +123,7 @@ describe('validator-runner once against a running coordinator', () => {
     const proxy = new DroppingProxy(coordinator.url, (method, path) => method === 'POST' && path.endsWith('/result'));
     await proxy.start();
     try {
-      const run = await runRunner(['once'], runnerEnv(proxy.url));
+      const run = await runValidatorRunner(['once'], runnerEnv(proxy.url));
       expect(run).toMatchObject({ code: 0 });
       expect(run.stdout).toMatch(/"msg":"post: already_recorded"/);
       expect(proxy.seen.filter((line) => line.startsWith('POST') && line.endsWith('/result'))).toHaveLength(1);
@@ -182,7 +175,7 @@ describe('validator-runner once against a running coordinator', () => {
     const missingRepoTask = await createTask(`file://${join(root, 'no-such-repository')}`);
     const submissionId = await submit('1.5', 0.0001, missingRepoTask);
     // The clone fails before anything would run in a sandbox, so this one needs no bwrap.
-    const run = await runRunner(['once'], { ...runnerEnv(coordinator.url), SANDBOX: 'none', SANDBOX_ALLOW_NONE: 'true' });
+    const run = await runValidatorRunner(['once'], { ...runnerEnv(coordinator.url), SANDBOX: 'none', SANDBOX_ALLOW_NONE: 'true' });
     expect(run).toMatchObject({ code: 0 });
     const finished = run.stdout
       .split('\n')
@@ -227,7 +220,7 @@ describe('validator-runner once against a running coordinator', () => {
   }, 120_000);
 
   it('exits 0 with nothing to do when no job is pending', async () => {
-    const run = await runRunner(['once'], runnerEnv(coordinator.url));
+    const run = await runValidatorRunner(['once'], runnerEnv(coordinator.url));
     expect(run).toMatchObject({ code: 0 });
     expect(run.stdout).toContain('scan: leased 0 job(s)');
   }, 120_000);

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, suiteTempDir } from '@rcs/testing';
+import { freePort, runValidatorRunner, suiteTempDir } from '@rcs/testing';
 import { createBenchRepo, scalePatch } from './bench-repo';
-import { runRunner } from './support/coordinator';
 
 /** `replay --job-file F`: a saved job replayed locally, the would-be result printed, nothing posted. */
 describe('validator-runner replay --job-file', () => {
@@ -43,7 +42,7 @@ describe('validator-runner replay --job-file', () => {
         },
       }),
     );
-    const run = await runRunner(['replay', '--job-file', jobFile], {
+    const run = await runValidatorRunner(['replay', '--job-file', jobFile], {
       ALLOW_LOCAL_REPOSITORIES: 'true',
       RUNNER_WORK_DIR: join(root, 'work'),
       COORDINATOR_URL: `http://127.0.0.1:${await freePort()}`,
@@ -60,7 +59,7 @@ describe('validator-runner replay --job-file', () => {
   it('refuses a file that is not a saved job', async () => {
     const bad = join(root, 'bad.json');
     writeFileSync(bad, JSON.stringify({ job_id: 'x', replay_spec: { repository: 1 } }));
-    const run = await runRunner(['replay', '--job-file', bad], {});
+    const run = await runValidatorRunner(['replay', '--job-file', bad], {});
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/is not a saved validator job: submission_id must be a string; replay_spec.repository must be a string/);
   }, 90_000);

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { ReplaySpecDto, VerificationStatus } from '@rcs/contracts';
+import { REPO_ROOT, runValidatorRunner } from '@rcs/testing';
 import { ValidatorJobToReplay, ReplayPipeline } from '../src/replay/replay-pipeline';
 import { createSandbox } from '../src/sandbox/create-sandbox';
 import { Sandbox, SandboxLimits } from '../src/sandbox/sandbox.port';
 import { probeWorkspaceVolumes, removeTree, unmountUnder, WorkspaceFs } from '../src/sandbox/workspace-volume';
 import { createBenchRepo, jobToReplay, localReplaySpec } from './bench-repo';
-import { REPO_ROOT, runRunner } from './support/coordinator';
 
 const MIB = 1024 * 1024;
 const QUOTA = 32 * MIB;
@@ -239,7 +239,7 @@ describe('workspace quota, tmpfs sizes and clean-up (real mounts, real bubblewra
           replay_spec: { ...job(origin, commit, LOCK) },
         }),
       );
-      const run = await runRunner(['replay', '--job-file', jobFile], { ALLOW_LOCAL_REPOSITORIES: 'true', RUNNER_WORK_DIR: work, HOME: '/tmp' }, AS_NOBODY);
+      const run = await runValidatorRunner(['replay', '--job-file', jobFile], { ALLOW_LOCAL_REPOSITORIES: 'true', RUNNER_WORK_DIR: work, HOME: '/tmp' }, AS_NOBODY);
       // Said plainly at boot: nobody may not mount, so the workspace has the file size limit only.
       expect(run.stderr).toContain('"disk":"none"');
       expect(run.stderr).toMatch(/workspaces get no disk quota on this host/);
@@ -250,7 +250,7 @@ describe('workspace quota, tmpfs sizes and clean-up (real mounts, real bubblewra
 
       // A result file the benchmark made unreadable is a missing result (the output is read instead), not a validator failure.
       writeFileSync(jobFile, JSON.stringify({ job_id: randomUUID(), submission_id: randomUUID(), replay_spec: job(origin, commit, `${LOCK.replace(' && chmod 500 .', '')} && chmod 000 result.json && echo loss=2`) }));
-      const unreadable = await runRunner(['replay', '--job-file', jobFile], { ALLOW_LOCAL_REPOSITORIES: 'true', RUNNER_WORK_DIR: work, HOME: '/tmp' }, AS_NOBODY);
+      const unreadable = await runValidatorRunner(['replay', '--job-file', jobFile], { ALLOW_LOCAL_REPOSITORIES: 'true', RUNNER_WORK_DIR: work, HOME: '/tmp' }, AS_NOBODY);
       expect(unreadable.stderr).not.toContain('could not remove the workspace');
       expect(JSON.parse(unreadable.stdout)).toMatchObject({ status: 'accepted', observed_metrics: { loss: 2 }, notes: 'Observed loss=2 (from the output).' });
       expect(readdirSync(work)).toEqual([]);

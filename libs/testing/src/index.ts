@@ -29,3 +29,4 @@ export { thrownBy } from './thrown-by';
 export { suiteTempDir, testTempDir } from './jest/temp-dir';
 export { FakeCoordinator, snapshotOf } from './http/fake-coordinator';
 export { until, UntilError } from './until';
+export { benchTaskBody, REPO_ROOT, runValidatorRunner, startCoordinatorProcess, type RunnerRun, type RunningCoordinator } from './stack/coordinator-process';

@@ -1,0 +1,84 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { childProcessBaseEnv } from '../config';
+import { createScratchDatabase } from '../database/scratch-database';
+import { devCoordinatorEnv } from '../process/dev-coordinator-env';
+import { spawnService, type SpawnedService } from '../process/spawn-service';
+import { createTestRedis } from '../redis/test-redis';
+
+export const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
+
+/**
+ * The coordinator as operators run it (its real entry point), on an empty Postgres database of the calling test
+ * file that it migrates at boot, and the file's own Redis prefix, on the dev chain with the stake check off.
+ */
+export interface RunningCoordinator {
+  service: SpawnedService;
+  url: string;
+  adminToken: string;
+  stop(): Promise<void>;
+}
+
+/** `databasePrefix` names the scratch database (e.g. `runner_e2e`), so that a leftover one says whose it was. */
+export async function startCoordinatorProcess(validatorHotkey: string, databasePrefix: string): Promise<RunningCoordinator> {
+  const [db, redis] = await Promise.all([createScratchDatabase(databasePrefix), createTestRedis()]);
+  const adminToken = randomBytes(16).toString('hex');
+  const service = await spawnService({
+    entry: 'apps/coordinator-api/src/main.ts',
+    portVariable: 'COORDINATOR_PORT',
+    healthPath: '/healthz',
+    timeoutMs: 120_000,
+    env: { ...devCoordinatorEnv(db.url, redis), ADMIN_TOKENS: adminToken, VALIDATOR_HOTKEYS: validatorHotkey },
+  });
+  return {
+    service,
+    url: service.url,
+    adminToken,
+    stop: async () => {
+      await service.stop();
+      await redis.cleanup();
+      await db.drop();
+    },
+  };
+}
+
+export interface RunnerRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the validator runner's entry point with a command, as a validator would (`node -r @swc-node/register …/main.ts once`). */
+export function runValidatorRunner(args: string[], env: NodeJS.ProcessEnv, wrapper: string[] = []): Promise<RunnerRun> {
+  const argv = [...wrapper, process.execPath, '-r', '@swc-node/register', 'apps/validator-runner/src/main.ts', ...args];
+  return new Promise((resolve) => {
+    execFile(
+      argv[0],
+      argv.slice(1),
+      { cwd: REPO_ROOT, env: { ...childProcessBaseEnv(), ...env }, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/**
+ * The body of a live task on a benchmark repository whose `python3 bench.py` writes `loss` to result.json and whose
+ * miners may change model.py only (the runner's and the CLI's round tests); `overrides` add or replace fields.
+ */
+export function benchTaskBody(repository: string, baseRef: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    slug: `bench-${randomBytes(4).toString('hex')}`,
+    title: 'Bench round',
+    repository,
+    base_ref: baseRef,
+    benchmark_command: 'python3 bench.py',
+    result_path: 'result.json',
+    allowed_patch_paths: ['model.py'],
+    metric_name: 'loss',
+    metric_direction: 'minimize',
+    competition_mode: 'standard',
+    time_budget_seconds: 120,
+    ...overrides,
+  };
+}
