@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
-import { benchTaskBody, runValidatorRunner, startCoordinatorProcess, suiteTempDir, type RunningCoordinator } from '@rcs/testing';
+import { benchTaskBody, childProcessBaseEnv, startCoordinatorProcess, suiteTempDir, type RunningCoordinator } from '@rcs/testing';
 import { EXIT } from '../src/errors';
 import { rcs } from './support/run-cli';
 
@@ -27,13 +27,7 @@ function sandboxEnv(): NodeJS.ProcessEnv {
   }
 }
 
-/** `validator-runner once` (its real entry point and sandbox), as a validator runs it. */
-async function runnerOnce(env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
-  const run = await runValidatorRunner(['once'], { ...sandboxEnv(), ...env });
-  return { code: run.code, output: run.stdout + run.stderr };
-}
-
-/** A miner's round through `rcs` only: the operator creates the task, the miner claims, submits from a git clone and watches the decision. */
+/** A round through `rcs` only: the operator creates the task, the miner claims, submits from a git clone and watches, the validator runs `validator once`. */
 describe('rcs against a running coordinator and validator runner', () => {
   let dir = '';
   suiteTempDir('rcs-round-', (path) => (dir = path));
@@ -94,8 +88,18 @@ describe('rcs against a running coordinator and validator runner', () => {
     const submissionId = /submission:\s+(\S+)/.exec(submitted.stdout)?.[1] as string;
 
     const watching = rcs(['watch', submissionId, '--timeout', '150'], env);
-    const runner = await runnerOnce({ COORDINATOR_URL: coordinator.url, VALIDATOR_MNEMONIC: validatorUri, ALLOW_LOCAL_REPOSITORIES: 'true', RUNNER_WORK_DIR: join(dir, 'work'), LOG_LEVEL: 'warn' });
-    expect(runner.code === 0 ? runner.code : runner.output).toBe(0);
+    // The validator's side through the CLI too: `rcs validator once` runs the runner with the CLI's identity and coordinator.
+    const runner = await rcs(['validator', 'once'], {
+      ...childProcessBaseEnv(),
+      ...sandboxEnv(),
+      HOME: join(dir, 'home'),
+      RCS_COORDINATOR_URL: coordinator.url,
+      RCS_KEY_URI: validatorUri,
+      ALLOW_LOCAL_REPOSITORIES: 'true',
+      RUNNER_WORK_DIR: join(dir, 'work'),
+      LOG_LEVEL: 'warn',
+    });
+    expect(runner.code === 0 ? runner.code : runner.stdout + runner.stderr).toBe(0);
     const watched = await watching;
     expect(watched).toMatchObject({ code: EXIT.ok });
     expect(watched.stdout).toMatch(/status:\s+accepted/);
