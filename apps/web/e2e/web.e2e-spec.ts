@@ -414,6 +414,59 @@ describe('the web UI against a stack populated by the demo round', () => {
     await page.context().close();
   });
 
+  it('shows why a submission failed on the validators page and the competition page', async () => {
+    const admin = { 'x-admin-token': stack.adminToken, 'content-type': 'application/json' };
+    const created = await fetch(`${stack.coordinator}/api/v1/tasks`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({
+        slug: `web-failing-${Date.now()}`,
+        title: 'Unclonable repository',
+        repository: 'https://127.0.0.1:9/nonexistent.git',
+        base_ref: 'main',
+        benchmark_command: 'python3 bench.py',
+        allowed_patch_paths: ['model.py'],
+        metric_name: 'score',
+        metric_direction: 'maximize',
+        // Standard: the runner replays it (a task without a mode is centerless, whose submissions need a proposed idea).
+        competition_mode: 'standard',
+        time_budget_seconds: 60,
+      }),
+    });
+    expect(created.status).toBe(201);
+    const task = (await created.json()) as { id: string };
+    const miner = new BtAuthSigner(await keypairFromUri('//web-e2e/failing'));
+    const signed = async (url: string, body: unknown) => {
+      const text = JSON.stringify(body);
+      const response = await fetch(`${stack.coordinator}${url}`, { method: 'POST', headers: { ...miner.signRequest({ method: 'POST', url, body: text }), 'content-type': 'application/json' }, body: text });
+      return { status: response.status, body: (await response.json()) as { id: string } };
+    };
+    // A refusal shows its body (claim descriptions take 8 characters at least).
+    const answered = (reply: { status: number; body: unknown }) => [reply.status, reply.status < 300 ? '' : JSON.stringify(reply.body)];
+    const claim = await signed(`/api/v1/tasks/${task.id}/claim`, { claim_description: 'clone a repository that is not there' });
+    expect(answered(claim)).toEqual([201, '']);
+    const patch = 'diff --git a/model.py b/model.py\n--- a/model.py\n+++ b/model.py\n@@ -1 +1 @@\n-A = 1\n+A = 2\n';
+    const submission = await signed('/api/v1/submissions', { claim_id: claim.body.id, base_ref: 'main', patch, summary: 'x', claimed_metrics: { score: 1 } });
+    expect(answered(submission)).toEqual([201, '']);
+    // The competition page reads again on the decision event; the runner's verdict arrives with its notes.
+    const { page, errors } = await open(`#/competitions/${task.id}`);
+    const decision = page.locator(`li[data-submission-id="${submission.body.id}"] .reason`);
+    await decision.waitFor({ timeout: 120_000 });
+    const verification = ((await (await fetch(`${stack.coordinator}/api/v1/verifications?submission_id=${submission.body.id}`)).json()) as { notes: string | null; status: string }[])[0];
+    // The stack's validator runner decided it: its clone failed.
+    expect(verification.status).toBe('error');
+    expect(verification.notes).toMatch(/^Could not clone the repository: /);
+    await expect(decision.textContent()).resolves.toBe(verification.notes);
+    await page.screenshot({ path: join(ARTIFACTS, 'competition-reason.png'), fullPage: true });
+    const validators = await open('#/validators');
+    await expect(validators.page.locator('section[aria-labelledby=verifications] .reason').first().textContent()).resolves.toBe(verification.notes);
+    await validators.page.screenshot({ path: join(ARTIFACTS, 'validators-reason.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    expect(validators.errors).toEqual([]);
+    await validators.page.context().close();
+    await page.context().close();
+  });
+
   it('never scrolls sideways at 390 px: wide tables scroll in their own box, on every page', async () => {
     const task = await demoTask();
     const pages: [string, string][] = [
