@@ -11,6 +11,7 @@ import { ClaimsModule } from './claims/claims.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { DecisionsModule } from './decisions/decisions.module';
 import { EventsModule } from './events/events.module';
+import { MinerResultsModule } from './miners/miner-results.module';
 import { IdeaRewardsModule } from './idea-rewards/idea-rewards.module';
 import { COORDINATOR_QUEUES } from './jobs/coordinator-jobs';
 import { SchedulesModule } from './jobs/schedules.module';
@@ -73,6 +74,7 @@ export class AppModule {
         PeerEvaluationModule,
         RewardsModule,
         DashboardModule,
+        MinerResultsModule,
       ],
       controllers: [createHealthController('coordinator-api', '0.1.0', ['healthz'], Public(), ApiErrors()), HealthController, DisclaimerController, OnchainController],
     };

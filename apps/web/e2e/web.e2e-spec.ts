@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
+import type { LeaderboardEntryDto, MinerResultsDto } from '@rcs/contracts';
 import { accountIdToSs58, ss58ToAccountId } from '@rcs/merkle';
 import { e2eConfig } from './config';
 import { startDemoStack, type DemoStack } from './demo-stack';
@@ -291,9 +292,19 @@ describe('the web UI against a stack populated by the demo round', () => {
     await expect(page.locator('code.full-hotkey').textContent()).resolves.toBe(stack.bestMiner);
     await expect(page.getByTestId('overall-share').textContent()).resolves.toMatch(/^\d+(\.\d+)? %$/);
     expect(await page.locator('tr.miner-share').count()).toBeGreaterThanOrEqual(1);
-    expect(await page.locator('tr.miner-result').count()).toBeGreaterThanOrEqual(1);
+    // Its accepted results per competition, as the coordinator's public route lists them: the demo competition's best is its.
+    const demo = await demoTask();
+    const results = (await (await fetch(`${stack.coordinator}/api/v1/miners/${polkadotSpelling}/results`)).json()) as MinerResultsDto;
+    expect(results.hotkey).toBe(stack.bestMiner);
+    expect(await page.locator('tr.miner-result').count()).toBe(results.competitions.length);
+    const demoRow = page.locator('tr.miner-result', { has: page.locator(`a[href="#/competitions/${demo.id}"]`) });
+    await expect(demoRow.locator('.best-value').textContent()).resolves.toBe(`mse ${sixDigits(demo.best)}`);
+    await expect(demoRow.textContent()).resolves.toContain('holds the best');
+    await expect(demoRow.getByTestId('accepted-count').textContent()).resolves.toBe(String(results.competitions.find((c) => c.task_id === demo.id)?.accepted));
     await page.getByTestId('weight').waitFor();
-    await page.locator('#miner-pool ~ p').waitFor();
+    // Its pool standing, read by hotkey wherever it ranks.
+    const standing = (await (await fetch(`${stack.pool}/api/v1/miners/${polkadotSpelling}/standing`)).json()) as LeaderboardEntryDto;
+    await expect(page.getByTestId('reputation').textContent()).resolves.toContain(`rank ${standing.rank} in the pool`);
     // The demo's miner has a recipient: a leaf with its cumulative amount, in α, the exact rao on hover.
     const payout = page.locator('[data-payout]');
     await payout.waitFor();
@@ -411,6 +422,80 @@ describe('the web UI against a stack populated by the demo round', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'onboarding-hostile.png'), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows why a submission failed on the validators page and the competition page', async () => {
+    const admin = { 'x-admin-token': stack.adminToken, 'content-type': 'application/json' };
+    const created = await fetch(`${stack.coordinator}/api/v1/tasks`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({
+        slug: `web-failing-${Date.now()}`,
+        title: 'Unclonable repository',
+        repository: 'https://127.0.0.1:9/nonexistent.git',
+        base_ref: 'main',
+        benchmark_command: 'python3 bench.py',
+        allowed_patch_paths: ['model.py'],
+        metric_name: 'score',
+        metric_direction: 'maximize',
+        // Standard: the runner replays it (a task without a mode is centerless, whose submissions need a proposed idea).
+        competition_mode: 'standard',
+        time_budget_seconds: 60,
+      }),
+    });
+    expect(created.status).toBe(201);
+    const task = (await created.json()) as { id: string };
+    const miner = new BtAuthSigner(await keypairFromUri('//web-e2e/failing'));
+    const signed = async (url: string, body: unknown) => {
+      const text = JSON.stringify(body);
+      const response = await fetch(`${stack.coordinator}${url}`, { method: 'POST', headers: { ...miner.signRequest({ method: 'POST', url, body: text }), 'content-type': 'application/json' }, body: text });
+      return { status: response.status, body: (await response.json()) as { id: string } };
+    };
+    // A refusal shows its body (claim descriptions take 8 characters at least).
+    const answered = (reply: { status: number; body: unknown }) => [reply.status, reply.status < 300 ? '' : JSON.stringify(reply.body)];
+    const claim = await signed(`/api/v1/tasks/${task.id}/claim`, { claim_description: 'clone a repository that is not there' });
+    expect(answered(claim)).toEqual([201, '']);
+    const patch = 'diff --git a/model.py b/model.py\n--- a/model.py\n+++ b/model.py\n@@ -1 +1 @@\n-A = 1\n+A = 2\n';
+    const submission = await signed('/api/v1/submissions', { claim_id: claim.body.id, base_ref: 'main', patch, summary: 'x', claimed_metrics: { score: 1 } });
+    expect(answered(submission)).toEqual([201, '']);
+    // The competition page reads again on the decision event; the runner's verdict arrives with its notes.
+    const { page, errors } = await open(`#/competitions/${task.id}`);
+    const decision = page.locator(`li[data-submission-id="${submission.body.id}"] .reason`);
+    await decision.waitFor({ timeout: 120_000 });
+    const verification = ((await (await fetch(`${stack.coordinator}/api/v1/verifications?submission_id=${submission.body.id}`)).json()) as { notes: string | null; status: string }[])[0];
+    // The stack's validator runner decided it: its clone failed.
+    expect(verification.status).toBe('error');
+    expect(verification.notes).toMatch(/^Could not clone the repository: /);
+    await expect(decision.textContent()).resolves.toBe(verification.notes);
+    await page.screenshot({ path: join(ARTIFACTS, 'competition-reason.png'), fullPage: true });
+    const validators = await open('#/validators');
+    await expect(validators.page.locator('section[aria-labelledby=verifications] .reason').first().textContent()).resolves.toBe(verification.notes);
+    await validators.page.screenshot({ path: join(ARTIFACTS, 'validators-reason.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    expect(validators.errors).toEqual([]);
+    await validators.page.context().close();
+    await page.context().close();
+  });
+
+  it("shows the pool standing of a miner past the leaderboard's first page, and no accepted result for one without any", async () => {
+    // 101 more pool miners, registered as miners do: the pool then has more than the 100 the Pool page lists.
+    const registered = await Promise.all(Array.from({ length: 101 }, (_, i) => keypairFromUri(`//web-e2e/pool/${i}`).then((pair) => new BtAuthSigner(pair))));
+    for (const miner of registered) {
+      const reply = await fetch(`${stack.pool}/api/v1/miners/register`, { method: 'POST', headers: { ...miner.signPool() } });
+      expect(reply.status).toBe(200);
+    }
+    const board = (await (await fetch(`${stack.pool}/api/v1/miners/leaderboard?limit=1000`)).json()) as LeaderboardEntryDto[];
+    const last = board[board.length - 1];
+    expect(last.rank).toBeGreaterThan(100);
+    const { page, errors } = await open(`#/miners/${last.hotkey}`);
+    const reputation = page.getByTestId('reputation');
+    await reputation.waitFor();
+    await expect(reputation.textContent()).resolves.toContain(`rank ${last.rank} in the pool`);
+    await expect(page.locator('section[aria-labelledby=miner-results]').textContent()).resolves.toContain('No accepted result yet.');
+    await page.screenshot({ path: join(ARTIFACTS, 'miner-past-first-page.png'), fullPage: true });
+    // A hotkey without an epoch leaf is a 404 of the claim routes; any other failed read is an error.
+    expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
     await page.context().close();
   });
 

@@ -57,6 +57,7 @@ export * from './rewards/reward-policy-version.dto';
 export * from './rewards/reward-snapshot.dto';
 
 export * from './dashboard/dashboard.dto';
+export * from './miners/miner-results.dto';
 
 export * from './status/participation-disclaimer';
 export * from './status/disclaimer.dto';

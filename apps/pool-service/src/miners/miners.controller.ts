@@ -104,6 +104,18 @@ export class MinersController {
     return this.miners.leaderboard(query.limit);
   }
 
+  @Get(':miner_hotkey/standing')
+  @Public()
+  @ApiOperation({
+    summary: "One miner's standing (public)",
+    description: 'Its leaderboard entry wherever it ranks: decayed reputation, evaluations, evolutions and its place by reputation, then hotkey. Any SS58 spelling of the hotkey.',
+  })
+  @ApiOkResponse({ type: LeaderboardEntryDto, description: 'The miner as the leaderboard would list it.' })
+  @ApiErrors([ErrorCode.HotkeyNotFound, '(a hotkey the pool has never seen, or no SS58 address)'])
+  standing(@Param('miner_hotkey') hotkey: string): Promise<LeaderboardEntryDto> {
+    return this.miners.standing(hotkey);
+  }
+
   @Put('recipient-coldkey')
   @RecipientUpdateRoute('Update the payout recipient')
   put(@RecipientSignature() signer: RecipientSigner, @PoolBody(RecipientUpdateDto) body: RecipientUpdateDto): Promise<RecipientUpdatedDto> {

@@ -140,6 +140,38 @@ export class MinersRepository {
     }));
   }
 
+  /**
+   * One miner's row of the leaderboard with its place in that order, or null for a hotkey the pool has
+   * never seen. Ranked miners (positive reputation) count those ahead of them by the `rank_key` index;
+   * the rest, all at 0, come after every ranked miner, by hotkey.
+   */
+  async standing(manager: EntityManager, hotkey: string): Promise<(LeaderboardRow & { rank: number }) | null> {
+    type Row = { hotkey: string; last_seen_at: Date; reputation: number; evaluations: number; evolutions: number; rank: string };
+    const rows = (await manager.query(
+      `WITH me AS (
+         SELECT m.hotkey, m.last_seen_at, s.rank_key,
+                CASE WHEN s.rank_key IS NULL THEN 0::float8 ELSE ${ReputationRepository.standingReputation('$2')} END AS reputation,
+                coalesce(s.evaluations, 0)::int AS evaluations, coalesce(s.evolutions, 0)::int AS evolutions
+         FROM miners m LEFT JOIN miner_standings s ON s.miner_hotkey = m.hotkey
+         WHERE m.hotkey = $1
+       )
+       SELECT me.hotkey, me.last_seen_at, me.reputation, me.evaluations, me.evolutions,
+              1 + CASE WHEN me.rank_key IS NOT NULL THEN
+                    (SELECT count(*) FROM miner_standings s JOIN miners m ON m.hotkey = s.miner_hotkey
+                     WHERE s.rank_key IS NOT NULL AND (s.rank_key > me.rank_key OR (s.rank_key = me.rank_key AND s.miner_hotkey < me.hotkey)))
+                  ELSE
+                    (SELECT count(*) FROM miner_standings s JOIN miners m ON m.hotkey = s.miner_hotkey WHERE s.rank_key IS NOT NULL)
+                    + (SELECT count(*) FROM miners m LEFT JOIN miner_standings s ON s.miner_hotkey = m.hotkey
+                       WHERE s.rank_key IS NULL AND m.hotkey < me.hotkey)
+                  END AS rank
+       FROM me`,
+      [hotkey, this.reputation.decaySeconds],
+    )) as Row[];
+    const row = rows[0];
+    if (row === undefined) return null;
+    return { hotkey: row.hotkey, reputation: row.reputation, evaluations: row.evaluations, evolutions: row.evolutions, lastSeenAt: row.last_seen_at, rank: Number(row.rank) };
+  }
+
   /** The miner's active, unexpired batch or lease (stats). */
   activeAssignment(manager: EntityManager, hotkey: string): Promise<AssignmentEntity | null> {
     return manager

@@ -94,6 +94,14 @@ export class MinersService {
     }));
   }
 
+  /** One miner's leaderboard entry, by any SS58 spelling of its hotkey; an unknown or malformed hotkey is 404 (as the recipient lookup). */
+  async standing(hotkeySpelling: string): Promise<LeaderboardEntryDto> {
+    const hotkey = canonicalSs58(hotkeySpelling);
+    const row = hotkey === null ? null : await this.miners.standing(this.dataSource.manager, hotkey);
+    if (row === null) throw ApiError.notFound(ErrorCode.HotkeyNotFound, `No pool miner with hotkey ${hotkeySpelling}.`, { hotkey: hotkeySpelling });
+    return { rank: row.rank, hotkey: row.hotkey, reputation: row.reputation, evaluations: row.evaluations, evolutions: row.evolutions, last_seen_at: iso(row.lastSeenAt) };
+  }
+
   /** Stores the recipient of the three governing routes; the history keeps the signature. */
   async updateRecipient(change: SignedColdkey): Promise<MinerEntity> {
     return this.record({ ...change, kind: 'recipient' });

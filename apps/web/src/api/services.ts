@@ -8,6 +8,7 @@ import type {
   DisclaimerDto,
   IdeaRewardDto,
   LeaderboardEntryDto,
+  MinerResultsDto,
   OnchainStatusDto,
   PeerConsensusDto,
   PoolStatusDto,
@@ -72,6 +73,8 @@ export class Coordinator {
   verifications = (query: string) => getJson<VerificationSummaryDto[]>(this.baseUrl, `/api/v1/verifications?${query}`);
   ideaRewards = (taskId: string) => getJson<IdeaRewardDto[]>(this.baseUrl, `/api/v1/idea-rewards?task_id=${enc(taskId)}&limit=100`);
   peerConsensus = (submissionId: string) => getJson<PeerConsensusDto>(this.baseUrl, `/api/v1/submissions/${enc(submissionId)}/peer-consensus`);
+  /** A miner's accepted results per competition (any SS58 spelling; the answer names the canonical one). */
+  minerResults = (hotkey: string) => getJson<MinerResultsDto>(this.baseUrl, `/api/v1/miners/${enc(hotkey)}/results?limit=1000`);
   rewardSnapshot = () => getJson<RewardSnapshotDto>(this.baseUrl, '/api/v1/reward-snapshot');
   disclaimer = () => getJson<DisclaimerDto>(this.baseUrl, '/api/v1/disclaimer');
   readiness = () => getJson<Readiness>(this.baseUrl, '/readyz', { allow: [503] });
@@ -104,6 +107,8 @@ export class Pool {
   allocation = (epoch: number) => getJson<AllocationDocument>(this.baseUrl, `${CLAIMS_PREFIX}/epoch/${epoch}/allocation`);
   /** The recipient the pool holds for a hotkey, or null when the pool has never seen it (404 hotkey_not_found). */
   recipient = (hotkey: string) => orNull(getJson<RecipientDto>(this.baseUrl, `/api/v1/miners/recipient-coldkey/${enc(hotkey)}`), 'hotkey_not_found');
+  /** One miner's leaderboard entry wherever it ranks, or null when the pool has never seen it (404 hotkey_not_found). */
+  standing = (hotkey: string) => orNull(getJson<LeaderboardEntryDto>(this.baseUrl, `/api/v1/miners/${enc(hotkey)}/standing`), 'hotkey_not_found');
   /** The claim package, or null when the hotkey has no leaf in that epoch (no recipient yet, or nothing earned). */
   claimPackageOrNull = (epoch: number, hotkey: string) => orNull(this.claimPackage(epoch, hotkey), 'hotkey_not_in_epoch');
   /** The simulated claims of an epoch, or null where the pool does not simulate claims (the route is then absent: 404). */

@@ -1,7 +1,6 @@
-import type { LeaderboardEntryDto, WeightSetterStatusDto } from '@rcs/contracts';
+import type { MinerResultsDto, WeightSetterStatusDto } from '@rcs/contracts';
 import type { Services } from '../app';
 import { readPayout } from '../api/payout';
-import type { Coordinator } from '../api/services';
 import { Hotkey, Time, useLoad, type Load } from '../components/common';
 import { LoadedSection, Section, Table, type Column } from '../components/layout';
 import { formatMetric, formatPercent, plural } from '../logic/format';
@@ -10,56 +9,15 @@ import { href } from '../logic/route';
 import { snapshotShares, weightOf, type MinerShares } from '../logic/shares';
 import { PayoutFacts } from './payout-facts';
 
-/** One accepted result of the miner as the page lists it. */
-interface MinerResult {
-  task_id: string;
-  title: string;
-  metric_name: string;
-  submission_id: string;
-  metric_value: number | null;
-  decided_at: string;
-  best: boolean;
-}
+type MinerCompetition = MinerResultsDto['competitions'][number];
 
-/**
- * The miner's accepted results: its accepted decisions among the dashboard's latest and every change
- * of a competition's best it made (no public route lists a miner's submissions; these two name the miner).
- */
-async function readResults(coordinator: Coordinator, hotkey: string, shares: MinerShares | null): Promise<MinerResult[]> {
-  const dashboard = await coordinator.dashboard();
-  const titles = new Map(dashboard.tasks.map((t) => [t.id, t]));
-  const rows = new Map<string, MinerResult>();
-  for (const d of dashboard.recent_decisions) {
-    if (d.miner_hotkey !== hotkey || String(d.status) !== 'accepted') continue;
-    rows.set(d.submission_id, { task_id: d.task_id, title: titles.get(d.task_id)?.title ?? d.task_slug, metric_name: d.metric_name, submission_id: d.submission_id, metric_value: d.verified_metric_value, decided_at: d.decided_at, best: false });
-  }
-  // Competitions where it scores or decided lately: their best history says which bests it held.
-  const tasks = new Set([...(shares?.competitions.map((c) => c.competition_id) ?? []), ...[...rows.values()].map((r) => r.task_id)]);
-  const histories = await Promise.all([...tasks].map(async (id) => ({ id, history: await coordinator.history(id) })));
-  for (const { id, history } of histories) {
-    const task = titles.get(id);
-    for (const change of history) {
-      if (change.miner_hotkey !== hotkey) continue;
-      rows.set(change.submission_id, {
-        task_id: id,
-        title: task?.title ?? shares?.competitions.find((c) => c.competition_id === id)?.title ?? id,
-        metric_name: task?.metric_name ?? '',
-        submission_id: change.submission_id,
-        metric_value: change.metric_value,
-        decided_at: rows.get(change.submission_id)?.decided_at ?? change.changed_at,
-        best: true,
-      });
-    }
-  }
-  return [...rows.values()].sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.decided_at < b.decided_at ? 1 : -1));
-}
-
-const RESULT_COLUMNS: Column<MinerResult>[] = [
-  { title: 'Competition', rowHeader: true, cell: (r) => <a href={href({ page: 'competition', id: r.task_id })}>{r.title}</a> },
-  { title: 'Verified metric', cell: (r) => `${r.metric_name} ${formatMetric(r.metric_value)}`.trim() },
-  { title: 'Best', cell: (r) => (r.best ? 'held the best' : '') },
-  { title: 'Submission', cell: (r) => <code>{r.submission_id}</code> },
-  { title: 'Decided', cell: (r) => <Time value={r.decided_at} /> },
+const RESULT_COLUMNS: Column<MinerCompetition>[] = [
+  { title: 'Competition', rowHeader: true, cell: (c) => <a href={href({ page: 'competition', id: c.task_id })}>{c.task_title}</a> },
+  { title: 'Accepted', cell: (c) => <span data-testid="accepted-count">{c.accepted}</span> },
+  { title: 'Its best verified metric', cell: (c) => <span class="best-value">{`${c.metric_name} ${formatMetric(c.best.metric_value)}`}</span> },
+  { title: 'Best', cell: (c) => (c.holds_best ? 'holds the best' : '') },
+  { title: 'Submission', cell: (c) => <code>{c.best.submission_id}</code> },
+  { title: 'Latest decision', cell: (c) => <Time value={c.latest_decided_at} /> },
 ];
 
 const SHARE_COLUMNS: Column<MinerShares['competitions'][number]>[] = [
@@ -90,11 +48,11 @@ function Miner({ services, hotkey, spelled }: { services: Services; hotkey: stri
     const snapshot = await coordinator.rewardSnapshot();
     const all = snapshotShares(snapshot);
     const mine = all.find((m) => m.hotkey === hotkey) ?? null;
-    const results = await readResults(coordinator, hotkey, mine);
-    return { snapshot, mine, results, scored: all.length };
+    return { snapshot, mine, scored: all.length };
   }, [coordinator, hotkey]);
+  const [results] = useLoad(() => coordinator.minerResults(hotkey), [coordinator, hotkey]);
   const [weight] = useLoad(() => (weightSetter ? weightSetter.status().then((status) => ({ status, mine: weightOf(status, hotkey) })) : Promise.resolve(null)), [weightSetter, hotkey]);
-  const [reputation] = useLoad(() => pool.leaderboard().then((board): LeaderboardEntryDto | null => board.find((e) => e.hotkey === hotkey) ?? null), [pool, hotkey]);
+  const [reputation] = useLoad(() => pool.standing(hotkey), [pool, hotkey]);
   const [payout] = useLoad(() => readPayout(pool, hotkey), [pool, hotkey]);
   return (
     <>
@@ -118,11 +76,11 @@ function Miner({ services, hotkey, spelled }: { services: Services; hotkey: stri
           )
         }
       </LoadedSection>
-      <LoadedSection id="miner-results" title="Accepted results" load={scores} label="the accepted results">
-        {({ results }) => (
+      <LoadedSection id="miner-results" title="Accepted results" load={results} label="the accepted results">
+        {({ competitions }) => (
           <>
-            <p class="muted">Among the latest decisions, and every time this miner held a competition's best.</p>
-            <Table columns={RESULT_COLUMNS} rows={results} rowKey={(r) => r.submission_id} rowProps={() => ({ class: 'miner-result' })} empty="No accepted result found." />
+            <p class="muted">Per competition: its accepted submissions, its best verified value by the metric's direction, and whether it holds the competition's best.</p>
+            <Table columns={RESULT_COLUMNS} rows={competitions} rowKey={(c) => c.task_id} rowProps={() => ({ class: 'miner-result' })} empty="No accepted result yet." />
           </>
         )}
       </LoadedSection>
@@ -133,7 +91,7 @@ function Miner({ services, hotkey, spelled }: { services: Services; hotkey: stri
           <LoadedWeight load={weight} />
         )}
       </Section>
-      <LoadedSection id="miner-pool" title="Pool reputation" load={reputation} label="the pool leaderboard">
+      <LoadedSection id="miner-pool" title="Pool reputation" load={reputation} label="the pool standing">
         {(entry) =>
           entry ? (
             <p data-testid="reputation">
@@ -141,7 +99,7 @@ function Miner({ services, hotkey, spelled }: { services: Services; hotkey: stri
               <Time value={entry.last_seen_at} />.
             </p>
           ) : (
-            <p class="muted">Not among the pool's top 100 miners by reputation.</p>
+            <p class="muted">Not a pool miner: the pool has never seen this hotkey.</p>
           )
         }
       </LoadedSection>

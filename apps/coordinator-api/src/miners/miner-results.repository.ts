@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { MetricDirection, SubmissionStatus, TaskState } from '@rcs/contracts';
+import { enumColumn, intColumn, nullableFloatColumn, queryRows, textColumn, timestampColumn } from '@rcs/persistence';
+
+export interface MinerCompetitionRow {
+  task_id: string;
+  task_slug: string;
+  task_title: string;
+  task_state: TaskState;
+  metric_name: string;
+  metric_direction: MetricDirection;
+  accepted: number;
+  best_submission_id: string;
+  best_metric_value: number | null;
+  best_decided_at: Date;
+  latest_decided_at: Date;
+  holds_best: boolean;
+}
+
+/**
+ * A miner's accepted results gathered per competition. Columns are named one by one: only what the
+ * dashboard's decisions and the best history already publish, never a patch, log or note.
+ */
+@Injectable()
+export class MinerResultsRepository {
+  /** Competitions with an accepted submission of `hotkey` (canonical), the latest decided first. */
+  competitions(manager: EntityManager, hotkey: string, page: { limit: number; offset: number }): Promise<MinerCompetitionRow[]> {
+    return queryRows(
+      manager,
+      `WITH mine AS (
+         SELECT task_id, count(*)::int AS accepted, max(decided_at) AS latest_decided_at
+         FROM submissions
+         WHERE miner_hotkey = $1 AND status = $2
+         GROUP BY task_id
+       )
+       SELECT t.id AS task_id, t.slug AS task_slug, t.title AS task_title, t.task_state, t.metric_name, t.metric_direction,
+              m.accepted, m.latest_decided_at, top.id AS best_submission_id, top.verified_metric_value AS best_metric_value,
+              top.decided_at AS best_decided_at, CASE WHEN b.miner_hotkey = $1 THEN 1 ELSE 0 END AS holds_best
+       FROM mine m
+       JOIN tasks t ON t.id = m.task_id
+       LEFT JOIN best_results b ON b.task_id = t.id
+       CROSS JOIN LATERAL (
+         SELECT s.id, s.verified_metric_value, s.decided_at
+         FROM submissions s
+         WHERE s.task_id = m.task_id AND s.miner_hotkey = $1 AND s.status = $2
+         ORDER BY CASE WHEN t.metric_direction = 'minimize' THEN s.verified_metric_value END ASC NULLS LAST,
+                  CASE WHEN t.metric_direction = 'maximize' THEN s.verified_metric_value END DESC NULLS LAST,
+                  s.decided_at ASC, s.id ASC
+         LIMIT 1
+       ) top
+       ORDER BY m.latest_decided_at DESC, t.id DESC
+       LIMIT $3 OFFSET $4`,
+      [hotkey, SubmissionStatus.Accepted, page.limit, page.offset],
+      (row) => ({
+        task_id: textColumn(row, 'task_id'),
+        task_slug: textColumn(row, 'task_slug'),
+        task_title: textColumn(row, 'task_title'),
+        task_state: enumColumn(row, 'task_state', TaskState),
+        metric_name: textColumn(row, 'metric_name'),
+        metric_direction: enumColumn(row, 'metric_direction', MetricDirection),
+        accepted: intColumn(row, 'accepted'),
+        best_submission_id: textColumn(row, 'best_submission_id'),
+        best_metric_value: nullableFloatColumn(row, 'best_metric_value'),
+        best_decided_at: timestampColumn(row, 'best_decided_at'),
+        latest_decided_at: timestampColumn(row, 'latest_decided_at'),
+        holds_best: intColumn(row, 'holds_best') === 1,
+      }),
+    );
+  }
+}
