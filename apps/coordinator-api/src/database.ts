@@ -10,6 +10,7 @@ import { DashboardIndexes1763942400000 } from './migrations/1763942400000-dashbo
 import { CanonicalHotkeys1764028800000 } from './migrations/1764028800000-canonical-hotkeys';
 import { RewardSnapshotChanges1764115200000 } from './migrations/1764115200000-reward-snapshot-changes';
 import { SnapshotChangesOfAccepted1764201600000 } from './migrations/1764201600000-snapshot-changes-of-accepted';
+import { SubmissionsMinerAccepted1764288000000 } from './migrations/1764288000000-submissions-miner-accepted';
 import { RewardPolicyEntity } from './rewards/entities/reward-policy.entity';
 import { RewardSnapshotEntity } from './rewards/entities/reward-snapshot.entity';
 import { RewardSnapshotChangeEntity } from './rewards/entities/reward-snapshot-change.entity';
@@ -45,4 +46,5 @@ export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
   CanonicalHotkeys1764028800000,
   RewardSnapshotChanges1764115200000,
   SnapshotChangesOfAccepted1764201600000,
+  SubmissionsMinerAccepted1764288000000,
 ];

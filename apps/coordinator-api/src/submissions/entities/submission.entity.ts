@@ -13,6 +13,7 @@ import { TaskEntity } from '../../tasks/entities/task.entity';
 @Index('submissions_task_decided_idx', ['taskId', 'decidedAt'], { where: "status = 'accepted'" })
 @Index('submissions_decided_idx', ['decidedAt', 'id'], { where: 'decided_at IS NOT NULL' }) // (decided_at DESC, id DESC)
 @Index('submissions_task_status_idx', ['taskId', 'status'])
+@Index('submissions_miner_accepted_idx', ['minerHotkey', 'taskId'], { where: "status = 'accepted'" })
 @Check('submissions_patch_or_artifact', "patch <> '' OR artifact_uri IS NOT NULL")
 @Check('submissions_artifact_sha256_check', "artifact_sha256 ~ '^[0-9a-f]{64}$'")
 @Check('submissions_artifact_size_bytes_check', 'artifact_size_bytes >= 0')
