@@ -1,13 +1,11 @@
 import { keypairFromUri } from '@rcs/auth';
 import { CLAIM_CONTRACT_PORT, type ClaimContractPort } from '@rcs/chain';
-import type { ClaimPackage } from '@rcs/merkle';
-import { PostgresServer, RedisServer } from '@rcs/testing';
+import { accountIdToSs58, type ClaimPackage, ss58ToAccountId } from '@rcs/merkle';
+import { FakeCoordinator, PostgresServer, RedisServer, snapshotOf, until } from '@rcs/testing';
 import { DataSource } from 'typeorm';
 import { EpochsService } from '../src/epochs/epochs.service';
-import { FakeCoordinator, snapshotOf } from '@rcs/testing';
 import { PoolClient, PoolHarness, servePool, type ErrorBody } from './support/harness';
 import { OwnStores, simulatedClaimsEnv, startOwnStores } from './support/own-stores';
-import { until } from '@rcs/testing';
 
 /**
  * A simulated claim that the contract paid while the pool's Postgres went away before the ledger
@@ -118,5 +116,14 @@ describe('claims under a Postgres crash between the payment and the ledger row',
     expect(ledger.claims).toEqual([expect.objectContaining({ hotkey, recipient_coldkey: coldkey, paid: BUDGET.toString(), reconciled: true })]);
     const [{ paid }] = (await db.query(`SELECT sum(paid)::text AS paid FROM simulated_claims WHERE hotkey = $1`, [hotkey])) as { paid: string }[];
     expect(BigInt(paid)).toBe(contractPaid);
+
+    // What the contract paid, for anyone (the web UI's miner page) and by any spelling: a claim made outside the pool included.
+    const polkadot = accountIdToSs58(ss58ToAccountId(hotkey), 0);
+    const claimed = await client.send<{ hotkey: string; claimed_cumulative: string }>('GET', `/claims/claimed/${polkadot}`);
+    expect([claimed.status, claimed.body]).toEqual([200, { hotkey, claimed_cumulative: contractPaid.toString() }]);
+    const never = await client.send<{ claimed_cumulative: string }>('GET', `/claims/claimed/${(await keypairFromUri('//NeverClaimed')).address}`);
+    expect([never.status, never.body.claimed_cumulative]).toEqual([200, '0']);
+    const malformed = await client.send<ErrorBody>('GET', '/claims/claimed/not-an-address');
+    expect([malformed.status, malformed.body.detail?.error]).toEqual([404, 'hotkey_not_found']);
   }, 60_000);
 });

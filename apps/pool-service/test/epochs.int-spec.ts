@@ -6,13 +6,12 @@ import { EpochJob, QueueName } from '@rcs/contracts';
 import { createHttpApp, createLogger, listen } from '@rcs/http';
 import { ss58ToAccountId, accountIdToSs58, verifyClaimPackage, type ClaimPackage } from '@rcs/merkle';
 import { JobQueue } from '@rcs/queue';
-import { metricValue, scrapeMetrics, SseClient } from '@rcs/testing';
+import { FakeCoordinator, metricValue, scrapeMetrics, snapshotOf, SseClient } from '@rcs/testing';
 import { AppModule } from '../src/app.module';
 import { loadPoolServiceConfig } from '../src/config/config';
 import { rolloverJobId } from '../src/epochs/epochs.job';
 import { EpochsService } from '../src/epochs/epochs.service';
 import type { PoolJobs } from '../src/jobs/pool-jobs';
-import { FakeCoordinator, snapshotOf } from '@rcs/testing';
 import { PoolClient, PoolHarness, startPool, type ErrorBody } from './support/harness';
 
 const BUDGET = 1000n;

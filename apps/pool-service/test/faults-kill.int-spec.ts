@@ -1,12 +1,10 @@
 import { keypairFromUri } from '@rcs/auth';
 import { EpochJob, QueueName } from '@rcs/contracts';
-import { RedisServer, spawnService, SpawnedService, SpawnServiceOptions, startRedisServer, TestDatabase } from '@rcs/testing';
+import { FakeCoordinator, RedisServer, snapshotOf, SpawnedService, spawnService, SpawnServiceOptions, startRedisServer, TestDatabase, until } from '@rcs/testing';
 import { Queue } from 'bullmq';
 import { rolloverJobId } from '../src/epochs/epochs.job';
-import { FakeCoordinator, snapshotOf } from '@rcs/testing';
 import { createPoolTestDatabase } from './support/harness';
 import { fastEpochsEnv } from './support/own-stores';
-import { until } from '@rcs/testing';
 
 /**
  * The pool process killed (SIGKILL) while a window's rollover is running, nothing of it stored: after

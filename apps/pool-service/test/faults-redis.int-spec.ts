@@ -1,12 +1,10 @@
 import { keypairFromUri } from '@rcs/auth';
 import type { ClaimPackage } from '@rcs/merkle';
-import { PostgresServer, RedisServer, startPostgresServer, startRedisServer } from '@rcs/testing';
+import { FakeCoordinator, PostgresServer, RedisServer, snapshotOf, startPostgresServer, startRedisServer, until } from '@rcs/testing';
 import { Client } from 'pg';
 import { EpochsService } from '../src/epochs/epochs.service';
-import { FakeCoordinator, snapshotOf } from '@rcs/testing';
 import { ErrorBody, PoolClient, PoolHarness, Reply, signer, startPool } from './support/harness';
 import { simulatedClaimsEnv } from './support/own-stores';
-import { until } from '@rcs/testing';
 
 /**
  * What clients of the pool see when its Redis goes away. The pool runs on a Redis and a Postgres of
@@ -99,6 +97,7 @@ describe('pool faults: Redis going away', () => {
         // The ledger is reconciled from the contract on every read; on the dev chain the contract lives in Redis.
         ['the simulated-claim ledger (reconciled from the dev contract)', () => api.send<ErrorBody>('GET', '/claims/ledger')],
         ['the event stream', () => api.send<ErrorBody>('GET', '/api/v1/events')],
+        ['what the dev contract paid a hotkey', () => api.send<ErrorBody>('GET', `/claims/claimed/${hk['c']}`)],
       ];
       const times: number[] = [];
       for (const [what, request] of requests) {

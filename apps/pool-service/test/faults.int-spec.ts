@@ -1,15 +1,13 @@
 import { keypairFromUri } from '@rcs/auth';
 import { EpochJob, QueueName } from '@rcs/contracts';
 import { JobQueue } from '@rcs/queue';
-import { PostgresServer, RedisServer } from '@rcs/testing';
+import { FakeCoordinator, PostgresServer, RedisServer, snapshotOf, until } from '@rcs/testing';
 import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { EPOCH_CHECK_SCHEDULER_ID } from '../src/epochs/epochs.job';
 import type { PoolJobs } from '../src/jobs/pool-jobs';
-import { FakeCoordinator, snapshotOf } from '@rcs/testing';
 import { PoolClient, PoolHarness, servePool } from './support/harness';
 import { fastEpochsEnv, OwnStores, startOwnStores } from './support/own-stores';
-import { until } from '@rcs/testing';
 
 /**
  * The pool when its Postgres or its Redis goes away across a window end: every ended window gets

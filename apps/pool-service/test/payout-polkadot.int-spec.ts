@@ -3,12 +3,11 @@ import { CLAIM_CONTRACT_PORT, ClaimContractError, type ClaimContractPort, type C
 import { LocalClaimContract, LocalRpcServer, MERKLEPOOL_5A988BF_METADATA_PATH, MERKLEPOOL_METADATA_PATH } from '@rcs/chain/testing';
 import { createHttpApp, createLogger } from '@rcs/http';
 import type { ClaimPackage } from '@rcs/merkle';
-import { createTestRedis, type TestRedis } from '@rcs/testing';
+import { createTestRedis, FakeCoordinator, snapshotOf, type TestRedis } from '@rcs/testing';
 import { encodeAddress } from '@polkadot/util-crypto';
 import { AppModule } from '../src/app.module';
 import { loadPoolServiceConfig } from '../src/config/config';
 import { EpochsService } from '../src/epochs/epochs.service';
-import { FakeCoordinator, snapshotOf } from '@rcs/testing';
 import { PoolClient, PoolHarness, startPool } from './support/harness';
 
 const CONTRACT = encodeAddress(new Uint8Array(32).fill(0xc0), 42);

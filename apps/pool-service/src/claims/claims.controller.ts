@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '@rcs/auth';
-import { ApiErrors, ClaimEpochDto, ClaimEpochListDto, ClaimLedgerDto, ClaimPackageDto, ClaimsHealthDto, SimulatedClaimDto, SimulatedClaimRequestDto, ErrorCode } from '@rcs/contracts';
+import { ApiErrors, ClaimedCumulativeDto, ClaimEpochDto, ClaimEpochListDto, ClaimLedgerDto, ClaimPackageDto, ClaimsHealthDto, SimulatedClaimDto, SimulatedClaimRequestDto, ErrorCode } from '@rcs/contracts';
 import { EpochsService } from '../epochs/epochs.service';
 import { ClaimsService } from './claims.service';
 
@@ -117,6 +117,14 @@ export class ClaimSimulationController {
   @ApiOkResponse({ type: SimulatedClaimDto })
   claimEpoch(@Param('epoch') epoch: string, @Body() body: SimulatedClaimRequestDto): Promise<SimulatedClaimDto> {
     return this.claims.claim(epoch, body);
+  }
+
+  @Get('claimed/:hotkey')
+  @Public()
+  @ApiErrors([ErrorCode.HotkeyNotFound, '(no SS58 address)'], ErrorCode.ChainUnavailable)
+  @ApiOkResponse({ type: ClaimedCumulativeDto, description: "The claim contract's `claimed_cumulative` of the hotkey: what it has been paid so far (any SS58 spelling)." })
+  claimed(@Param('hotkey') hotkey: string): Promise<ClaimedCumulativeDto> {
+    return this.claims.claimedCumulative(hotkey);
   }
 
   @Get('ledger')

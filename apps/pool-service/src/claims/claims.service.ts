@@ -5,6 +5,7 @@ import { ChainUnavailableError, CLAIM_CONTRACT_PORT, ClaimContractError, ClaimCo
 import {
   ApiError,
   ApiValidationError,
+  ClaimedCumulativeDto,
   ClaimEpochDto,
   ClaimEpochListDto,
   ClaimLedgerDto,
@@ -142,6 +143,20 @@ export class ClaimsService {
       });
     }
     return tree.packageAt(index);
+  }
+
+  /** The contract's `claimed_cumulative` of a hotkey (any SS58 spelling): what a claim has paid it so far, wherever it was claimed from. */
+  async claimedCumulative(hotkey: string): Promise<ClaimedCumulativeDto> {
+    const canonical = canonicalSs58(hotkey);
+    if (canonical === null) throw ApiError.notFound(ErrorCode.HotkeyNotFound, `${hotkey} is not an SS58 address.`, { hotkey });
+    try {
+      return { hotkey: canonical, claimed_cumulative: (await this.contract.claimedCumulativeRao(canonical)).toString() };
+    } catch (error) {
+      if (error instanceof ChainUnavailableError) {
+        throw ApiError.unavailable(ErrorCode.ChainUnavailable, 'The claim contract cannot be read; retry later.');
+      }
+      throw error;
+    }
   }
 
   private simulatorPair(): Promise<ContractCaller> {

@@ -61,6 +61,14 @@ export class ClaimEpochDto {
   tree!: 'rfc9162';
 }
 
+/** What the claim contract has paid a hotkey so far (its `claimed_cumulative`, the record of payment). */
+export class ClaimedCumulativeDto {
+  @ApiText('Miner hotkey (SS58, prefix 42; canonical whatever spelling was asked).')
+  hotkey!: string;
+  @ApiText("Rao the contract has paid for this hotkey over every epoch (decimal); \"0\" when it never paid it.")
+  claimed_cumulative!: string;
+}
+
 /** The proof package (DECISIONS §8); `amount` and `amount_units` are the same decimal string. */
 export class ClaimPackageDto {
   @ApiNumber('Epoch id (= window number).')
