@@ -1,6 +1,7 @@
 import type {
   BestResultChangeDto,
   BestResultDto,
+  ClaimedCumulativeDto,
   ClaimEpochDto,
   ClaimEpochListDto,
   ClaimPackageDto,
@@ -17,7 +18,6 @@ import type {
   SotaDto,
   TaskDto,
   VerificationSummaryDto,
-  ClaimLedgerDto,
   WeightSetterStatusDto,
 } from '@rcs/contracts';
 import { takeEarlyJson } from './early';
@@ -111,8 +111,15 @@ export class Pool {
   standing = (hotkey: string) => orNull(getJson<LeaderboardEntryDto>(this.baseUrl, `/api/v1/miners/${enc(hotkey)}/standing`), 'hotkey_not_found');
   /** The claim package, or null when the hotkey has no leaf in that epoch (no recipient yet, or nothing earned). */
   claimPackageOrNull = (epoch: number, hotkey: string) => orNull(this.claimPackage(epoch, hotkey), 'hotkey_not_in_epoch');
-  /** The simulated claims of an epoch, or null where the pool does not simulate claims (the route is then absent: 404). */
-  ledger = (epoch: number) => orNull(getJson<ClaimLedgerDto>(this.baseUrl, `${CLAIMS_PREFIX}/ledger/${epoch}`), 'not_found');
+  /** What the claim contract has paid the hotkey (rao, decimal), or null when the pool cannot say now (the contract unreadable: 503). */
+  claimed = (hotkey: string) =>
+    getJson<ClaimedCumulativeDto>(this.baseUrl, `${CLAIMS_PREFIX}/claimed/${enc(hotkey)}`).then(
+      (body) => body.claimed_cumulative,
+      (error: unknown) => {
+        if (error instanceof ServiceError && error.status === 503) return null;
+        throw error;
+      },
+    );
   disclaimer = () => getJson<DisclaimerDto>(this.baseUrl, '/api/v1/disclaimer');
   allocationUrl = (epoch: number) => `${this.baseUrl.replace(/\/+$/, '')}${CLAIMS_PREFIX}/epoch/${epoch}/allocation`;
   eventsUrl = () => `${this.baseUrl.replace(/\/+$/, '')}/api/v1/events`;

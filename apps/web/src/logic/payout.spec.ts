@@ -1,11 +1,10 @@
-import type { ClaimEpochDto, ClaimLedgerDto, ClaimPackageDto, RecipientDto } from '@rcs/contracts';
+import type { ClaimEpochDto, ClaimPackageDto, RecipientDto } from '@rcs/contracts';
 import type { AllocationEntry } from '../api/services';
-import { claimableNow, claimedSoFar, classifyPayout } from './payout';
+import { claimableNow, classifyPayout } from './payout';
 
 const epoch = { epoch: 7, status: 'published' } as ClaimEpochDto;
 const recipient = { hotkey: 'h', recipient_coldkey: null, declared_coldkey: null, published_in_epoch: null, updated_at: null } as RecipientDto;
 const entry = (cumulative: string) => ({ hotkey: 'h', recipient_coldkey: null, units: cumulative, cumulative, competitions: [] }) as AllocationEntry;
-const ledger = (claims: [string, string][]) => ({ epoch: 1, claims: claims.map(([hotkey, amount]) => ({ hotkey, amount })) }) as unknown as ClaimLedgerDto;
 
 describe('classifyPayout', () => {
   it('tells an unknown hotkey, one that earned nothing and one that earned without a recipient apart', () => {
@@ -25,12 +24,6 @@ describe('classifyPayout', () => {
 });
 
 describe('claimed and claimable amounts', () => {
-  it('reads the latest claim from ledgers newest first, "0" when none names the hotkey, null without ledgers', () => {
-    expect(claimedSoFar([ledger([['x', '10']]), ledger([['h', '300'], ['h', '500']]), ledger([['h', '900']])], 'h')).toBe('500');
-    expect(claimedSoFar([ledger([])], 'h')).toBe('0');
-    expect(claimedSoFar([null, null], 'h')).toBeNull();
-    expect(claimedSoFar([], 'h')).toBeNull();
-  });
   it('pays the leaf amount less what was claimed, only from the published epoch', () => {
     expect(claimableNow('123456789012345678901', '1', 'published')).toBe('123456789012345678900');
     expect(claimableNow('100', '150', 'published')).toBe('0');

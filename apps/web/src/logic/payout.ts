@@ -1,4 +1,4 @@
-import type { ClaimEpochDto, ClaimLedgerDto, ClaimPackageDto, RecipientDto } from '@rcs/contracts';
+import type { ClaimEpochDto, ClaimPackageDto, RecipientDto } from '@rcs/contracts';
 import type { AllocationEntry } from '../api/services';
 import type { ClaimCheck } from './claim-check';
 
@@ -18,21 +18,11 @@ export type Payout =
       pkg: ClaimPackageDto;
       check: ClaimCheck;
       recipient: RecipientDto | null;
-      /** Rao claimed so far (the leaf amount of its latest claim); null where the pool does not keep a claim ledger. */
+      /** Rao the claim contract has paid the hotkey so far (its `claimed_cumulative`); null when the contract cannot be read now. */
       claimed: string | null;
       /** Rao a claim pays now: the leaf amount less what was claimed, 0 unless the epoch is the published, claimable one. */
       claimable: string | null;
     };
-
-/** The amount of the hotkey's latest claim in ledgers read newest first: its claimed cumulative; "0" when none names it; null when there is no ledger. */
-export function claimedSoFar(ledgers: readonly (ClaimLedgerDto | null)[], hotkey: string): string | null {
-  if (ledgers.length === 0 || ledgers.every((ledger) => ledger === null)) return null;
-  for (const ledger of ledgers) {
-    const claims = (ledger?.claims ?? []).filter((claim) => claim.hotkey === hotkey);
-    if (claims.length > 0) return claims.reduce((max, claim) => (BigInt(claim.amount) > BigInt(max) ? claim.amount : max), '0');
-  }
-  return '0';
-}
 
 /** Leaf amount less claimed, never below 0; null when the claimed amount is not known; "0" for an epoch that is not claimable. */
 export function claimableNow(amount: string, claimed: string | null, status: string): string | null {

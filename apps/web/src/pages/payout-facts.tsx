@@ -57,7 +57,7 @@ export function PayoutFacts({ payout }: { payout: Payout }) {
             <Alpha rao={payout.pkg.amount} />
           </dd>
           <dt>Already claimed</dt>
-          <dd data-testid="claimed">{payout.claimed === null ? <span class="muted">not known here (the claim contract holds it)</span> : <Alpha rao={payout.claimed} />}</dd>
+          <dd data-testid="claimed">{payout.claimed === null ? <span class="muted">not known now (the claim contract cannot be read)</span> : <Alpha rao={payout.claimed} />}</dd>
           <dt>Claimable now</dt>
           <dd data-testid="claimable">
             {payout.claimable === null ? <span class="muted">leaf amount less what the contract says was claimed</span> : <Alpha rao={payout.claimable} />}
