@@ -8,8 +8,7 @@ import { CommandContext, type GlobalArgs } from './context';
 import { CliRefusedError, CliUnreachableError, CliUsageError, EXIT, type ExitCode } from './errors';
 import { EventStreamEndedError } from './events/event-stream';
 import type { CliIo } from './output/io';
-
-export const CLI_VERSION = '0.1.0';
+import { CLI_VERSION } from './version';
 
 const EPILOGUE = [
   'Identity: a Bittensor wallet (--wallet-name/--wallet-hotkey/--wallet-path or BT_WALLET_NAME/BT_WALLET_HOTKEY/BT_WALLET_PATH),',

@@ -48,7 +48,10 @@ export function validatorCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv
 /** The runner's own entry point, with this CLI's identity and coordinator in the runner's variables; its exit code. */
 async function runRunner(ctx: CommandContext, args: string[], needsIdentity = true): Promise<number> {
   const root = repositoryRoot();
-  if (root === null) throw new CliUsageError('the validator commands run the validator runner of a repository checkout; run rcs from the checkout (npx rcs …)');
+  if (root === null) {
+    // A packed install (npm install -g) carries the CLI only, not the runner and its sandbox.
+    throw new CliUsageError(`validator ${args[0] as string} runs the validator runner from a repository checkout, which this installed rcs is not part of: run it there (npx rcs validator ${args[0] as string}) or run the runner's image; validator status works anywhere`);
+  }
   const { identity, coordinatorUrl } = ctx.settings;
   const env: NodeJS.ProcessEnv = { ...ctx.env, COORDINATOR_URL: coordinatorUrl };
   if (needsIdentity) {
