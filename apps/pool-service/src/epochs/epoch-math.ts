@@ -1,3 +1,5 @@
+import type { AllocationDocument } from '@rcs/contracts';
+
 /**
  * The pure arithmetic of an epoch (DECISIONS.md §8): the budget split over pools, competitions and
  * miners with the largest-remainder method in exact integer arithmetic, cumulative amounts per
@@ -189,30 +191,6 @@ export function cumulate(previous: ReadonlyMap<string, bigint>, units: ReadonlyM
   const next = new Map(previous);
   for (const [hotkey, amount] of units) next.set(hotkey, (next.get(hotkey) ?? 0n) + amount);
   return next;
-}
-
-export interface AllocationEntry {
-  hotkey: string;
-  recipient_coldkey: string | null;
-  units: string;
-  cumulative: string;
-  competitions: { competition_id: string; slug: string; score: number; units: string }[];
-}
-
-/** The receipts of an epoch (DECISIONS.md §8 "Evidence"); serialised once and served byte for byte. */
-export interface AllocationDocument {
-  epoch: number;
-  snapshot_sha256: string | null;
-  snapshot_generated_at: string | null;
-  /** True when the coordinator could not be reached and the last stored snapshot was used. */
-  snapshot_stale: boolean;
-  policy_version: number | null;
-  budget: string;
-  /** Carried in from the previous epoch (part of what this epoch split). */
-  carried_in: string;
-  /** Carried to the next epoch (pools without a scored miner). */
-  carried_over: string;
-  entries: AllocationEntry[];
 }
 
 export interface EpochAllocationInput {

@@ -1,4 +1,5 @@
 import type {
+  AllocationDocument,
   BestResultChangeDto,
   BestResultDto,
   ClaimedCumulativeDto,
@@ -32,22 +33,6 @@ export interface WebConfig {
   pool: string;
   weightSetter: string | null;
   runner: string | null;
-}
-
-/** One entry of an epoch's allocation document (DECISIONS §8 receipts); amounts are rao as decimal strings. */
-export interface AllocationEntry {
-  hotkey: string;
-  recipient_coldkey: string | null;
-  units: string;
-  cumulative: string;
-  competitions: { competition_id: string; slug: string; score: number; units: string }[];
-}
-
-/** `GET /claims/epoch/{epoch}/allocation`, the part the pages read. */
-export interface AllocationDocument {
-  epoch: number;
-  budget: string;
-  entries: AllocationEntry[];
 }
 
 /** What `GET /readyz` answers (200 ready, 503 not ready, same body). */

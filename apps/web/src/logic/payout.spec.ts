@@ -1,5 +1,4 @@
-import type { ClaimEpochDto, ClaimPackageDto, RecipientDto } from '@rcs/contracts';
-import type { AllocationEntry } from '../api/services';
+import type { AllocationEntry, ClaimEpochDto, ClaimPackageDto, RecipientDto } from '@rcs/contracts';
 import { claimableNow, classifyPayout } from './payout';
 
 const epoch = { epoch: 7, status: 'published' } as ClaimEpochDto;

@@ -1,5 +1,4 @@
-import type { ClaimEpochDto, ClaimPackageDto, RecipientDto } from '@rcs/contracts';
-import type { AllocationEntry } from '../api/services';
+import type { AllocationEntry, ClaimEpochDto, ClaimPackageDto, RecipientDto } from '@rcs/contracts';
 import type { ClaimCheck } from './claim-check';
 
 /** What a hotkey's payout is in the newest epoch, told apart as a miner needs it. */
