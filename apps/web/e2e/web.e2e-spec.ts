@@ -77,6 +77,35 @@ async function demoTask(): Promise<{ id: string; title: string; best: number }> 
 
 const sixDigits = (value: number) => String(Number(value.toPrecision(6)));
 
+/** The one-line patch every test submission sends. */
+const MODEL_PATCH = 'diff --git a/model.py b/model.py\n--- a/model.py\n+++ b/model.py\n@@ -1 +1 @@\n-A = 1\n+A = 2\n';
+
+/** Creates a task as the operator: a benchmark over `model.py` scored by `score` (maximize), then `fields`. */
+async function createTask(fields: Record<string, unknown>): Promise<{ id: string }> {
+  const created = await fetch(`${stack.coordinator}/api/v1/tasks`, {
+    method: 'POST',
+    headers: { 'x-admin-token': stack.adminToken, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      base_ref: 'main',
+      benchmark_command: 'python3 bench.py',
+      allowed_patch_paths: ['model.py'],
+      metric_name: 'score',
+      metric_direction: 'maximize',
+      time_budget_seconds: 60,
+      ...fields,
+    }),
+  });
+  expect(created.status).toBe(201);
+  return (await created.json()) as { id: string };
+}
+
+/** A POST to the coordinator signed by `signer`: its status and JSON body. */
+async function signedPost(signer: BtAuthSigner, url: string, body: unknown): Promise<{ status: number; body: { id: string } }> {
+  const text = JSON.stringify(body);
+  const response = await fetch(`${stack.coordinator}${url}`, { method: 'POST', headers: { ...signer.signRequest({ method: 'POST', url, body: text }), 'content-type': 'application/json' }, body: text });
+  return { status: response.status, body: (await response.json()) as { id: string } };
+}
+
 describe('the web UI against a stack populated by the demo round', () => {
   it('lists the demo competition with its state, mode, metric and best result', async () => {
     const task = await demoTask();
@@ -235,44 +264,25 @@ describe('the web UI against a stack populated by the demo round', () => {
   });
 
   it('shows a decision made while the competition page is open, without a reload', async () => {
-    const admin = { 'x-admin-token': stack.adminToken, 'content-type': 'application/json' };
-    const created = await fetch(`${stack.coordinator}/api/v1/tasks`, {
-      method: 'POST',
-      headers: admin,
-      body: JSON.stringify({
-        slug: `web-live-${Date.now()}`,
-        title: 'Peer-judged score',
-        repository: 'https://example.org/model.git',
-        base_ref: 'main',
-        benchmark_command: 'python3 bench.py',
-        allowed_patch_paths: ['model.py'],
-        metric_name: 'score',
-        metric_direction: 'maximize',
-        competition_mode: 'peer_evaluation',
-        min_peer_evaluations: 2,
-        time_budget_seconds: 60,
-      }),
+    const task = await createTask({
+      slug: `web-live-${Date.now()}`,
+      title: 'Peer-judged score',
+      repository: 'https://example.org/model.git',
+      competition_mode: 'peer_evaluation',
+      min_peer_evaluations: 2,
     });
-    expect(created.status).toBe(201);
-    const task = (await created.json()) as { id: string };
     const { page, errors } = await open(`#/competitions/${task.id}`);
     await page.getByText('live updates on').waitFor();
     await page.evaluate(() => Object.assign(window, { sameDocument: true }));
     await expect(page.locator('section[aria-labelledby=decisions]').textContent()).resolves.toContain('No decision');
 
     const [miner, first, second] = await Promise.all(['//web-e2e/miner', '//web-e2e/peer1', '//web-e2e/peer2'].map(async (uri) => new BtAuthSigner(await keypairFromUri(uri))));
-    const signed = async (signer: BtAuthSigner, url: string, body: unknown) => {
-      const text = JSON.stringify(body);
-      const response = await fetch(`${stack.coordinator}${url}`, { method: 'POST', headers: { ...signer.signRequest({ method: 'POST', url, body: text }), 'content-type': 'application/json' }, body: text });
-      return { status: response.status, body: (await response.json()) as { id: string } };
-    };
-    const claim = await signed(miner, `/api/v1/tasks/${task.id}/claim`, { claim_description: 'raise the score' });
+    const claim = await signedPost(miner, `/api/v1/tasks/${task.id}/claim`, { claim_description: 'raise the score' });
     expect(claim.status).toBe(201);
-    const patch = 'diff --git a/model.py b/model.py\n--- a/model.py\n+++ b/model.py\n@@ -1 +1 @@\n-A = 1\n+A = 2\n';
-    const submission = await signed(miner, '/api/v1/submissions', { claim_id: claim.body.id, base_ref: 'main', patch, summary: 'a better constant', claimed_metrics: { score: 0.9 } });
+    const submission = await signedPost(miner, '/api/v1/submissions', { claim_id: claim.body.id, base_ref: 'main', patch: MODEL_PATCH, summary: 'a better constant', claimed_metrics: { score: 0.9 } });
     expect(submission.status).toBe(201);
     for (const peer of [first, second]) {
-      const evaluation = await signed(peer, `/api/v1/submissions/${submission.body.id}/peer-evaluate`, { status: 'accepted', observed_metrics: { score: 0.8 } });
+      const evaluation = await signedPost(peer, `/api/v1/submissions/${submission.body.id}/peer-evaluate`, { status: 'accepted', observed_metrics: { score: 0.8 } });
       expect(evaluation.status).toBe(200);
     }
 
@@ -370,7 +380,6 @@ describe('the web UI against a stack populated by the demo round', () => {
   });
 
   it('renders the onboarding document and runs nothing of a hostile one', async () => {
-    const admin = { 'x-admin-token': stack.adminToken, 'content-type': 'application/json' };
     const hostile = [
       '# Hostile notes',
       '<script>window.pwned = "script"</script>',
@@ -381,24 +390,12 @@ describe('the web UI against a stack populated by the demo round', () => {
       '<script>window.pwned = "code"</script>',
       '```',
     ].join('\n\n');
-    const created = await fetch(`${stack.coordinator}/api/v1/tasks`, {
-      method: 'POST',
-      headers: admin,
-      body: JSON.stringify({
-        slug: `web-hostile-${Date.now()}`,
-        title: 'Hostile onboarding',
-        repository: 'https://example.org/model.git',
-        base_ref: 'main',
-        benchmark_command: 'python3 bench.py',
-        allowed_patch_paths: ['model.py'],
-        metric_name: 'score',
-        metric_direction: 'maximize',
-        time_budget_seconds: 60,
-        onboard_md: hostile,
-      }),
+    const task = await createTask({
+      slug: `web-hostile-${Date.now()}`,
+      title: 'Hostile onboarding',
+      repository: 'https://example.org/model.git',
+      onboard_md: hostile,
     });
-    expect(created.status).toBe(201);
-    const task = (await created.json()) as { id: string };
     const { page, errors } = await open(`#/competitions/${task.id}`);
     const dialogs: string[] = [];
     page.on('dialog', (dialog) => {
@@ -426,38 +423,19 @@ describe('the web UI against a stack populated by the demo round', () => {
   });
 
   it('shows why a submission failed on the validators page and the competition page', async () => {
-    const admin = { 'x-admin-token': stack.adminToken, 'content-type': 'application/json' };
-    const created = await fetch(`${stack.coordinator}/api/v1/tasks`, {
-      method: 'POST',
-      headers: admin,
-      body: JSON.stringify({
-        slug: `web-failing-${Date.now()}`,
-        title: 'Unclonable repository',
-        repository: 'https://127.0.0.1:9/nonexistent.git',
-        base_ref: 'main',
-        benchmark_command: 'python3 bench.py',
-        allowed_patch_paths: ['model.py'],
-        metric_name: 'score',
-        metric_direction: 'maximize',
-        // Standard: the runner replays it (a task without a mode is centerless, whose submissions need a proposed idea).
-        competition_mode: 'standard',
-        time_budget_seconds: 60,
-      }),
+    const task = await createTask({
+      slug: `web-failing-${Date.now()}`,
+      title: 'Unclonable repository',
+      repository: 'https://127.0.0.1:9/nonexistent.git',
+      // Standard: the runner replays it (a task without a mode is centerless, whose submissions need a proposed idea).
+      competition_mode: 'standard',
     });
-    expect(created.status).toBe(201);
-    const task = (await created.json()) as { id: string };
     const miner = new BtAuthSigner(await keypairFromUri('//web-e2e/failing'));
-    const signed = async (url: string, body: unknown) => {
-      const text = JSON.stringify(body);
-      const response = await fetch(`${stack.coordinator}${url}`, { method: 'POST', headers: { ...miner.signRequest({ method: 'POST', url, body: text }), 'content-type': 'application/json' }, body: text });
-      return { status: response.status, body: (await response.json()) as { id: string } };
-    };
     // A refusal shows its body (claim descriptions take 8 characters at least).
     const answered = (reply: { status: number; body: unknown }) => [reply.status, reply.status < 300 ? '' : JSON.stringify(reply.body)];
-    const claim = await signed(`/api/v1/tasks/${task.id}/claim`, { claim_description: 'clone a repository that is not there' });
+    const claim = await signedPost(miner, `/api/v1/tasks/${task.id}/claim`, { claim_description: 'clone a repository that is not there' });
     expect(answered(claim)).toEqual([201, '']);
-    const patch = 'diff --git a/model.py b/model.py\n--- a/model.py\n+++ b/model.py\n@@ -1 +1 @@\n-A = 1\n+A = 2\n';
-    const submission = await signed('/api/v1/submissions', { claim_id: claim.body.id, base_ref: 'main', patch, summary: 'x', claimed_metrics: { score: 1 } });
+    const submission = await signedPost(miner, '/api/v1/submissions', { claim_id: claim.body.id, base_ref: 'main', patch: MODEL_PATCH, summary: 'x', claimed_metrics: { score: 1 } });
     expect(answered(submission)).toEqual([201, '']);
     // The competition page reads again on the decision event; the runner's verdict arrives with its notes.
     const { page, errors } = await open(`#/competitions/${task.id}`);
