@@ -29,4 +29,5 @@ export { thrownBy } from './thrown-by';
 export { suiteTempDir, testTempDir } from './jest/temp-dir';
 export { FakeCoordinator, snapshotOf } from './http/fake-coordinator';
 export { until, UntilError } from './until';
-export { benchTaskBody, REPO_ROOT, runValidatorRunner, startCoordinatorProcess, type RunnerRun, type RunningCoordinator } from './stack/coordinator-process';
+export { benchTaskBody, runValidatorRunner, startCoordinatorProcess, type RunnerRun, type RunningCoordinator } from './stack/coordinator-process';
+export { REPO_ROOT, repoNodeArgs } from './process/repo-node';

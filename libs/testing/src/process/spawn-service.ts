@@ -1,12 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { childProcessBaseEnv } from '../config';
 import { freePort } from '../net/free-port';
 import { waitForHttp } from '../net/wait-for-http';
+import { REPO_ROOT, repoNodeArgs } from './repo-node';
 
-const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
-/** Loaded into every process a test starts: a query sent on a busy pg client throws there, as in the tests themselves. */
-const ONE_QUERY_AT_A_TIME = join(REPO_ROOT, 'tools', 'jest', 'pg-one-query-at-a-time.js');
 
 export interface SpawnedService {
   url: string;
@@ -30,7 +27,7 @@ export interface SpawnServiceOptions {
 /** Runs an app's real entry point as its own process (as operators run it) and waits until it is healthy. */
 export async function spawnService(options: SpawnServiceOptions): Promise<SpawnedService> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', '-r', ONE_QUERY_AT_A_TIME, options.entry], {
+  const child = spawn(process.execPath, repoNodeArgs(options.entry), {
     cwd: REPO_ROOT,
     env: { ...childProcessBaseEnv(), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...options.env, [options.portVariable]: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

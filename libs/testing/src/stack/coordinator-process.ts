@@ -1,13 +1,11 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { childProcessBaseEnv } from '../config';
 import { createScratchDatabase } from '../database/scratch-database';
 import { devCoordinatorEnv } from '../process/dev-coordinator-env';
+import { REPO_ROOT, repoNodeArgs } from '../process/repo-node';
 import { spawnService, type SpawnedService } from '../process/spawn-service';
 import { createTestRedis } from '../redis/test-redis';
-
-export const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
 
 /**
  * The coordinator as operators run it (its real entry point), on an empty Postgres database of the calling test
@@ -49,9 +47,9 @@ export interface RunnerRun {
   stderr: string;
 }
 
-/** Runs the validator runner's entry point with a command, as a validator would (`node -r @swc-node/register …/main.ts once`). */
+/** Runs the validator runner's entry point with a command, as a validator would (`node -r @swc-node/register …/main.ts once`; the tests' pg guard loaded too). */
 export function runValidatorRunner(args: string[], env: NodeJS.ProcessEnv, wrapper: string[] = []): Promise<RunnerRun> {
-  const argv = [...wrapper, process.execPath, '-r', '@swc-node/register', 'apps/validator-runner/src/main.ts', ...args];
+  const argv = [...wrapper, process.execPath, ...repoNodeArgs('apps/validator-runner/src/main.ts', ...args)];
   return new Promise((resolve) => {
     execFile(
       argv[0],
