@@ -11,6 +11,7 @@ import { CanonicalHotkeys1764028800000 } from './migrations/1764028800000-canoni
 import { RewardSnapshotChanges1764115200000 } from './migrations/1764115200000-reward-snapshot-changes';
 import { SnapshotChangesOfAccepted1764201600000 } from './migrations/1764201600000-snapshot-changes-of-accepted';
 import { SubmissionsMinerAccepted1764288000000 } from './migrations/1764288000000-submissions-miner-accepted';
+import { TaskHardware1764374400000 } from './migrations/1764374400000-task-hardware';
 import { RewardPolicyEntity } from './rewards/entities/reward-policy.entity';
 import { RewardSnapshotEntity } from './rewards/entities/reward-snapshot.entity';
 import { RewardSnapshotChangeEntity } from './rewards/entities/reward-snapshot-change.entity';
@@ -47,4 +48,5 @@ export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
   RewardSnapshotChanges1764115200000,
   SnapshotChangesOfAccepted1764201600000,
   SubmissionsMinerAccepted1764288000000,
+  TaskHardware1764374400000,
 ];

@@ -30,6 +30,7 @@ const TASK_FIELDS = [
   'claim_path',
   'competition_mode',
   'created_at',
+  'hardware',
   'id',
   'is_active',
   'max_patch_bytes',
@@ -201,6 +202,7 @@ describe('tasks', () => {
         reference_parameter_count: null,
         model_family: null,
         slug_compatibility_note: null,
+        hardware: null,
         competition_mode: 'centerless',
         min_peer_evaluations: 2,
         time_budget_seconds: 21600,
@@ -731,6 +733,15 @@ describe('tasks', () => {
       const move = paths[`/api/v1/tasks/{task_id}/${operation}`].post;
       expect(json(move, '200')).toEqual(ref('TaskStateUpdateDto'));
       for (const status of ['401', '404', '409', '503']) expect(json(move, status)).toEqual(ref('ErrorDetailDto'));
+    });
+
+    it('documents the hardware of a task and the capabilities of a scan or claim (our extension)', () => {
+      expect(schemas.TaskDto.properties?.['hardware']).toMatchObject({ nullable: true });
+      expect(schemas.CreateTaskDto.properties?.['hardware']).toMatchObject({ nullable: true, default: null });
+      expect(Object.keys(schemas.TaskHardwareDto.properties ?? {}).sort()).toEqual(['gpu_count', 'gpu_memory_gb']);
+      expect(schemas.ScanRequestDto.properties?.['capabilities']).toMatchObject({ nullable: true, default: null });
+      expect(schemas.ValidatorJobClaimDto.properties?.['capabilities']).toMatchObject({ nullable: true, default: null });
+      expect(Object.keys(schemas.ValidatorCapabilitiesDto.properties ?? {}).sort()).toEqual(['gpu_count', 'gpu_memory_gb']);
     });
 
     it('keeps validator_benchmark_env out of the public task schema', () => {

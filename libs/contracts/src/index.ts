@@ -8,6 +8,7 @@ export * from './enums';
 export * from './common/validators';
 export * from './common/transforms';
 
+export * from './tasks/task-hardware.dto';
 export * from './tasks/create-task.dto';
 export * from './tasks/task.dto';
 export * from './tasks/task-state-update.dto';
@@ -29,6 +30,7 @@ export * from './submissions/artifact-descriptor.dto';
 
 export * from './validator-jobs/verify.dto';
 export * from './validator-jobs/validator-job-result.dto';
+export * from './validator-jobs/validator-capabilities.dto';
 export * from './validator-jobs/validator-job-claim.dto';
 export * from './validator-jobs/scan-request.dto';
 export * from './validator-jobs/replay-spec.dto';

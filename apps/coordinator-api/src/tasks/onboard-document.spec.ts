@@ -31,6 +31,7 @@ function task(fields: Partial<OnboardTask> = {}): OnboardTask {
     reference_parameter_count: null,
     model_family: null,
     slug_compatibility_note: null,
+    hardware: null,
     competition_mode: CompetitionMode.Centerless,
     min_peer_evaluations: 2,
     time_budget_seconds: 21600,
@@ -172,6 +173,17 @@ describe('renderOnboardDocument', () => {
     const hardware = section(renderOnboardDocument(task(), CONTEXT), 'Hardware');
     expect(hardware).toContain('21600 seconds');
     expect(hardware).toContain('Validator hardware is not stated');
+  });
+
+  it('states the GPUs and memory per GPU a task asks of its validators', () => {
+    const gpu = section(renderOnboardDocument(task({ hardware: { gpu_count: 2, gpu_memory_gb: 40 } }), CONTEXT), 'Hardware');
+    expect(gpu).toContain('21600 seconds');
+    expect(gpu).toContain('- GPUs: 2 NVIDIA GPUs, each with at least 40 GB of memory.');
+    expect(gpu).not.toContain('not stated');
+    const one = section(renderOnboardDocument(task({ hardware: { gpu_count: 1, gpu_memory_gb: 0 } }), CONTEXT), 'Hardware');
+    expect(one).toContain('- GPUs: 1 NVIDIA GPU. Only validators');
+    const cpu = section(renderOnboardDocument(task({ hardware: { gpu_count: 0, gpu_memory_gb: 0 } }), CONTEXT), 'Hardware');
+    expect(cpu).toContain('- GPUs: none. Validators replay this task on CPU only');
   });
 
   it('explains the metric resolution band and the slug note', () => {

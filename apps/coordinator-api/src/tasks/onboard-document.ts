@@ -204,9 +204,19 @@ function modeRules(task: OnboardTask, base: string): string[] {
 }
 
 function hardware(task: OnboardTask): string[] {
+  const budget = `- Time budget: each benchmark run must finish within ${task.time_budget_seconds} seconds.`;
+  const stated = task.hardware;
+  if (stated == null) {
+    return [budget, '- Validator hardware is not stated by this task; do not assume an accelerator unless the Task Brief names one.'];
+  }
+  if (stated.gpu_count === 0) {
+    return [budget, '- GPUs: none. Validators replay this task on CPU only; the benchmark must not need an accelerator.'];
+  }
+  const memory = stated.gpu_memory_gb > 0 ? `, each with at least ${stated.gpu_memory_gb} GB of memory` : '';
   return [
-    `- Time budget: each benchmark run must finish within ${task.time_budget_seconds} seconds.`,
-    '- Validator hardware is not stated by this task; do not assume an accelerator unless the Task Brief names one.',
+    budget,
+    `- GPUs: ${stated.gpu_count} NVIDIA GPU${stated.gpu_count === 1 ? '' : 's'}${memory}. Only validators that expose at least this to their sandbox replay it.`,
+    '- GB means 10^9 bytes, the unit GPUs are sold by.',
   ];
 }
 

@@ -36,6 +36,10 @@ export function toTaskDto(task: TaskEntity): TaskDto {
     reference_parameter_count: task.referenceParameterCount,
     model_family: task.modelFamily,
     slug_compatibility_note: task.slugCompatibilityNote,
+    hardware:
+      task.hardwareGpuCount === null || task.hardwareGpuMemoryGb === null
+        ? null
+        : { gpu_count: task.hardwareGpuCount, gpu_memory_gb: task.hardwareGpuMemoryGb },
     competition_mode: task.competitionMode,
     min_peer_evaluations: task.minPeerEvaluations,
     time_budget_seconds: task.timeBudgetSeconds,

@@ -42,6 +42,8 @@ function newTask(body: CreateTaskDto): NewTask {
     modelFamily: body.model_family,
     slugCompatibilityNote: body.slug_compatibility_note,
     validatorBenchmarkEnv: body.validator_benchmark_env,
+    hardwareGpuCount: body.hardware?.gpu_count ?? null,
+    hardwareGpuMemoryGb: body.hardware?.gpu_memory_gb ?? null,
     competitionMode: body.competition_mode,
     minPeerEvaluations: body.min_peer_evaluations,
     timeBudgetSeconds: body.time_budget_seconds,

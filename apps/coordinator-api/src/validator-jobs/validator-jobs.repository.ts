@@ -13,6 +13,10 @@ export interface LeaseRequest {
   limit: number;
   /** Added to the task's time budget: how long past the budget the lease holds. */
   graceSeconds: number;
+  /** What the validator's sandbox offers: only jobs of tasks whose hardware asks for no more qualify. */
+  gpuCount: number;
+  /** Memory of the validator's smallest GPU, in GB. */
+  gpuMemoryGb: number;
 }
 
 /** A job whose lease ran out for the last allowed time: its submission must be decided as `error`. */
@@ -32,7 +36,8 @@ export class ValidatorJobsRepository {
   /**
    * Leases up to `limit` pending jobs, oldest first, to one validator. `SKIP LOCKED` lets concurrent
    * scans pass each other's rows, so no job is ever handed to two validators. Only jobs of pending
-   * submissions of standard or centerless tasks qualify.
+   * submissions of standard or centerless tasks whose hardware the validator meets qualify: a job it
+   * cannot run is never leased to it, so it never loses an attempt there.
    */
   async lease(manager: EntityManager, request: LeaseRequest): Promise<ValidatorJobEntity[]> {
     const ids = await queryRows(
@@ -47,6 +52,7 @@ export class ValidatorJobsRepository {
            AND t.competition_mode <> $9
            AND ($1::uuid IS NULL OR t.id = $1::uuid)
            AND ($2::text IS NULL OR t.slug = $2::text)
+           AND (t.hardware_gpu_count IS NULL OR (t.hardware_gpu_count <= $10::int AND t.hardware_gpu_memory_gb <= $11::float8))
          ORDER BY j.created_at, j.id
          LIMIT $3
          FOR UPDATE OF j SKIP LOCKED
@@ -71,6 +77,8 @@ export class ValidatorJobsRepository {
         ValidatorJobStatus.Leased,
         SubmissionStatus.PendingVerification,
         CompetitionMode.PeerEvaluation,
+        request.gpuCount,
+        request.gpuMemoryGb,
       ],
       idOf,
     );

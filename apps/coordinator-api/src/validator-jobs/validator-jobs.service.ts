@@ -66,7 +66,8 @@ export class ValidatorJobsService {
   /**
    * Leases up to `limit` pending jobs to the validator. Expired leases go back to the pool first, so
    * a scan never waits for the sweeper to see them; exhausted jobs are left to the sweeper, which
-   * decides their submissions (they stay leased, so nobody receives them meanwhile).
+   * decides their submissions (they stay leased, so nobody receives them meanwhile). Only jobs whose
+   * task hardware the declared capabilities meet are leased.
    */
   async scan(validatorHotkey: string, body: ScanRequestDto): Promise<ValidatorJobDto[]> {
     // A task id that is not a uuid names no task, so it filters every job out.
@@ -79,6 +80,9 @@ export class ValidatorJobsService {
       taskSlug: body.task_slug,
       limit: body.limit,
       graceSeconds: this.config.leaseGraceSeconds,
+      // No capabilities: a CPU-only validator, which never receives a GPU task.
+      gpuCount: body.capabilities?.gpu_count ?? 0,
+      gpuMemoryGb: body.capabilities?.gpu_memory_gb ?? 0,
     });
     return this.describe(manager, leased.filter((job): job is LeasedJob => job.leaseExpiresAt !== null));
   }

@@ -22,6 +22,7 @@ export class ValidatorController {
     description:
       'Leases up to `limit` pending jobs (oldest first) to the signing validator for time_budget_seconds + LEASE_GRACE_SECONDS, ' +
       'each with its replay_spec (validator-private fields included). Concurrent scans never receive the same job. ' +
+      'Only jobs whose task `hardware` the `capabilities` of the body meet are leased (our extension; absent: CPU only, so no GPU task). ' +
       'Nothing pending: `{jobs: []}`. The body is optional.',
   })
   @ApiBody({ type: ScanRequestDto, required: false })
@@ -35,7 +36,7 @@ export class ValidatorController {
   @Post('jobs/claim')
   @HttpCode(200)
   @Validator()
-  @ApiOperation({ summary: 'Lease one pending validator job', description: 'The single-job form of scan. The body is optional.' })
+  @ApiOperation({ summary: 'Lease one pending validator job', description: 'The single-job form of scan, with the same `capabilities` filter. The body is optional.' })
   @ApiBody({ type: ValidatorJobClaimDto, required: false })
   @ApiOkResponse({ type: ValidatorJobDto, description: 'The job now leased to the caller.' })
   @ApiErrors([ErrorCode.NoPendingValidatorJobs, '(the message says "no pending validator jobs")'], ...SIGNATURE_ERRORS, ErrorCode.ValidatorNotAllowlisted, [ErrorCode.ValidatorAllowlistUnconfigured, 'no VALIDATOR_HOTKEYS'])

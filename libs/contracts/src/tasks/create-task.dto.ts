@@ -1,9 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsEnum, IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsEnum, IsInt, IsNumber, IsObject, IsOptional, Max, Min, ValidateNested } from 'class-validator';
 import { CompetitionMode, MetricDirection, MetricResolutionMode, RankingMode } from '../enums';
 import { IsRepoGlob, IsStringRecord, MaxProperties, REPO_GLOB_MAX_LENGTH } from '../common/validators';
 import { ApiEnum } from '../common/api-fields';
 import { BoundedText, EnumOrDefault, OptionalCount, OptionalText } from '../common/request-fields';
+import { TaskHardwareDto } from './task-hardware.dto';
 
 export const MAX_PATCH_BYTES_LIMIT = 1_048_576;
 export const DEFAULT_MAX_PATCH_BYTES = 262_144;
@@ -125,4 +127,16 @@ export class CreateTaskDto {
 
   @OptionalText('Note for clients that knew the task under an older slug.', 2000)
   slug_compatibility_note: string | null = null;
+
+  @ApiPropertyOptional({
+    description: 'Hardware a validator needs to replay the task (our extension); null: not stated, any validator (CPU only included) may replay it.',
+    type: () => TaskHardwareDto,
+    nullable: true,
+    default: null,
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => TaskHardwareDto)
+  hardware: TaskHardwareDto | null = null;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CompetitionMode, MetricDirection, MetricResolutionMode, RankingMode, TaskState } from '../enums';
+import { TaskHardwareDto } from './task-hardware.dto';
 import { ApiBoolean, ApiDateTime, ApiEnum, ApiEnumOrNull, ApiInteger, ApiNumber, ApiText, ApiTextOrNull } from '../common/api-fields';
 
 /** A task (competition) as public routes answer it; validator-private fields are never part of it. */
@@ -78,6 +79,9 @@ export class TaskDto {
 
   @ApiPropertyOptional({ description: 'Note for clients that knew the task under an older slug.', type: String, nullable: true })
   slug_compatibility_note?: string | null;
+
+  @ApiProperty({ description: 'Hardware a validator needs to replay the task (our extension); null when the task states none.', type: () => TaskHardwareDto, nullable: true })
+  hardware!: TaskHardwareDto | null;
 
   @ApiEnum(CompetitionMode, 'Competition mode.')
   competition_mode!: CompetitionMode;

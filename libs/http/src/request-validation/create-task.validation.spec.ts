@@ -36,7 +36,20 @@ describe('CreateTaskDto', () => {
       reference_parameter_count: null,
       model_family: null,
       slug_compatibility_note: null,
+      hardware: null,
     });
+  });
+
+  it('takes hardware as null or {gpu_count 0..64, gpu_memory_gb 0..4096 (default 0)}, nothing else', async () => {
+    expect(await accept(CreateTaskDto, { ...valid, hardware: { gpu_count: 1 } })).toMatchObject({ hardware: { gpu_count: 1, gpu_memory_gb: 0 } });
+    expect(await accept(CreateTaskDto, { ...valid, hardware: { gpu_count: 8, gpu_memory_gb: 79.5 } })).toMatchObject({ hardware: { gpu_count: 8, gpu_memory_gb: 79.5 } });
+    const items = async (hardware: unknown) => (await reject(CreateTaskDto, { ...valid, hardware })).map((item) => [item.type, item.loc.join('.')]);
+    expect(await items({})).toEqual([['missing', 'body.hardware.gpu_count']]);
+    expect(await items({ gpu_count: -1 })).toEqual([['greater_than_equal', 'body.hardware.gpu_count']]);
+    expect(await items({ gpu_count: 65 })).toEqual([['less_than_equal', 'body.hardware.gpu_count']]);
+    expect(await items({ gpu_count: 1, gpu_memory_gb: 4097 })).toEqual([['less_than_equal', 'body.hardware.gpu_memory_gb']]);
+    expect(await items({ gpu_count: 1, vram: 8 })).toEqual([['extra_forbidden', 'body.hardware.vram']]);
+    expect(await items(2)).toEqual([['model_type', 'body.hardware']]);
   });
 
   it('bounds slug to 3..120 characters', () =>

@@ -42,7 +42,7 @@ describe('ApiValidationPipe', () => {
     expect(await reject(CreateTaskClaimDto, undefined)).toEqual([{ type: 'missing', loc: ['body', 'claim_description'], msg: 'Field required' }]);
     const claim = await accept(ValidatorJobClaimDto, null);
     expect(claim).toBeInstanceOf(ValidatorJobClaimDto);
-    expect(claim).toEqual({ task_id: null, task_slug: null });
+    expect(claim).toEqual({ task_id: null, task_slug: null, capabilities: null });
   });
 
   it('reports an unknown property as extra_forbidden with its value', async () => {

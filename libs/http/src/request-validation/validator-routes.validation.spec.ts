@@ -69,15 +69,37 @@ describe('VerifyDto and ValidatorJobResultDto', () => {
 
 describe('ValidatorJobClaimDto', () => {
   it('accepts no body and optional task filters', async () => {
-    expect(await accept(ValidatorJobClaimDto, undefined)).toEqual({ task_id: null, task_slug: null });
+    expect(await accept(ValidatorJobClaimDto, undefined)).toEqual({ task_id: null, task_slug: null, capabilities: null });
     await expectBounds(ValidatorJobClaimDto, {}, 'task_id', [{ value: 't1' }, { value: null }, { value: 1, error: { type: 'string_type' } }]);
     await expectBounds(ValidatorJobClaimDto, {}, 'task_slug', [{ value: 'tiny-lm' }, { value: false, error: { type: 'string_type' } }]);
   });
 });
 
+describe.each([
+  ['ValidatorJobClaimDto', ValidatorJobClaimDto],
+  ['ScanRequestDto', ScanRequestDto],
+])('%s capabilities', (_name, dto) => {
+  it('takes capabilities as null or an object whose absent fields mean no GPU', async () => {
+    expect(await accept(dto, { capabilities: {} })).toMatchObject({ capabilities: { gpu_count: 0, gpu_memory_gb: 0 } });
+    expect(await accept(dto, { capabilities: { gpu_count: 2, gpu_memory_gb: 85.5 } })).toMatchObject({ capabilities: { gpu_count: 2, gpu_memory_gb: 85.5 } });
+    await expectBounds(dto, {}, 'capabilities', [{ value: null }, { value: 'gpu', error: { type: 'model_type' } }]);
+  });
+
+  it('bounds gpu_count to an integer 0..64 and gpu_memory_gb to a number 0..4096, and refuses unknown properties', async () => {
+    const items = async (capabilities: unknown) => (await reject(dto, { capabilities })).map((item) => [item.type, item.loc.join('.')]);
+    expect(await items({ gpu_count: -1 })).toEqual([['greater_than_equal', 'body.capabilities.gpu_count']]);
+    expect(await items({ gpu_count: 65 })).toEqual([['less_than_equal', 'body.capabilities.gpu_count']]);
+    expect(await items({ gpu_count: 1.5 })).toEqual([['int_type', 'body.capabilities.gpu_count']]);
+    expect(await items({ gpu_memory_gb: -0.5 })).toEqual([['greater_than_equal', 'body.capabilities.gpu_memory_gb']]);
+    expect(await items({ gpu_memory_gb: 4097 })).toEqual([['less_than_equal', 'body.capabilities.gpu_memory_gb']]);
+    expect(await items({ gpu_memory_gb: '80' })).toEqual([['float_type', 'body.capabilities.gpu_memory_gb']]);
+    expect(await items({ gpus: 1 })).toEqual([['extra_forbidden', 'body.capabilities.gpus']]);
+  });
+});
+
 describe('ScanRequestDto', () => {
   it('bounds limit to 1..16, default 1', async () => {
-    expect(await accept(ScanRequestDto, {})).toEqual({ task_id: null, task_slug: null, limit: 1 });
+    expect(await accept(ScanRequestDto, {})).toEqual({ task_id: null, task_slug: null, capabilities: null, limit: 1 });
     await expectBounds(ScanRequestDto, {}, 'limit', [
       { value: 0, error: { type: 'greater_than_equal', ctx: { ge: 1 } } },
       { value: 1 },
@@ -88,6 +110,6 @@ describe('ScanRequestDto', () => {
   });
 
   it('keeps the task filters of the job claim', async () => {
-    expect(await accept(ScanRequestDto, { task_slug: 'tiny-lm', limit: 4 })).toEqual({ task_id: null, task_slug: 'tiny-lm', limit: 4 });
+    expect(await accept(ScanRequestDto, { task_slug: 'tiny-lm', limit: 4 })).toEqual({ task_id: null, task_slug: 'tiny-lm', capabilities: null, limit: 4 });
   });
 });

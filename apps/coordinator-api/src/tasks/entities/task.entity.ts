@@ -3,6 +3,11 @@ import { CreatedAt, DoubleColumn, IntegerColumn, JsonbColumn, nullable, TextColu
 import { bigintAsNumber } from '../../common/column-transformers';
 import { CompetitionMode, MetricDirection, MetricResolutionMode, RankingMode, TaskState } from '@rcs/contracts';
 
+/** A task states both hardware columns or neither; each within the bounds of TaskHardwareDto. */
+export const TASK_HARDWARE_CHECK =
+  '(hardware_gpu_count IS NULL AND hardware_gpu_memory_gb IS NULL) OR ' +
+  '(hardware_gpu_count BETWEEN 0 AND 64 AND hardware_gpu_memory_gb BETWEEN 0 AND 4096)';
+
 /** Constraint and index names are those of the migrations (Postgres names inline CHECKs `<table>_<column>_check`). */
 @Entity({ name: 'tasks' })
 @Unique('tasks_slug_unique', ['slug'])
@@ -17,6 +22,7 @@ import { CompetitionMode, MetricDirection, MetricResolutionMode, RankingMode, Ta
 @Check('tasks_min_peer_evaluations_check', 'min_peer_evaluations BETWEEN 1 AND 20')
 @Check('tasks_time_budget_seconds_check', 'time_budget_seconds BETWEEN 1 AND 86400')
 @Check('tasks_task_state_check', "task_state IN ('live', 'paused', 'closed')")
+@Check('tasks_hardware_check', TASK_HARDWARE_CHECK)
 export class TaskEntity {
   @UuidPrimaryKey('tasks_pkey')
   id!: string;
@@ -90,6 +96,14 @@ export class TaskEntity {
 
   @TextColumn(nullable)
   slugCompatibilityNote!: string | null;
+
+  /** GPUs a validator needs (our extension); null with hardwareGpuMemoryGb when the task states no hardware. */
+  @IntegerColumn(nullable)
+  hardwareGpuCount!: number | null;
+
+  /** Memory each of those GPUs needs, in GB (10^9 bytes). */
+  @DoubleColumn(nullable)
+  hardwareGpuMemoryGb!: number | null;
 
   /** Validator-private: served only through signed validator routes, never in public responses or logs. */
   @JsonbColumn({ default: {} })
