@@ -3,20 +3,20 @@ import type { Logger } from 'pino';
 import { ApiErrors, QUEUE_JOB_NAMES, QueueName } from '@rcs/contracts';
 import { createHealthController, createLogger } from '@rcs/http';
 import { QueueModule } from '@rcs/queue';
-import type { SigningRunnerConfig } from './config/config';
+import type { RunnerStartConfig } from './config/config';
 import { CoordinatorClient } from './coordinator/coordinator.client';
 import { loadValidatorSigner, Public } from '@rcs/auth';
 import { HealthController } from './health/health.controller';
 import { JobProcessor } from './runner/job-processor';
 import { ReplayWorker } from './runner/replay.worker';
 import { ScanLoop } from './runner/scan-loop.service';
-import { RUNNER_CONFIG, RUNNER_LOGGER } from './runner/tokens';
+import { RUNNER_ACCELERATORS, RUNNER_CONFIG, RUNNER_LOGGER } from './runner/tokens';
 import { createCoordinatorClient, createReplayPipeline } from './runner/wiring';
 
 /** `run`: /healthz, /readyz, the scan loop, and the BullMQ `runner.replay` workers. */
 @Module({})
 export class AppModule {
-  static forRoot(config: SigningRunnerConfig): DynamicModule {
+  static forRoot(config: RunnerStartConfig): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -38,16 +38,17 @@ export class AppModule {
       controllers: [createHealthController('validator-runner', '0.1.0', ['healthz'], Public(), ApiErrors()), HealthController],
       providers: [
         { provide: RUNNER_CONFIG, useValue: config },
+        { provide: RUNNER_ACCELERATORS, useValue: config.accelerators },
         { provide: RUNNER_LOGGER, useFactory: () => createLogger({ level: config.logLevel, name: 'validator-runner', format: config.logFormat }) },
         {
           provide: CoordinatorClient,
           inject: [RUNNER_LOGGER],
-          useFactory: async (logger: Logger) => createCoordinatorClient(config, await loadValidatorSigner(config.identity), logger),
+          useFactory: async (logger: Logger) => createCoordinatorClient(config, await loadValidatorSigner(config.identity), logger, config.accelerators),
         },
         {
           provide: JobProcessor,
           inject: [CoordinatorClient, RUNNER_LOGGER],
-          useFactory: (client: CoordinatorClient, logger: Logger) => new JobProcessor(createReplayPipeline(config, logger), client, logger),
+          useFactory: (client: CoordinatorClient, logger: Logger) => new JobProcessor(createReplayPipeline(config, logger, config.accelerators), client, logger),
         },
         ReplayWorker,
         ScanLoop,

@@ -8,6 +8,7 @@ import { JobFileError } from './cli/job-file';
 import { replayJobFile } from './cli/replay-file';
 import { requireIdentity, ValidatorRunnerConfig, validatorRunnerConfigFromProcess } from './config/config';
 import { ValidatorKeyError } from '@rcs/auth';
+import { detectAccelerators } from './sandbox/accelerators';
 
 const NAME = 'validator-runner';
 const command = parseCommand(process.argv.slice(2));
@@ -16,7 +17,11 @@ switch (command.kind) {
   case 'run':
     void runService({
       name: NAME,
-      loadConfig: () => requireIdentity(validatorRunnerConfigFromProcess()),
+      // A GPU of SANDBOX_GPUS that this host lacks is a ConfigError here: one line naming the device, exit 1.
+      loadConfig: () => {
+        const config = requireIdentity(validatorRunnerConfigFromProcess());
+        return { ...config, accelerators: detectAccelerators(config.sandbox.gpus) };
+      },
       module: (config) => AppModule.forRoot(config),
       prepare: cryptoReady,
       openApi: { title: 'Validator Runner', description: 'Replays leased validator jobs in a sandbox and posts observed metrics.', version: '0.1.0' },

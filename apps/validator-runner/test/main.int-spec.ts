@@ -16,7 +16,17 @@ describe('validator-runner process', () => {
       await expectServiceAnswers(service, 'validator-runner', '/healthz');
       const ready = await fetch(`${service.url}/readyz`);
       expect(ready.status).toBe(503);
-      expect(await ready.json()).toEqual({ status: 'not_ready', checks: { redis: { ok: true }, coordinator: { ok: false, error: expect.any(String) } } });
+      expect(await ready.json()).toEqual({
+        status: 'not_ready',
+        checks: { redis: { ok: true }, coordinator: { ok: false, error: expect.any(String) } },
+        // SANDBOX_GPUS defaults to none: whatever GPUs the host has, none is exposed or declared.
+        accelerators: {
+          sandbox_gpus: 'none',
+          gpus: expect.any(Array),
+          capabilities: { gpu_count: 0, gpu_memory_gb: 0 },
+          nvidia_smi: { status: expect.stringMatching(/^(ok|absent|failed)$/) },
+        },
+      });
     } finally {
       expect(await service.stop()).toBe(0);
     }
@@ -31,6 +41,21 @@ describe('validator-runner process', () => {
     );
     const once = await runValidatorRunner(['once'], { BT_WALLET_NAME: 'nobody', BT_WALLET_PATH: '/nonexistent' });
     expect(once).toMatchObject({ code: 1, stderr: expect.stringMatching(/cannot read the hotkey file \/nonexistent\/nobody\/hotkeys\/default: ENOENT/) });
+  }, 90_000);
+
+  it('refuses to start, run or once, when SANDBOX_GPUS selects a GPU the host lacks or is not a GPU list', async () => {
+    const env = { VALIDATOR_SECRET_URI: '//Alice', REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.prefix, COORDINATOR_URL: `http://127.0.0.1:${await freePort()}` };
+    // No host has a 64th GPU, so the refusal does not depend on the machine the test runs on.
+    await expect(
+      spawnService({ entry: 'apps/validator-runner/src/main.ts', portVariable: 'VALIDATOR_RUNNER_PORT', healthPath: '/healthz', env: { ...env, SANDBOX_GPUS: '63' } }),
+    ).rejects.toThrow(/SANDBOX_GPUS=63 selects GPU 63, but \/dev\/nvidia63 does not exist on this host/);
+    expect(await runValidatorRunner(['once'], { ...env, SANDBOX_GPUS: '63' })).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/SANDBOX_GPUS=63 selects GPU 63, but \/dev\/nvidia63 does not exist on this host/),
+    });
+    await expect(
+      spawnService({ entry: 'apps/validator-runner/src/main.ts', portVariable: 'VALIDATOR_RUNNER_PORT', healthPath: '/healthz', env: { ...env, SANDBOX_GPUS: 'yes' } }),
+    ).rejects.toThrow(/SANDBOX_GPUS must be none, all, or a comma list of GPU device indices/);
   }, 90_000);
 
   it('answers usage errors with exit code 2 and --help with 0', async () => {

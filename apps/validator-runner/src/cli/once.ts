@@ -3,11 +3,14 @@ import type { SigningRunnerConfig } from '../config/config';
 import { loadValidatorSigner } from '@rcs/auth';
 import { JobProcessor, JobReport } from '../runner/job-processor';
 import { createCoordinatorClient, createReplayPipeline } from '../runner/wiring';
+import { detectAccelerators } from '../sandbox/accelerators';
 
 /** `once`: one signed scan, every leased job replayed (RUNNER_CONCURRENCY at a time) and posted; true when all were recorded. */
 export async function runOnce(config: SigningRunnerConfig, logger: Logger): Promise<boolean> {
-  const client = createCoordinatorClient(config, await loadValidatorSigner(config.identity), logger);
-  const processor = new JobProcessor(createReplayPipeline(config, logger), client, logger);
+  // Before anything else: a configured GPU that is missing stops the command (ConfigError).
+  const accelerators = detectAccelerators(config.sandbox.gpus);
+  const client = createCoordinatorClient(config, await loadValidatorSigner(config.identity), logger, accelerators);
+  const processor = new JobProcessor(createReplayPipeline(config, logger, accelerators), client, logger);
   const jobs = await client.scan(config.scanLimit);
   logger.info({ phase: 'scan', hotkey: client.hotkey, jobs: jobs.map((job) => job.job_id) }, `scan: leased ${jobs.length} job(s)`);
   const queue = [...jobs];

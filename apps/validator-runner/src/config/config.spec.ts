@@ -28,6 +28,7 @@ describe('validator runner configuration', () => {
       limits: { fileBytes: 2048 * 1024 * 1024, tmpBytes: 1024 * 1024 * 1024, shmBytes: 256 * 1024 * 1024 },
       workspaceBytes: 10 * 1024 * 1024 * 1024,
       workspaceFs: 'auto',
+      gpus: { kind: 'none' },
     });
     // git gets what a clone needs from the host, nothing else.
     expect(config.gitEnv).toEqual({ PATH: '/usr/bin', HOME: '/root' });
@@ -79,6 +80,30 @@ describe('validator runner configuration', () => {
     expect(problems({ SANDBOX_FILE_MB: '0' })).toEqual(['SANDBOX_FILE_MB must be an integer from 1 to 1048576 (got "0")']);
     expect(problems({ SANDBOX_FILE_MB: '64', SANDBOX_DISK_MB: '32' })).toEqual(['SANDBOX_FILE_MB (64) is larger than the workspace quota SANDBOX_DISK_MB (32)']);
     expect(problems({ SANDBOX_WORKSPACE_FS: 'xfs' })).toEqual([expect.stringMatching(/^SANDBOX_WORKSPACE_FS must be one of auto, ext4-loop, tmpfs, none/)]);
+  });
+
+  it('takes SANDBOX_GPUS as none, all, or a comma list of device indices', () => {
+    const gpus = (value: string) => loadValidatorRunnerConfig({ SANDBOX_GPUS: value }).sandbox.gpus;
+    expect(gpus('none')).toEqual({ kind: 'none' });
+    expect(gpus('')).toEqual({ kind: 'none' });
+    expect(gpus('all')).toEqual({ kind: 'all' });
+    expect(gpus(' ALL ')).toEqual({ kind: 'all' });
+    expect(gpus('0')).toEqual({ kind: 'indices', indices: [0] });
+    expect(gpus('3, 1,63')).toEqual({ kind: 'indices', indices: [1, 3, 63] });
+  });
+
+  it('refuses a bad SANDBOX_GPUS with a message that says what it takes', () => {
+    const problems = (value: string): string[] => {
+      try {
+        loadValidatorRunnerConfig({ SANDBOX_GPUS: value });
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    const takes = 'SANDBOX_GPUS must be none, all, or a comma list of GPU device indices 0..63 such as 0,1';
+    for (const bad of ['yes', '1-2', '0,', '-1', '64', '1.5', 'gpu0', '0;1', 'all,0']) expect(problems(bad)).toEqual([`${takes} (got ${JSON.stringify(bad)})`]);
+    expect(problems('0,2,0')).toEqual(['SANDBOX_GPUS names GPU 0 twice (got "0,2,0")']);
   });
 
   it('takes the local-stack switches and limits', () => {

@@ -3,6 +3,7 @@ import { NO_VALIDATOR_IDENTITY, readValidatorIdentity, type IdentitySource } fro
 import { MAX_SCAN_LIMIT } from '@rcs/contracts';
 import { ConfigError, EnvReader } from '@rcs/config';
 import { readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
+import { Accelerators, GpuSelection, parseGpuSelection } from '../sandbox/accelerators';
 import type { SandboxKind, SandboxLimits } from '../sandbox/sandbox.port';
 import { WORKSPACE_FS_SETTINGS, WorkspaceFsSetting } from '../sandbox/workspace-volume';
 
@@ -35,6 +36,8 @@ export interface ValidatorRunnerConfig extends ServiceBaseConfig {
     /** The workspace's disk quota, and how it is enforced. */
     workspaceBytes: number;
     workspaceFs: WorkspaceFsSetting;
+    /** SANDBOX_GPUS: the NVIDIA GPUs the sandbox exposes (checked against the host at start-up). */
+    gpus: GpuSelection;
   };
   concurrency: number;
   workDir: string;
@@ -72,6 +75,8 @@ export function loadValidatorRunnerConfig(env: NodeJS.ProcessEnv, cwd = process.
   }
   const diskMb = read.int('SANDBOX_DISK_MB', 10 * 1024, 16, 1024 * 1024);
   const fileMb = read.int('SANDBOX_FILE_MB', 2 * 1024, 1, 1024 * 1024);
+  const gpus = parseGpuSelection(read.string('SANDBOX_GPUS', 'none'));
+  if (typeof gpus === 'string') read.problems.push(gpus);
   if (fileMb > diskMb) read.problems.push(`SANDBOX_FILE_MB (${fileMb}) is larger than the workspace quota SANDBOX_DISK_MB (${diskMb})`);
   const config: ValidatorRunnerConfig = {
     ...readServiceBaseConfig(read, 'VALIDATOR_RUNNER_PORT', 8100),
@@ -94,6 +99,7 @@ export function loadValidatorRunnerConfig(env: NodeJS.ProcessEnv, cwd = process.
       },
       workspaceBytes: diskMb * MIB,
       workspaceFs: read.oneOf('SANDBOX_WORKSPACE_FS', WORKSPACE_FS_SETTINGS, 'auto'),
+      gpus: typeof gpus === 'string' ? { kind: 'none' } : gpus,
     },
     concurrency: read.int('RUNNER_CONCURRENCY', 1, 1, 64),
     workDir: resolve(cwd, read.string('RUNNER_WORK_DIR', join(dataDir, 'runner'))),
@@ -131,6 +137,9 @@ export function requireIdentity(config: ValidatorRunnerConfig): SigningRunnerCon
   }
   return config as SigningRunnerConfig;
 }
+
+/** The configuration of `run`: an identity, and the accelerators found at start-up (see detectAccelerators). */
+export type RunnerStartConfig = SigningRunnerConfig & { accelerators: Accelerators };
 
 /** The one place this app reads the process environment. */
 export function validatorRunnerConfigFromProcess(): ValidatorRunnerConfig {

@@ -16,6 +16,7 @@ import {
   verificationsPath,
   verificationSummaryProblems,
 } from '@rcs/client';
+import type { GpuCapabilities } from '../sandbox/accelerators';
 import { ErrorCode, ValidatorJobDto, ValidatorJobResultDto, VerificationSummaryDto } from '@rcs/contracts';
 
 /** The coordinator answered something the runner cannot go on from (wrong key, not allowlisted, a 4xx). */
@@ -45,6 +46,8 @@ export interface CoordinatorClientOptions {
   postAttempts: number;
   /** First wait between tries; doubles each time. */
   postBackoffMs: number;
+  /** The GPUs this runner's sandbox exposes, declared with each scan; none when absent. */
+  capabilities?: GpuCapabilities;
 }
 
 /** How posting a result ended. */
@@ -95,9 +98,14 @@ export class CoordinatorClient {
     return canonicalSs58(this.signer.hotkey) ?? this.signer.hotkey;
   }
 
-  /** Leases up to `limit` jobs; `[]` when nothing is pending. */
+  /**
+   * Leases up to `limit` jobs whose task hardware this runner meets; `[]` when nothing is pending. Without a GPU
+   * the body is `{limit}` as before, which the coordinator reads as CPU only (and an older one still accepts).
+   */
   async scan(limit: number): Promise<ValidatorJobDto[]> {
-    const response = await this.send('POST', VALIDATOR_SCAN_PATH, JSON.stringify({ limit }));
+    const capabilities = this.options.capabilities;
+    const body = capabilities && capabilities.gpu_count > 0 ? { limit, capabilities } : { limit };
+    const response = await this.send('POST', VALIDATOR_SCAN_PATH, JSON.stringify(body));
     if (response.status !== 200) throw answerError(response);
     return asScanResponse(checked(response, VALIDATOR_SCAN_PATH, scanResponseProblems)).jobs;
   }

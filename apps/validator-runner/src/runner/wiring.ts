@@ -3,15 +3,17 @@ import { BtAuthSigner } from '@rcs/auth';
 import type { ValidatorRunnerConfig } from '../config/config';
 import { CoordinatorClient } from '../coordinator/coordinator.client';
 import { ReplayPipeline } from '../replay/replay-pipeline';
+import { Accelerators } from '../sandbox/accelerators';
 import { createSandbox } from '../sandbox/create-sandbox';
 
-/** The replay pipeline on the configured sandbox (the `none` driver refuses to exist without its flag). */
-export function createReplayPipeline(config: ValidatorRunnerConfig, logger: Logger): ReplayPipeline {
+/** The replay pipeline on the configured sandbox, with the GPUs found at start-up (the `none` driver refuses to exist without its flag). */
+export function createReplayPipeline(config: ValidatorRunnerConfig, logger: Logger, accelerators: Accelerators): ReplayPipeline {
   const sandbox = createSandbox({
     kind: config.sandbox.kind,
     allowUnsafeNone: config.sandbox.allowUnsafeNone,
     dockerImage: config.sandbox.dockerImage ?? undefined,
     workspaceFs: config.sandbox.workspaceFs,
+    gpus: accelerators,
     logger,
   });
   const { limits, workspaceBytes } = config.sandbox;
@@ -37,9 +39,16 @@ export function createReplayPipeline(config: ValidatorRunnerConfig, logger: Logg
   );
 }
 
-export function createCoordinatorClient(config: ValidatorRunnerConfig, signer: BtAuthSigner, logger: Logger): CoordinatorClient {
+/** The client, declaring the GPUs the sandbox exposes with every scan. */
+export function createCoordinatorClient(config: ValidatorRunnerConfig, signer: BtAuthSigner, logger: Logger, accelerators: Accelerators): CoordinatorClient {
   return new CoordinatorClient(
-    { baseUrl: config.coordinatorUrl, timeoutMs: config.httpTimeoutMs, postAttempts: config.postAttempts, postBackoffMs: config.postBackoffMs },
+    {
+      baseUrl: config.coordinatorUrl,
+      timeoutMs: config.httpTimeoutMs,
+      postAttempts: config.postAttempts,
+      postBackoffMs: config.postBackoffMs,
+      capabilities: accelerators.capabilities,
+    },
     signer,
     logger,
   );

@@ -48,6 +48,46 @@ describe('bwrapArgv', () => {
   });
 });
 
+describe('bwrapArgv with GPUs', () => {
+  const input = {
+    bwrap: '/usr/bin/bwrap',
+    systemMounts: ['--ro-bind', '/usr', '/usr'],
+    command: 'nvidia-smi',
+    workspace: '/srv/runner/jobs/j1',
+    readOnlyPaths: [],
+    tmpBytes: 1024,
+    shmBytes: 512,
+  };
+  const node = (name: string) => ({ host: `/dev/${name}`, sandbox: `/dev/${name}` });
+
+  it('is byte-identical to no GPU at all when no device is selected (SANDBOX_GPUS=none)', () => {
+    expect(bwrapArgv({ ...input, devices: [] })).toEqual(bwrapArgv(input));
+    expect(bwrapArgv(input)).not.toContain('--dev-bind');
+  });
+
+  it('dev-binds every selected node into the private /dev, after it is made and before it turns read-only', () => {
+    const devices = ['nvidiactl', 'nvidia-uvm', 'nvidia-uvm-tools', 'nvidia0', 'nvidia1'].map(node);
+    const argv = bwrapArgv({ ...input, devices });
+    const dev = argv.indexOf('--dev');
+    expect(argv.slice(dev, dev + 2 + 15 + 6)).toEqual([
+      '--dev', '/dev',
+      '--dev-bind', '/dev/nvidiactl', '/dev/nvidiactl',
+      '--dev-bind', '/dev/nvidia-uvm', '/dev/nvidia-uvm',
+      '--dev-bind', '/dev/nvidia-uvm-tools', '/dev/nvidia-uvm-tools',
+      '--dev-bind', '/dev/nvidia0', '/dev/nvidia0',
+      '--dev-bind', '/dev/nvidia1', '/dev/nvidia1',
+      '--size', '512', '--tmpfs', '/dev/shm', '--remount-ro', '/dev',
+    ]);
+    // Everything else is as without GPUs: the same arguments once the binds are taken out.
+    expect(argv.filter((_, i) => i < dev + 2 || i >= dev + 2 + 15)).toEqual(bwrapArgv(input));
+  });
+
+  it('binds a node of another device root (a test root, a container with the host /dev elsewhere) at its /dev path', () => {
+    const argv = bwrapArgv({ ...input, devices: [{ host: '/host/dev/nvidia3', sandbox: '/dev/nvidia3' }] });
+    expect(argv.slice(argv.indexOf('--dev-bind'), argv.indexOf('--dev-bind') + 3)).toEqual(['--dev-bind', '/host/dev/nvidia3', '/dev/nvidia3']);
+  });
+});
+
 describe('bwrapEnvArgs', () => {
   it('clears the environment then sets each variable, NUL-separated', () => {
     const expected = ['--clearenv', '--setenv', 'A', '1', '--setenv', 'TOKEN', 'with space\nand newline', ''].join('\0');

@@ -56,6 +56,23 @@ export interface BwrapArgvInput {
   tmpBytes: number;
   /** Size of /dev/shm (tmpfs). */
   shmBytes: number;
+  /** Host device nodes bound into /dev (the NVIDIA GPUs of SANDBOX_GPUS); none when absent. */
+  devices?: DeviceNode[];
+}
+
+/** A host device node and where it appears in the sandbox's /dev. */
+export interface DeviceNode {
+  host: string;
+  sandbox: string;
+}
+
+/**
+ * `--dev-bind` of each device node into the private /dev, before it turns read-only: the GPU stays usable (an
+ * ioctl or a write to a device is not a write to the file system). The driver's libraries and nvidia-smi are
+ * under /usr, already bound read-only; /proc/driver/nvidia comes with the sandbox's own /proc.
+ */
+export function deviceBindArgs(devices: DeviceNode[]): string[] {
+  return devices.flatMap((device) => ['--dev-bind', device.host, device.sandbox]);
 }
 
 /**
@@ -97,6 +114,7 @@ export function bwrapArgv(input: BwrapArgvInput): string[] {
     '--proc',
     '/proc',
     ...DEV_ARGS,
+    ...deviceBindArgs(input.devices ?? []),
     '--size',
     String(input.shmBytes),
     '--tmpfs',
@@ -140,13 +158,14 @@ export class BwrapSandbox implements Sandbox {
     private readonly limits: LimitPlan,
     readonly workspaces: WorkspaceVolumes,
     private readonly logger: SandboxLogger,
+    private readonly devices: DeviceNode[] = [],
   ) {
     this.enforcement = { ...limits.enforcement, disk: workspaces.kind };
   }
 
-  /** Fails at boot, not at the first job, when this host cannot create the namespaces. */
+  /** Fails at boot, not at the first job, when this host cannot create the namespaces (or bind the GPUs). */
   assertWorks(): void {
-    const args = [...ISOLATION_ARGS, ...this.systemMounts, '--proc', '/proc', ...DEV_ARGS, '--', '/bin/sh', '-c', 'exit 0'];
+    const args = [...ISOLATION_ARGS, ...this.systemMounts, '--proc', '/proc', ...DEV_ARGS, ...deviceBindArgs(this.devices), '--', '/bin/sh', '-c', 'exit 0'];
     const probe = spawnSync(this.bwrap, args, { env: {}, encoding: 'utf8' });
     if (probe.status !== 0) {
       const reason = probe.error?.message ?? probe.stderr.trim();
@@ -164,6 +183,7 @@ export class BwrapSandbox implements Sandbox {
       readOnlyPaths: req.readOnlyPaths ?? [],
       tmpBytes: req.limits.tmpBytes ?? DEFAULT_TMP_BYTES,
       shmBytes: req.limits.shmBytes ?? DEFAULT_SHM_BYTES,
+      devices: this.devices,
     });
     // fd 3 carries bwrap's status out, fd 4 the environment in; bwrap closes both before the command starts.
     const launch = this.limits.launch(inner, req.limits, 4);

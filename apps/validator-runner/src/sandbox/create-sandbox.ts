@@ -1,4 +1,5 @@
 import { userInfo } from 'node:os';
+import { gpuSelectionText } from './accelerators';
 import { BwrapSandbox, systemMountArgs } from './bwrap-sandbox';
 import { probeCgroups } from './cgroups';
 import { DockerSandbox } from './docker-sandbox';
@@ -14,7 +15,8 @@ export function createSandbox(config: SandboxConfig): Sandbox {
   const unenforced = Object.entries(sandbox.enforcement)
     .filter(([, how]) => how === 'none')
     .map(([limit]) => limit);
-  config.logger.info({ sandbox: sandbox.kind, enforcement: sandbox.enforcement }, 'sandbox ready');
+  const gpus = config.gpus ? gpuSelectionText(config.gpus.selection) : 'none';
+  config.logger.info({ sandbox: sandbox.kind, enforcement: sandbox.enforcement, gpus }, 'sandbox ready');
   if (unenforced.length > 0) {
     config.logger.warn({ sandbox: sandbox.kind, unenforced }, 'some sandbox limits cannot be enforced on this host (no writable cgroup, no mount privilege)');
   }
@@ -26,14 +28,16 @@ function buildSandbox(config: SandboxConfig): Sandbox {
   switch (config.kind) {
     case 'bwrap': {
       const bwrap = requireExecutable('bwrap', 'install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)');
-      const sandbox = new BwrapSandbox(bwrap, systemMountArgs(), hostLimitPlan(nprocEnforcedFor(uid)), workspaces(config), config.logger);
+      const devices = config.gpus?.deviceNodes ?? [];
+      const sandbox = new BwrapSandbox(bwrap, systemMountArgs(), hostLimitPlan(nprocEnforcedFor(uid)), workspaces(config), config.logger, devices);
       sandbox.assertWorks();
       return sandbox;
     }
     case 'docker':
       if (!config.dockerImage) throw new SandboxError('misconfigured', 'sandbox "docker" needs an image');
-      return new DockerSandbox(config.dockerImage, `${uid}:${gid}`, workspaces(config), config.logger);
+      return new DockerSandbox(config.dockerImage, `${uid}:${gid}`, workspaces(config), config.logger, config.gpus?.selection);
     case 'none':
+      // Unconfined: the host's GPUs are reachable as they are.
       // No user namespace here: RLIMIT_NPROC would count every process of the runner's user, so it is not used.
       return new UnsafeHostSandbox(config.allowUnsafeNone, hostLimitPlan(false), workspaces(config), config.logger);
   }

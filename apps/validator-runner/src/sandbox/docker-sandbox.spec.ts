@@ -43,6 +43,36 @@ describe('dockerRunArgv', () => {
   });
 });
 
+describe('dockerRunArgv with GPUs', () => {
+  const input = {
+    image: 'rcs/bench:1',
+    name: 'rcs-sandbox-abc',
+    user: '1000:1000',
+    command: 'nvidia-smi',
+    workspace: '/srv/jobs/j1',
+    readOnlyPaths: [],
+    envFile: '/tmp/env-x/env',
+    limits: { memoryBytes: 1073741824, pids: 128, cpus: 2, outputBytes: 4096 },
+  };
+  const gpusOf = (argv: string[]) => argv.slice(argv.indexOf('--cpus') + 2, argv.indexOf('--ulimit'));
+
+  it('is byte-identical to no GPU at all for SANDBOX_GPUS=none', () => {
+    expect(dockerRunArgv({ ...input, gpus: { kind: 'none' } })).toEqual(dockerRunArgv(input));
+    expect(dockerRunArgv(input)).not.toContain('--gpus');
+  });
+
+  it('passes every GPU with --gpus all', () => {
+    const argv = dockerRunArgv({ ...input, gpus: { kind: 'all' } });
+    expect(gpusOf(argv)).toEqual(['--gpus', 'all']);
+    expect(argv.filter((arg) => arg !== '--gpus' && arg !== 'all')).toEqual(dockerRunArgv(input));
+  });
+
+  it('passes the selected devices quoted, so docker does not split the list at its comma', () => {
+    expect(gpusOf(dockerRunArgv({ ...input, gpus: { kind: 'indices', indices: [0, 1] } }))).toEqual(['--gpus', '"device=0,1"']);
+    expect(gpusOf(dockerRunArgv({ ...input, gpus: { kind: 'indices', indices: [3] } }))).toEqual(['--gpus', '"device=3"']);
+  });
+});
+
 describe('dockerEnvFile', () => {
   it('writes one NAME=value line per variable, values literal', () => {
     expect(dockerEnvFile({ A: '1', TOKEN: 'a b=c "d"' })).toBe('A=1\nTOKEN=a b=c "d"\n');

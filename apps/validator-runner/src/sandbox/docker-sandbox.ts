@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { GpuSelection } from './accelerators';
 import { runHostProcess } from './host-process';
 import { assertValidRequest, sandboxEnv } from './sandbox-request';
 import { WorkspaceVolumes } from './workspace-volume';
@@ -32,6 +33,23 @@ export interface DockerRunInput {
   readOnlyPaths: { host: string; sandbox: string }[];
   envFile: string;
   limits: SandboxLimits;
+  /** SANDBOX_GPUS; none when absent. */
+  gpus?: GpuSelection;
+}
+
+/**
+ * `--gpus` of the NVIDIA Container Toolkit: `all`, or `"device=0,1"` (the quotes are part of the value, or
+ * docker's CSV parsing would split the list at its comma). Nothing for `none`.
+ */
+export function dockerGpuArgs(gpus: GpuSelection): string[] {
+  switch (gpus.kind) {
+    case 'none':
+      return [];
+    case 'all':
+      return ['--gpus', 'all'];
+    case 'indices':
+      return ['--gpus', `"device=${gpus.indices.join(',')}"`];
+  }
 }
 
 /**
@@ -62,6 +80,7 @@ export function dockerRunArgv(input: DockerRunInput): string[] {
     String(limits.memoryBytes),
     '--cpus',
     String(limits.cpus),
+    ...dockerGpuArgs(input.gpus ?? { kind: 'none' }),
     '--ulimit',
     'core=0',
     ...(limits.fileBytes === undefined ? [] : ['--ulimit', `fsize=${limits.fileBytes}`]),
@@ -104,6 +123,7 @@ export class DockerSandbox implements Sandbox {
     private readonly user: string,
     readonly workspaces: WorkspaceVolumes,
     private readonly logger: SandboxLogger,
+    private readonly gpus: GpuSelection = { kind: 'none' },
   ) {
     this.enforcement = { memory: 'docker', pids: 'docker', cpus: 'docker', disk: workspaces.kind };
   }
@@ -119,7 +139,7 @@ export class DockerSandbox implements Sandbox {
       const envFile = join(envDir, 'env');
       writeFileSync(envFile, dockerEnvFile(sandboxEnv(req.env)), { mode: 0o600 });
       const name = `rcs-sandbox-${randomBytes(8).toString('hex')}`;
-      const argv = dockerRunArgv({ image: this.image, name, user: this.user, command: req.command, workspace: req.workspace, readOnlyPaths, envFile, limits: req.limits });
+      const argv = dockerRunArgv({ image: this.image, name, user: this.user, command: req.command, workspace: req.workspace, readOnlyPaths, envFile, limits: req.limits, gpus: this.gpus });
       const outcome = await runHostProcess({
         argv,
         // The CLI needs the runner's DOCKER_* settings; the container gets only the env file.

@@ -1,3 +1,4 @@
+import type { Accelerators } from './accelerators';
 import type { WorkspaceFs, WorkspaceFsSetting, WorkspaceVolumes } from './workspace-volume';
 
 /**
@@ -87,6 +88,8 @@ export interface SandboxConfig {
   dockerImage?: string;
   /** How workspaces get their disk quota; 'auto' (the default) takes the first that works on this host. */
   workspaceFs?: WorkspaceFsSetting;
+  /** The GPUs to expose (see detectAccelerators): none when absent. */
+  gpus?: Pick<Accelerators, 'selection' | 'deviceNodes'>;
   logger: SandboxLogger;
 }
 
