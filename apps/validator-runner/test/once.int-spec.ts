@@ -199,17 +199,19 @@ describe('validator-runner once against a running coordinator', () => {
       // Nothing is pending, so nothing is replayed: this one needs no bwrap.
       env: { ...runnerEnv(coordinator.url), REDIS_URL: redis.url, SANDBOX: 'none', SANDBOX_ALLOW_NONE: 'true' },
     });
-    type Readiness = { status: string; checks: Record<string, { ok: boolean; error?: string }> };
+    type Readiness = { status: string; checks: Record<string, { ok: boolean; error?: string }>; accelerators: unknown };
+    // No GPU is selected: whatever the host has, the runner exposes and declares none.
+    const accelerators = expect.objectContaining({ sandbox_gpus: 'none', capabilities: { gpu_count: 0, gpu_memory_gb: 0 } });
     const readyz = async () => {
       const response = await fetch(`${runner.url}/readyz`);
       return { status: response.status, body: (await response.json()) as Readiness };
     };
     try {
-      expect(await readyz()).toEqual({ status: 200, body: { status: 'ready', checks: { redis: { ok: true }, coordinator: { ok: true } } } });
+      expect(await readyz()).toEqual({ status: 200, body: { status: 'ready', checks: { redis: { ok: true }, coordinator: { ok: true } }, accelerators } });
       await redis.stop();
       expect(await readyz()).toEqual({
         status: 503,
-        body: { status: 'not_ready', checks: { redis: { ok: false, error: expect.any(String) }, coordinator: { ok: true } } },
+        body: { status: 'not_ready', checks: { redis: { ok: false, error: expect.any(String) }, coordinator: { ok: true } }, accelerators },
       });
       await redis.start();
       await until('/readyz is ready again', readyz, (answer) => answer.status === 200);
