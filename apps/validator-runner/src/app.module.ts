@@ -47,7 +47,7 @@ export class AppModule {
         {
           provide: JobProcessor,
           inject: [CoordinatorClient, RUNNER_LOGGER],
-          useFactory: (client: CoordinatorClient, logger: Logger) => new JobProcessor(createReplayPipeline(config, logger), client, logger),
+          useFactory: (client: CoordinatorClient, logger: Logger) => new JobProcessor(createReplayPipeline(config, logger, client.heldoutSource()), client, logger),
         },
         ReplayWorker,
         ScanLoop,

@@ -7,7 +7,7 @@ import { createCoordinatorClient, createReplayPipeline } from '../runner/wiring'
 /** `once`: one signed scan, every leased job replayed (RUNNER_CONCURRENCY at a time) and posted; true when all were recorded. */
 export async function runOnce(config: SigningRunnerConfig, logger: Logger): Promise<boolean> {
   const client = createCoordinatorClient(config, await loadValidatorSigner(config.identity), logger);
-  const processor = new JobProcessor(createReplayPipeline(config, logger), client, logger);
+  const processor = new JobProcessor(createReplayPipeline(config, logger, client.heldoutSource()), client, logger);
   const jobs = await client.scan(config.scanLimit);
   logger.info({ phase: 'scan', hotkey: client.hotkey, jobs: jobs.map((job) => job.job_id) }, `scan: leased ${jobs.length} job(s)`);
   const queue = [...jobs];

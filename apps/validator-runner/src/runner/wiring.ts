@@ -2,11 +2,15 @@ import type { Logger } from 'pino';
 import { BtAuthSigner } from '@rcs/auth';
 import type { ValidatorRunnerConfig } from '../config/config';
 import { CoordinatorClient } from '../coordinator/coordinator.client';
+import type { CoordinatorSource } from '../replay/heldout';
 import { ReplayPipeline } from '../replay/replay-pipeline';
 import { createSandbox } from '../sandbox/create-sandbox';
 
-/** The replay pipeline on the configured sandbox (the `none` driver refuses to exist without its flag). */
-export function createReplayPipeline(config: ValidatorRunnerConfig, logger: Logger): ReplayPipeline {
+/**
+ * The replay pipeline on the configured sandbox (the `none` driver refuses to exist without its flag);
+ * `coordinator` lets it fetch the coordinator's held-out shards (CoordinatorClient.heldoutSource).
+ */
+export function createReplayPipeline(config: ValidatorRunnerConfig, logger: Logger, coordinator?: CoordinatorSource): ReplayPipeline {
   const sandbox = createSandbox({
     kind: config.sandbox.kind,
     allowUnsafeNone: config.sandbox.allowUnsafeNone,
@@ -31,6 +35,7 @@ export function createReplayPipeline(config: ValidatorRunnerConfig, logger: Logg
       logCapBytes: config.logCapBytes,
       limits: config.sandbox.limits,
       workspaceBytes: config.sandbox.workspaceBytes,
+      coordinator,
     },
     sandbox,
     logger,

@@ -1,0 +1,133 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { mnemonicGenerate } from '@polkadot/util-crypto';
+import pino from 'pino';
+import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
+import { ValidatorJobDto, VerificationStatus } from '@rcs/contracts';
+import { benchTaskBody, RunningCoordinator, startCoordinatorProcess } from '@rcs/testing';
+import { CoordinatorClient } from '../src/coordinator/coordinator.client';
+import { heldoutSandboxEnv, planBenchmarkEnv, prefetchHeldout, PrefetchOptions } from '../src/replay/heldout';
+import { createBenchRepo, scalePatch } from './bench-repo';
+import { call, Json } from './support/coordinator';
+import { replayFailureOf } from './support/replay-failure-of';
+
+/** Public-internet rules: only the coordinator's own origin may be a loopback `http://` address. */
+const STRICT = { allowInsecureHttp: false, allowPrivateAddresses: false, allowFile: false };
+
+/**
+ * The runner's prefetch of a coordinator-held shard (DECISIONS §6) against a real coordinator process: the
+ * job's env names the shard, the runner fetches it signed with its validator key, checks its SHA-256, and
+ * the sandbox gets only the local path and the manifest.
+ */
+describe('prefetch of a coordinator-held shard', () => {
+  let root: string;
+  let coordinator: RunningCoordinator;
+  let validator: BtAuthSigner;
+  let stranger: BtAuthSigner;
+  let miner: BtAuthSigner;
+  let baseRef: string;
+  let taskId: string;
+  const shard = Buffer.from(`{"text": "held out ${randomBytes(8).toString('hex')}"}\n`);
+  const shardSha = createHash('sha256').update(shard).digest('hex');
+  const logger = pino({ level: 'silent' });
+
+  const clientOf = (signer: BtAuthSigner): CoordinatorClient =>
+    new CoordinatorClient({ baseUrl: coordinator.url, timeoutMs: 10_000, postAttempts: 1, postBackoffMs: 0 }, signer, logger);
+
+  const options = (directory: string, client: CoordinatorClient | null): PrefetchOptions => ({
+    directory,
+    rules: STRICT,
+    maxBytes: 1024 * 1024,
+    signal: new AbortController().signal,
+    coordinator: client?.heldoutSource(),
+  });
+
+  /** A pending submission on the task, leased to the validator by a real signed scan. */
+  async function leasedJob(): Promise<ValidatorJobDto> {
+    const claim = await call(coordinator.url, 'POST', `/api/v1/tasks/${taskId}/claim`, { signer: miner }, { claim_description: 'tune SCALE' });
+    expect(claim.status).toBe(201);
+    const submission = await call(coordinator.url, 'POST', '/api/v1/submissions', { signer: miner }, {
+      claim_id: (claim.json as Json).id,
+      base_ref: baseRef,
+      patch: scalePatch('1.5'),
+      summary: 'SCALE = 1.5',
+      claimed_metrics: { loss: 1 },
+    });
+    expect(submission.status).toBe(201);
+    const [job] = await clientOf(validator).scan(1);
+    expect(job.submission_id).toBe((submission.json as Json).id);
+    return job;
+  }
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'runner-heldout-'));
+    baseRef = createBenchRepo(join(root, 'origin'));
+    const validatorUri = mnemonicGenerate();
+    validator = new BtAuthSigner(await keypairFromUri(validatorUri));
+    stranger = new BtAuthSigner(await keypairFromUri(mnemonicGenerate()));
+    miner = new BtAuthSigner(await keypairFromUri(mnemonicGenerate()));
+    coordinator = await startCoordinatorProcess(validator.hotkey, 'runner_heldout', { HELDOUT_STORE_DIR: join(root, 'store') });
+    const task = await call(
+      coordinator.url,
+      'POST',
+      '/api/v1/tasks',
+      { admin: coordinator.adminToken },
+      benchTaskBody(`file://${join(root, 'origin')}`, baseRef, { validator_benchmark_env: { HELDOUT_SHARD: 'coordinator', DATASET_MIX: 'mix-a' } }),
+    );
+    expect(task.status).toBe(201);
+    taskId = (task.json as Json).id as string;
+    const upload = await fetch(`${coordinator.url}/api/v1/tasks/${taskId}/heldout?name=eval.jsonl`, {
+      method: 'POST',
+      body: shard,
+      headers: { 'x-admin-token': coordinator.adminToken, 'content-type': 'application/octet-stream' },
+    });
+    expect(upload.status).toBe(201);
+  }, 180_000);
+
+  afterAll(async () => {
+    await coordinator?.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('fetches the leased job’s shard signed, checks its SHA-256, and gives the sandbox only the local path', async () => {
+    const job = await leasedJob();
+    const plan = planBenchmarkEnv(job.replay_spec.validator_benchmark_env);
+    expect(plan.sources).toEqual([{ name: 'HELDOUT', url: `${coordinator.url}/api/v1/validator/jobs/${job.job_id}/heldout`, token: null, sha256: shardSha }]);
+    const directory = join(root, 'job-1', 'heldout');
+    const manifest = await prefetchHeldout(plan.sources, options(directory, clientOf(validator)));
+    expect(manifest.HELDOUT).toEqual({ env: 'HELDOUT_PATH', path: join(directory, 'HELDOUT', 'heldout'), bytes: shard.length, sha256: shardSha });
+    expect(readFileSync(manifest.HELDOUT.path)).toEqual(shard);
+
+    const sandboxEnv = heldoutSandboxEnv(plan, manifest, directory);
+    expect(sandboxEnv).toEqual({ DATASET_MIX: 'mix-a', HELDOUT_PATH: manifest.HELDOUT.path, HELDOUT_MANIFEST: join(directory, 'manifest.json') });
+    for (const value of Object.values(sandboxEnv)) {
+      expect(value).not.toContain(coordinator.url);
+      expect(value).not.toContain(shardSha);
+    }
+  }, 60_000);
+
+  it('ends the replay in error for a digest other than the one announced, and leaves no file behind', async () => {
+    const job = await leasedJob();
+    const [source] = planBenchmarkEnv(job.replay_spec.validator_benchmark_env).sources;
+    const directory = join(root, 'job-2', 'heldout');
+    const failure = await replayFailureOf(prefetchHeldout([{ ...source, sha256: '0'.repeat(64) }], options(directory, clientOf(validator))));
+    expect(failure).toMatchObject({ status: VerificationStatus.Error });
+    expect(failure.note).toContain(`has sha256 ${shardSha}, not the ${'0'.repeat(64)} announced`);
+    expect(existsSync(join(directory, 'HELDOUT', 'heldout'))).toBe(false);
+  }, 60_000);
+
+  it('is refused to another key (403) and, without the coordinator as a source, never leaves for a loopback address', async () => {
+    const job = await leasedJob();
+    const { sources } = planBenchmarkEnv(job.replay_spec.validator_benchmark_env);
+    const byStranger = await replayFailureOf(prefetchHeldout(sources, options(join(root, 'job-3a'), clientOf(stranger))));
+    expect(byStranger.note).toBe('Held-out source HELDOUT could not be prefetched: the server answered 403.');
+    const unsigned = await replayFailureOf(prefetchHeldout(sources, options(join(root, 'job-3b'), null)));
+    expect(unsigned.note).toContain('only https://');
+    const unsignedLocal = await replayFailureOf(
+      prefetchHeldout(sources, { ...options(join(root, 'job-3c'), null), rules: { allowInsecureHttp: true, allowPrivateAddresses: true, allowFile: false } }),
+    );
+    expect(unsignedLocal.note).toBe('Held-out source HELDOUT could not be prefetched: the server answered 401.');
+  }, 60_000);
+});
