@@ -19,10 +19,10 @@ describe('held-out shards', () => {
   const shardBytes = (): Buffer => Buffer.from(`heldout ${randomBytes(24).toString('hex')}\n`);
 
   const upload = async (taskId: string, bytes: Buffer, name: string, headers: Record<string, string> = {}): Promise<Reply<HeldoutShardDto>> => {
-    const response = await fetch(`${setup.h.url}/api/v1/tasks/${taskId}/heldout?name=${encodeURIComponent(name)}`, {
+    const response = await fetch(`${setup.h.url}/api/v1/tasks/${taskId}/heldout`, {
       method: 'POST',
       body: bytes,
-      headers: { 'x-admin-token': setup.h.adminToken, 'content-type': 'application/octet-stream', ...headers },
+      headers: { 'x-admin-token': setup.h.adminToken, 'content-type': 'application/octet-stream', 'x-heldout-name': name, ...headers },
     });
     const text = await response.text();
     return { status: response.status, body: JSON.parse(text) as HeldoutShardDto, text, headers: response.headers };
@@ -84,7 +84,7 @@ describe('held-out shards', () => {
       expect(await storedFiles()).not.toContain(sha(bytes));
     });
 
-    it('answers 413 over HELDOUT_MAX_BYTES, 422 without a name or bytes, 404 for an unknown task, 415 for bytes elsewhere', async () => {
+    it('answers 413 over HELDOUT_MAX_BYTES, 422 without an X-Heldout-Name or bytes, 404 for an unknown task, 415 for bytes elsewhere', async () => {
       const task = await heldoutTask();
       const big = Buffer.alloc(MAX_BYTES + 1, 0x61);
       const tooLarge = await upload(task.id, big, 'big.bin');
@@ -98,9 +98,10 @@ describe('held-out shards', () => {
         headers: { 'x-admin-token': setup.h.adminToken, 'content-type': 'application/octet-stream' },
       });
       expect(noName.status).toBe(422);
-      expect(((await noName.json()) as { detail: { loc: string[] }[] }).detail.map((item) => item.loc.join('.'))).toEqual(['query.name']);
+      expect(((await noName.json()) as { detail: { loc: string[] }[] }).detail.map((item) => item.loc.join('.'))).toEqual(['header.x-heldout-name']);
       const badName = await upload(task.id, shardBytes(), '../escape');
       expectStatus(badName, 422);
+      expect(badName.text).toContain('string_pattern_mismatch');
       const empty = await upload(task.id, Buffer.alloc(0), 'empty.bin');
       expectStatus(empty, 422);
       expect(empty.text).toContain('"body"');
@@ -232,6 +233,19 @@ describe('held-out shards', () => {
   });
 
   describe('rotation and audit', () => {
+    it('narrows the choice to the shards of one name with `coordinator:<name>`', async () => {
+      const task = await heldoutTask({ EVAL_SHARD: 'coordinator:wiki.bin' });
+      await uploaded(task.id, shardBytes(), 'books.bin');
+      const wiki = await uploaded(task.id, shardBytes(), 'wiki.bin');
+      for (const miner of [setup.people.dave, setup.people.eve]) {
+        const job = await setup.api.leaseOf(setup.people.alice, await setup.api.pending(miner, task.id));
+        expect(job.replay_spec.validator_benchmark_env).toEqual({
+          EVAL_URL: `${setup.h.url}/api/v1/validator/jobs/${job.job_id}/heldout`,
+          EVAL_SHA256: wiki.sha256,
+        });
+      }
+    });
+
     it('gives each job of a task the least-used shard and records it on its verification, for admins only', async () => {
       const task = await heldoutTask();
       const shards = [await uploaded(task.id, shardBytes(), 'a.bin'), await uploaded(task.id, shardBytes(), 'b.bin'), await uploaded(task.id, shardBytes(), 'c.bin')];

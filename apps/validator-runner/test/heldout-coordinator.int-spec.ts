@@ -31,6 +31,7 @@ describe('prefetch of a coordinator-held shard', () => {
   let taskId: string;
   const shard = Buffer.from(`{"text": "held out ${randomBytes(8).toString('hex')}"}\n`);
   const shardSha = createHash('sha256').update(shard).digest('hex');
+  const SHARD_NAME = `eval-${randomBytes(4).toString('hex')}.jsonl`;
   const logger = pino({ level: 'silent' });
 
   const clientOf = (signer: BtAuthSigner): CoordinatorClient =>
@@ -68,7 +69,8 @@ describe('prefetch of a coordinator-held shard', () => {
     validator = new BtAuthSigner(await keypairFromUri(validatorUri));
     stranger = new BtAuthSigner(await keypairFromUri(mnemonicGenerate()));
     miner = new BtAuthSigner(await keypairFromUri(mnemonicGenerate()));
-    coordinator = await startCoordinatorProcess(validator.hotkey, 'runner_heldout', { HELDOUT_STORE_DIR: join(root, 'store') });
+    // Debug logs: the coordinator's whole log must still carry neither the shard nor its name.
+    coordinator = await startCoordinatorProcess(validator.hotkey, 'runner_heldout', { HELDOUT_STORE_DIR: join(root, 'store'), LOG_LEVEL: 'debug' });
     const task = await call(
       coordinator.url,
       'POST',
@@ -78,17 +80,23 @@ describe('prefetch of a coordinator-held shard', () => {
     );
     expect(task.status).toBe(201);
     taskId = (task.json as Json).id as string;
-    const upload = await fetch(`${coordinator.url}/api/v1/tasks/${taskId}/heldout?name=eval.jsonl`, {
+    const upload = await fetch(`${coordinator.url}/api/v1/tasks/${taskId}/heldout`, {
       method: 'POST',
       body: shard,
-      headers: { 'x-admin-token': coordinator.adminToken, 'content-type': 'application/octet-stream' },
+      headers: { 'x-admin-token': coordinator.adminToken, 'content-type': 'application/octet-stream', 'x-heldout-name': SHARD_NAME },
     });
     expect(upload.status).toBe(201);
   }, 180_000);
 
   afterAll(async () => {
     await coordinator?.stop();
+    // Read once the process has exited, so its last lines are in.
+    const log = coordinator?.service.output() ?? '';
     rmSync(root, { recursive: true, force: true });
+    // Checked after every test's requests (upload, scans, downloads, refusals).
+    expect(log).toContain('/heldout');
+    expect(log).not.toContain(SHARD_NAME);
+    expect(log).not.toContain(shard.toString().trim());
   });
 
   it('fetches the leased job’s shard signed, checks its SHA-256, and gives the sandbox only the local path', async () => {

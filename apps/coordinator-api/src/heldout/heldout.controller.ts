@@ -1,5 +1,5 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res, StreamableFile } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { Controller, Delete, Get, HttpCode, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { Admin, AuthPrincipal, CurrentAuth, Validator } from '@rcs/auth';
@@ -8,8 +8,9 @@ import {
   ApiValidationError,
   ErrorCode,
   HeldoutDeletedDto,
+  HELDOUT_NAME_HEADER,
+  HELDOUT_SHARD_NAME,
   HeldoutShardDto,
-  HeldoutUploadQueryDto,
   HeldoutVerificationDto,
   SIGNATURE_ERRORS,
   ValidationErrorDto,
@@ -43,27 +44,35 @@ export class HeldoutController {
     summary: "Upload one of a task's held-out shards",
     description:
       'Admin only. The body is the raw bytes (`Content-Type: application/octet-stream`), at most HELDOUT_MAX_BYTES; the shard ' +
-      'name is the `name` query parameter. Stored in HELDOUT_STORE_DIR under its SHA-256: the same bytes again are the same ' +
+      'name is the `X-Heldout-Name` header (not a query parameter: request logs carry URLs). Stored in HELDOUT_STORE_DIR under its SHA-256: the same bytes again are the same ' +
       'shard (200, the first name kept); new bytes 201. Tasks select shards with `<NAME>_SHARD` in validator_benchmark_env.',
   })
   @ApiParam(TASK_ID)
+  @ApiHeader({ name: 'X-Heldout-Name', required: true, description: 'Shard name: letters, digits, `.`, `_`, `-`, 1..128, starting with a letter or digit.' })
   @ApiConsumes('application/octet-stream')
   @ApiBody({ description: 'The shard bytes.', schema: { type: 'string', format: 'binary' } })
   @ApiCreatedResponse({ type: HeldoutShardDto, description: 'The stored shard (200 when the task already held these bytes).' })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: '`name` missing or not a file-name-like label; an empty body.' })
+  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: '`X-Heldout-Name` missing or not a file-name-like label; an empty body.' })
   @ApiErrors(ErrorCode.TaskNotFound, [ErrorCode.BodyTooLarge, 'over HELDOUT_MAX_BYTES'], [ErrorCode.UnsupportedMediaType, 'not application/octet-stream'], ...ADMIN_ERRORS)
   async upload(
     @Param('task_id') taskId: string,
-    @Query() query: HeldoutUploadQueryDto,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<HeldoutShardDto> {
+    const name = request.headers[HELDOUT_NAME_HEADER];
+    if (typeof name !== 'string' || !HELDOUT_SHARD_NAME.test(name)) {
+      throw new ApiValidationError([
+        name === undefined
+          ? validationItem('missing', ['header', HELDOUT_NAME_HEADER], 'Field required')
+          : validationItem('string_pattern_mismatch', ['header', HELDOUT_NAME_HEADER], 'The shard name must be letters, digits, ".", "_" or "-" (1..128), starting with a letter or digit.'),
+      ]);
+    }
     const body = request.body;
     if (!(body instanceof Readable)) {
       throw new ApiValidationError([validationItem('missing', ['body'], 'The shard bytes are required (application/octet-stream).')]);
     }
     const declared = request.headers['content-length'];
-    const { shard, created } = await this.heldout.upload(taskId, query.name, body, declared === undefined ? null : Number(declared));
+    const { shard, created } = await this.heldout.upload(taskId, name, body, declared === undefined ? null : Number(declared));
     void reply.status(created ? 201 : 200);
     return toShardDto(shard);
   }

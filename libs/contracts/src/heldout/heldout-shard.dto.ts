@@ -1,20 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Matches } from 'class-validator';
 import { ApiDateTime, ApiInteger, ApiText, ApiTextOrNull } from '../common/api-fields';
-import { BoundedText, stacked } from '../common/request-fields';
 
-/** What a shard name may be: a file-name-like label, no path separators. */
-export const HELDOUT_SHARD_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-export const HELDOUT_SHARD_NAME_MAX = 128;
-
-/** Query of `POST /api/v1/tasks/{task_id}/heldout` (admin): the body is the shard's raw bytes. */
-export class HeldoutUploadQueryDto {
-  @stacked(
-    BoundedText('Shard name (letters, digits, `.`, `_`, `-`; starts with a letter or digit); `<NAME>_SHARD` values select shards by it.', 1, HELDOUT_SHARD_NAME_MAX),
-    Matches(HELDOUT_SHARD_NAME, { message: 'name must be letters, digits, ".", "_" or "-", starting with a letter or digit' }),
-  )
-  name!: string;
-}
+/**
+ * The header naming an uploaded shard (`POST /api/v1/tasks/{task_id}/heldout`, whose body is the raw bytes):
+ * a header, not a query parameter, because request logs carry the URL and a shard's name stays out of logs.
+ */
+export const HELDOUT_NAME_HEADER = 'x-heldout-name';
+/** What a shard name may be: a file-name-like label of 1..128 characters, no path separators. */
+export const HELDOUT_SHARD_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** One held-out shard of a task (admin only; never in a public answer, event or log). */
 export class HeldoutShardDto {
