@@ -8,7 +8,8 @@ import { SseClient, type SseEvent } from '@rcs/testing';
 import { errorOf, expectStatus, Reply } from './submissions-fixtures';
 import { startValidation, ValidationSetup } from './validator-jobs-fixtures';
 
-const MAX_BYTES = 4096;
+/** Above the 2 MiB limit of JSON bodies: a shard is streamed, not held by the body parser. */
+const MAX_BYTES = 3 * 1024 * 1024;
 
 /** Private held-out delivery (DECISIONS.md §6): admin shard store, per-lease choice, the lessee-only download, the audit. */
 describe('held-out shards', () => {
@@ -67,6 +68,15 @@ describe('held-out shards', () => {
       const listed = await setup.api.admin<HeldoutShardDto[]>('GET', `/api/v1/tasks/${task.id}/heldout`);
       expectStatus(listed, 200);
       expect(listed.body).toEqual([first.body]);
+    });
+
+    it('takes a shard larger than the JSON body limit, streamed into the store', async () => {
+      const task = await heldoutTask();
+      const big = randomBytes(MAX_BYTES - 1024);
+      const reply = await upload(task.id, big, 'big.bin');
+      expectStatus(reply, 201);
+      expect(reply.body).toMatchObject({ sha256: sha(big), bytes: big.length });
+      expect((await stat(join(storeDir, sha(big)))).size).toBe(big.length);
     });
 
     it('refuses non-admins: no token 401, a validator signature 401, a wrong token 401', async () => {
