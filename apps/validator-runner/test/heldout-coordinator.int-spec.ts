@@ -9,6 +9,10 @@ import { ValidatorJobDto, VerificationStatus } from '@rcs/contracts';
 import { benchTaskBody, RunningCoordinator, startCoordinatorProcess } from '@rcs/testing';
 import { CoordinatorClient } from '../src/coordinator/coordinator.client';
 import { heldoutSandboxEnv, planBenchmarkEnv, prefetchHeldout, PrefetchOptions } from '../src/replay/heldout';
+import { ReplayPipeline } from '../src/replay/replay-pipeline';
+import { toResultBody } from '../src/runner/job-processor';
+import { createSandbox } from '../src/sandbox/create-sandbox';
+import { unmountUnder } from '../src/sandbox/workspace-volume';
 import { createBenchRepo, scalePatch } from './bench-repo';
 import { call, Json } from './support/coordinator';
 import { replayFailureOf } from './support/replay-failure-of';
@@ -89,6 +93,7 @@ describe('prefetch of a coordinator-held shard', () => {
   }, 180_000);
 
   afterAll(async () => {
+    unmountUnder(root);
     await coordinator?.stop();
     // Read once the process has exited, so its last lines are in.
     const log = coordinator?.service.output() ?? '';
@@ -115,6 +120,46 @@ describe('prefetch of a coordinator-held shard', () => {
       expect(value).not.toContain(shardSha);
     }
   }, 60_000);
+
+  it('replays a leased job in the bwrap sandbox on the shard, posts, and the verification records the shard for admins only', async () => {
+    const job = await leasedJob();
+    const client = clientOf(validator);
+    const pipeline = new ReplayPipeline(
+      {
+        workDir: join(root, 'work'),
+        keepWorkspaces: true,
+        gitEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root },
+        // Public-internet rules for every other source: only the coordinator's own origin may be loopback http.
+        fetch: { allowInsecureHttp: false, allowPrivateAddresses: false, allowLocalSources: true },
+        artifactMaxBytes: 1 << 20,
+        heldoutMaxBytes: 1 << 20,
+        resultMaxBytes: 1 << 20,
+        logCapBytes: 64 * 1024,
+        limits: { memoryBytes: 1 << 30, pids: 128, cpus: 1, outputBytes: 1 << 20, fileBytes: 1 << 26 },
+        workspaceBytes: 1 << 27,
+        coordinator: client.heldoutSource(),
+      },
+      createSandbox({ kind: 'bwrap', allowUnsafeNone: false, logger }),
+      logger,
+    );
+    const result = await pipeline.replay(job);
+    expect(result).toMatchObject({ status: VerificationStatus.Accepted, observedMetrics: { loss: 1.25 } });
+
+    // What the benchmark saw: the local path and the manifest, never the URL or the digest.
+    const env = JSON.parse(readFileSync(join(root, 'work', job.job_id, 'repo', 'env.json'), 'utf8')) as Record<string, string>;
+    expect(env.HELDOUT_PATH).toBe(join(root, 'work', job.job_id, 'heldout', 'HELDOUT', 'heldout'));
+    expect(env.DATASET_MIX).toBe('mix-a');
+    expect(env).not.toHaveProperty('HELDOUT_URL');
+    expect(env).not.toHaveProperty('HELDOUT_SHA256');
+    expect(JSON.stringify(env)).not.toContain(shardSha);
+
+    const posted = await client.postResult(job.job_id, toResultBody(job, result));
+    expect(posted.kind).toBe('posted');
+    const audit = await call(coordinator.url, 'GET', `/api/v1/tasks/${taskId}/heldout/verifications`, { admin: coordinator.adminToken });
+    expect(audit.json).toEqual(expect.arrayContaining([expect.objectContaining({ job_id: job.job_id, heldout_sha256: shardSha, heldout_name: SHARD_NAME })]));
+    const summaries = await call(coordinator.url, 'GET', `/api/v1/verifications?submission_id=${job.submission_id}`, null);
+    expect(JSON.stringify(summaries.json)).not.toContain(shardSha);
+  }, 120_000);
 
   it('ends the replay in error for a digest other than the one announced, and leaves no file behind', async () => {
     const job = await leasedJob();
