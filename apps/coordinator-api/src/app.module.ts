@@ -11,6 +11,7 @@ import { ClaimsModule } from './claims/claims.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { DecisionsModule } from './decisions/decisions.module';
 import { EventsModule } from './events/events.module';
+import { HeldoutModule } from './heldout/heldout.module';
 import { MinerResultsModule } from './miners/miner-results.module';
 import { IdeaRewardsModule } from './idea-rewards/idea-rewards.module';
 import { COORDINATOR_QUEUES } from './jobs/coordinator-jobs';
@@ -68,6 +69,7 @@ export class AppModule {
         PlannerModule,
         SubmissionsModule,
         ValidatorJobsModule,
+        HeldoutModule,
         DecisionsModule,
         BestResultsModule,
         IdeaRewardsModule,

@@ -2,6 +2,7 @@ import type { EntityClassOrSchema, MigrationClass } from '@rcs/persistence';
 import { BestResultChangeEntity } from './best-results/entities/best-result-change.entity';
 import { BestResultEntity } from './best-results/entities/best-result.entity';
 import { ClaimEntity } from './claims/entities/claim.entity';
+import { HeldoutShardEntity } from './heldout/entities/heldout-shard.entity';
 import { IdeaRewardEntity } from './idea-rewards/entities/idea-reward.entity';
 import { CompetitionCore1763683200000 } from './migrations/1763683200000-competition-core';
 import { Validation1763769600000 } from './migrations/1763769600000-validation';
@@ -12,6 +13,7 @@ import { RewardSnapshotChanges1764115200000 } from './migrations/1764115200000-r
 import { SnapshotChangesOfAccepted1764201600000 } from './migrations/1764201600000-snapshot-changes-of-accepted';
 import { SubmissionsMinerAccepted1764288000000 } from './migrations/1764288000000-submissions-miner-accepted';
 import { TaskHardware1764374400000 } from './migrations/1764374400000-task-hardware';
+import { HeldoutShards1764460800000 } from './migrations/1764460800000-heldout-shards';
 import { RewardPolicyEntity } from './rewards/entities/reward-policy.entity';
 import { RewardSnapshotEntity } from './rewards/entities/reward-snapshot.entity';
 import { RewardSnapshotChangeEntity } from './rewards/entities/reward-snapshot-change.entity';
@@ -37,6 +39,7 @@ export const COORDINATOR_ENTITIES: EntityClassOrSchema[] = [
   RewardPolicyEntity,
   RewardSnapshotEntity,
   RewardSnapshotChangeEntity,
+  HeldoutShardEntity,
 ];
 
 export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
@@ -49,4 +52,5 @@ export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
   SnapshotChangesOfAccepted1764201600000,
   SubmissionsMinerAccepted1764288000000,
   TaskHardware1764374400000,
+  HeldoutShards1764460800000,
 ];

@@ -48,7 +48,7 @@ export class AppModule {
         {
           provide: JobProcessor,
           inject: [CoordinatorClient, RUNNER_LOGGER],
-          useFactory: (client: CoordinatorClient, logger: Logger) => new JobProcessor(createReplayPipeline(config, logger, config.accelerators), client, logger),
+          useFactory: (client: CoordinatorClient, logger: Logger) => new JobProcessor(createReplayPipeline(config, logger, config.accelerators, client.heldoutSource()), client, logger),
         },
         ReplayWorker,
         ScanLoop,

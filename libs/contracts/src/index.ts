@@ -38,6 +38,7 @@ export * from './validator-jobs/validator-job.dto';
 export * from './validator-jobs/scan-response.dto';
 export * from './validator-jobs/verification-summary.dto';
 export * from './validator-jobs/verification-query.dto';
+export * from './heldout/heldout-shard.dto';
 
 export * from './peer-evaluation/peer-evaluate.dto';
 export * from './peer-evaluation/peer-evaluation.dto';

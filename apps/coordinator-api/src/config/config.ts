@@ -1,4 +1,5 @@
 import { canonicalSs58 } from '@rcs/auth';
+import { join, resolve } from 'node:path';
 import { ChainConfig, readChainConfig } from '@rcs/chain';
 import { ConfigError, EnvReader } from '@rcs/config';
 import { AdminTokenConfig, EventStreamSettings, readAdminTokenConfig, readEventStreamSettings, readServiceBaseConfig, readServiceStoresConfig, readTrustedProxies, ServiceBaseConfig, ServiceStoresConfig, TrustedProxies } from '@rcs/http';
@@ -44,6 +45,8 @@ export interface CoordinatorConfig extends ServiceBaseConfig, ServiceStoresConfi
   events: EventStreamSettings;
   /** Decay constant D of the reward scores, in days: each event weighs `exp(-(T - t)/D)` (DECISIONS §7). */
   scoreEmaDays: number;
+  /** Private held-out delivery (DECISIONS.md §6): where shards live, by SHA-256, and the largest one accepted. */
+  heldout: { storeDir: string; maxBytes: number };
 }
 
 /** A comma-separated list of SS58 addresses, each in its canonical spelling (DECISIONS.md §2 Identity). */
@@ -106,6 +109,10 @@ export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
         : null,
     scoreEmaDays: read.positiveNumber('SCORE_EMA_DAYS', 10),
     events: readEventStreamSettings(read, trustedProxies),
+    heldout: {
+      storeDir: resolve(cwd, read.optional('HELDOUT_STORE_DIR') ?? join(read.string('DATA_DIR', '.data'), 'coordinator-heldout')),
+      maxBytes: read.int('HELDOUT_MAX_BYTES', 1024 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
+    },
   };
   if (config.plannerLlm && config.plannerLlm.timeoutSeconds >= config.plannerRunTimeoutSeconds) {
     read.problems.push('PLANNER_LLM_TIMEOUT_SECONDS must be below PLANNER_RUN_TIMEOUT_SECONDS');

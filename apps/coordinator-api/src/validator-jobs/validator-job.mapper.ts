@@ -6,7 +6,7 @@ import { toTaskDto } from '../tasks/task.mapper';
 import { ValidatorJobEntity } from './entities/validator-job.entity';
 
 /** What a validator replays (DECISIONS.md §6, compat): the only response that carries validator_benchmark_env. */
-export function toReplaySpecDto(task: TaskEntity, submission: SubmissionEntity): ReplaySpecDto {
+export function toReplaySpecDto(task: TaskEntity, submission: SubmissionEntity, benchmarkEnv: Record<string, string> = task.validatorBenchmarkEnv): ReplaySpecDto {
   return {
     repository: task.repository,
     base_ref: task.baseRef,
@@ -20,7 +20,7 @@ export function toReplaySpecDto(task: TaskEntity, submission: SubmissionEntity):
     ranking_mode: task.rankingMode,
     secondary_metric_name: task.secondaryMetricName,
     secondary_metric_direction: task.secondaryMetricDirection,
-    validator_benchmark_env: task.validatorBenchmarkEnv,
+    validator_benchmark_env: benchmarkEnv,
     time_budget_seconds: task.timeBudgetSeconds,
     max_patch_bytes: task.maxPatchBytes,
     patch: submission.patch,
@@ -30,19 +30,23 @@ export function toReplaySpecDto(task: TaskEntity, submission: SubmissionEntity):
   };
 }
 
-/** A leased job as the validator receives it; `leaseExpiresAt` is set on every leased job. */
+/**
+ * A leased job as the validator receives it; `leaseExpiresAt` is set on every leased job. `benchmarkEnv` is
+ * the task's env as this job's lessee receives it (its held-out shard filled in, heldout-env.ts).
+ */
 export function toValidatorJobDto(
   job: ValidatorJobEntity & { leaseExpiresAt: Date },
   task: TaskEntity,
   submission: SubmissionEntity,
   detail: SubmissionDetailDto,
+  benchmarkEnv: Record<string, string>,
 ): ValidatorJobDto {
   return {
     job_id: job.id,
     submission_id: submission.id,
     submission: toSubmissionDto(submission),
     task: toTaskDto(task),
-    replay_spec: toReplaySpecDto(task, submission),
+    replay_spec: toReplaySpecDto(task, submission, benchmarkEnv),
     lease_expires_at: job.leaseExpiresAt.toISOString(),
     detail,
   };

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DecisionsModule } from '../decisions/decisions.module';
+import { HeldoutModule } from '../heldout/heldout.module';
 import { IdeaRewardsModule } from '../idea-rewards/idea-rewards.module';
 import { PeerEvaluationModule } from '../peer-evaluation/peer-evaluation.module';
 import { SubmissionDetails } from '../submissions/submission-detail';
@@ -19,7 +20,7 @@ import { VerificationsService } from './verifications.service';
  * Peer evaluations and idea rewards are read for the submission detail each leased job carries.
  */
 @Module({
-  imports: [DecisionsModule, PeerEvaluationModule, IdeaRewardsModule, SubmissionsRepositoryModule, TasksModule],
+  imports: [DecisionsModule, HeldoutModule, PeerEvaluationModule, IdeaRewardsModule, SubmissionsRepositoryModule, TasksModule],
   controllers: [ValidatorController, VerificationsController],
   providers: [ValidatorJobsRepository, VerificationsRepository, SubmissionDecider, ValidatorJobsService, VerificationsService, LeaseExpiryJob, SubmissionDetails],
   // The submission detail is answered here (scans) and by SubmissionsModule, which sits above this one.

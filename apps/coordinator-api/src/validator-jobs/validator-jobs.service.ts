@@ -18,6 +18,7 @@ import { isUuid } from '../common/ids';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { DecisionService, DecisionTransaction } from '../decisions/decisions.module';
+import { HeldoutService } from '../heldout/heldout.module';
 import type { LeaseExpiryOutcome } from '../jobs/job-results';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { SubmissionDetails } from '../submissions/submission-detail';
@@ -61,35 +62,41 @@ export class ValidatorJobsService {
     private readonly submissions: SubmissionsRepository,
     private readonly tasks: TasksRepository,
     private readonly details: SubmissionDetails,
+    private readonly heldout: HeldoutService,
   ) {}
 
   /**
    * Leases up to `limit` pending jobs to the validator. Expired leases go back to the pool first, so
    * a scan never waits for the sweeper to see them; exhausted jobs are left to the sweeper, which
    * decides their submissions (they stay leased, so nobody receives them meanwhile). Only jobs whose
-   * task hardware the declared capabilities meet are leased.
+   * task hardware the declared capabilities meet are leased. Each lease picks its job's held-out shard in
+   * the same transaction; `baseUrl` is where the validator reaches this service.
    */
-  async scan(validatorHotkey: string, body: ScanRequestDto): Promise<ValidatorJobDto[]> {
+  async scan(validatorHotkey: string, body: ScanRequestDto, baseUrl: string): Promise<ValidatorJobDto[]> {
     // A task id that is not a uuid names no task, so it filters every job out.
     if (body.task_id !== null && !isUuid(body.task_id)) return [];
     const manager = this.dataSource.manager;
     await this.jobs.returnExpiredLeases(manager, this.config.maxJobAttempts);
-    const leased = await this.jobs.lease(manager, {
-      validatorHotkey,
-      taskId: body.task_id,
-      taskSlug: body.task_slug,
-      limit: body.limit,
-      graceSeconds: this.config.leaseGraceSeconds,
-      // No capabilities: a CPU-only validator, which never receives a GPU task.
-      gpuCount: body.capabilities?.gpu_count ?? 0,
-      gpuMemoryGb: body.capabilities?.gpu_memory_gb ?? 0,
+    const leased = await this.dataSource.transaction(async (tx) => {
+      const jobs = await this.jobs.lease(tx, {
+        validatorHotkey,
+        taskId: body.task_id,
+        taskSlug: body.task_slug,
+        limit: body.limit,
+        graceSeconds: this.config.leaseGraceSeconds,
+        // No capabilities: a CPU-only validator, which never receives a GPU task.
+        gpuCount: body.capabilities?.gpu_count ?? 0,
+        gpuMemoryGb: body.capabilities?.gpu_memory_gb ?? 0,
+      });
+      await this.heldout.assignForLease(tx, jobs);
+      return jobs;
     });
-    return this.describe(manager, leased.filter((job): job is LeasedJob => job.leaseExpiresAt !== null));
+    return this.describe(manager, leased.filter((job): job is LeasedJob => job.leaseExpiresAt !== null), baseUrl);
   }
 
   /** The single-job form of scan; 404 `no_pending_validator_jobs` when there is nothing to lease. */
-  async claim(validatorHotkey: string, body: ValidatorJobClaimDto): Promise<ValidatorJobDto> {
-    const [job] = await this.scan(validatorHotkey, Object.assign(new ScanRequestDto(), body, { limit: 1 }));
+  async claim(validatorHotkey: string, body: ValidatorJobClaimDto, baseUrl: string): Promise<ValidatorJobDto> {
+    const [job] = await this.scan(validatorHotkey, Object.assign(new ScanRequestDto(), body, { limit: 1 }), baseUrl);
     if (job === undefined) {
       // compat: clients match "no pending validator jobs" in the message.
       throw ApiError.notFound(ErrorCode.NoPendingValidatorJobs, 'There are no pending validator jobs right now.', {
@@ -202,7 +209,7 @@ export class ValidatorJobsService {
   }
 
   /** Leased jobs as validators receive them, oldest first. */
-  private async describe(manager: EntityManager, jobs: LeasedJob[]): Promise<ValidatorJobDto[]> {
+  private async describe(manager: EntityManager, jobs: LeasedJob[], baseUrl: string): Promise<ValidatorJobDto[]> {
     if (jobs.length === 0) return [];
     const [tasks, submissions] = await Promise.all([
       this.tasks.findMany(manager, jobs.map((job) => job.taskId)),
@@ -214,7 +221,8 @@ export class ValidatorJobsService {
       jobs.map(async (job) => {
         const task = taskById.get(job.taskId) as TaskEntity;
         const submission = submissionById.get(job.submissionId) as SubmissionEntity;
-        return toValidatorJobDto(job, task, submission, await this.details.of(manager, task, submission));
+        const benchmarkEnv = this.heldout.jobEnv(task.validatorBenchmarkEnv, job, baseUrl);
+        return toValidatorJobDto(job, task, submission, await this.details.of(manager, task, submission), benchmarkEnv);
       }),
     );
   }

@@ -1,7 +1,11 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { AuthPrincipal, CurrentAuth, Validator } from '@rcs/auth';
 import { ApiErrors, ErrorCode, ScanRequestDto, ScanResponseDto, SIGNATURE_ERRORS, ValidationErrorDto, ValidatorJobClaimDto, ValidatorJobDto, ValidatorJobResultDto, VerificationSummaryDto } from '@rcs/contracts';
+import { CoordinatorConfig } from '../config/config';
+import { COORDINATOR_CONFIG } from '../config/config.module';
+import { requestBaseUrl } from '../tasks/request-base-url';
 import { ValidatorJobsService } from './validator-jobs.service';
 import { toVerificationSummaryDto } from './verification.mapper';
 
@@ -12,7 +16,16 @@ type ValidatorPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
 @ApiTags('validator')
 @Controller('api/v1/validator')
 export class ValidatorController {
-  constructor(private readonly jobs: ValidatorJobsService) {}
+  constructor(
+    private readonly jobs: ValidatorJobsService,
+    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+  ) {}
+
+  /** Where the validator reaches this service: the held-out download URLs of its jobs start with it. */
+  private baseUrl(request: FastifyRequest): string {
+    const { publicBaseUrl, trustedProxies } = this.config;
+    return publicBaseUrl ?? requestBaseUrl(request.headers, request.protocol, trustedProxies.includes(request.socket.remoteAddress));
+  }
 
   @Post('submissions/scan')
   @HttpCode(200)
@@ -29,8 +42,8 @@ export class ValidatorController {
   @ApiOkResponse({ type: ScanResponseDto, description: 'The jobs now leased to the caller.' })
   @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Body fails validation (limit 1..16, unknown properties).' })
   @ApiErrors(...SIGNATURE_ERRORS, ErrorCode.ValidatorNotAllowlisted, [ErrorCode.ValidatorAllowlistUnconfigured, 'no VALIDATOR_HOTKEYS'])
-  async scan(@CurrentAuth() validator: ValidatorPrincipal, @Body() body: ScanRequestDto): Promise<ScanResponseDto> {
-    return { jobs: await this.jobs.scan(validator.hotkey, body) };
+  async scan(@CurrentAuth() validator: ValidatorPrincipal, @Body() body: ScanRequestDto, @Req() request: FastifyRequest): Promise<ScanResponseDto> {
+    return { jobs: await this.jobs.scan(validator.hotkey, body, this.baseUrl(request)) };
   }
 
   @Post('jobs/claim')
@@ -41,8 +54,8 @@ export class ValidatorController {
   @ApiOkResponse({ type: ValidatorJobDto, description: 'The job now leased to the caller.' })
   @ApiErrors([ErrorCode.NoPendingValidatorJobs, '(the message says "no pending validator jobs")'], ...SIGNATURE_ERRORS, ErrorCode.ValidatorNotAllowlisted, [ErrorCode.ValidatorAllowlistUnconfigured, 'no VALIDATOR_HOTKEYS'])
   @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Body fails validation (unknown properties).' })
-  claim(@CurrentAuth() validator: ValidatorPrincipal, @Body() body: ValidatorJobClaimDto): Promise<ValidatorJobDto> {
-    return this.jobs.claim(validator.hotkey, body);
+  claim(@CurrentAuth() validator: ValidatorPrincipal, @Body() body: ValidatorJobClaimDto, @Req() request: FastifyRequest): Promise<ValidatorJobDto> {
+    return this.jobs.claim(validator.hotkey, body, this.baseUrl(request));
   }
 
   @Post('jobs/:job_id/result')

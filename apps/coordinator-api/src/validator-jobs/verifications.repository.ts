@@ -5,7 +5,7 @@ import { queryOneRow, textColumn } from '@rcs/persistence';
 import { isUuid } from '../common/ids';
 import { VerificationEntity } from './entities/verification.entity';
 
-export type NewVerification = Omit<VerificationEntity, 'id' | 'createdAt'>;
+export type NewVerification = Omit<VerificationEntity, 'id' | 'createdAt' | 'heldoutSha256'>;
 
 /** The verifications table, always through the caller's manager; a verification is written only with its decision. */
 @Injectable()
@@ -16,8 +16,11 @@ export class VerificationsRepository {
       manager,
       // clock_timestamp(), not now(): decisions of a task commit in lock order, not in transaction-start order.
       `INSERT INTO verifications
-         (submission_id, job_id, task_id, validator_hotkey, status, metric_name, metric_value, observed_metrics, notes, replay_log, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, clock_timestamp())
+         (submission_id, job_id, task_id, validator_hotkey, status, metric_name, metric_value, observed_metrics, notes, replay_log, created_at,
+          heldout_sha256)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, clock_timestamp(),
+               -- The held-out shard the job was given: the audit of which data decided (DECISIONS.md §6).
+               (SELECT heldout_sha256 FROM validator_jobs WHERE id = $2))
        RETURNING id`,
       [
         verification.submissionId,

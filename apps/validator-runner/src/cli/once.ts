@@ -10,7 +10,7 @@ export async function runOnce(config: SigningRunnerConfig, logger: Logger): Prom
   // Before anything else: a configured GPU that is missing stops the command (ConfigError).
   const accelerators = detectAccelerators(config.sandbox.gpus);
   const client = createCoordinatorClient(config, await loadValidatorSigner(config.identity), logger, accelerators);
-  const processor = new JobProcessor(createReplayPipeline(config, logger, accelerators), client, logger);
+  const processor = new JobProcessor(createReplayPipeline(config, logger, accelerators, client.heldoutSource()), client, logger);
   const jobs = await client.scan(config.scanLimit);
   logger.info({ phase: 'scan', hotkey: client.hotkey, jobs: jobs.map((job) => job.job_id) }, `scan: leased ${jobs.length} job(s)`);
   const queue = [...jobs];

@@ -18,6 +18,7 @@ import {
 } from '@rcs/client';
 import type { GpuCapabilities } from '../sandbox/accelerators';
 import { ErrorCode, ValidatorJobDto, ValidatorJobResultDto, VerificationSummaryDto } from '@rcs/contracts';
+import type { CoordinatorSource } from '../replay/heldout';
 
 /** The coordinator answered something the runner cannot go on from (wrong key, not allowlisted, a 4xx). */
 export class CoordinatorAnswerError extends Error {
@@ -96,6 +97,14 @@ export class CoordinatorClient {
   /** The hotkey in canonical SS58 form (prefix 42), as the coordinator stores and compares it. */
   get hotkey(): string {
     return canonicalSs58(this.signer.hotkey) ?? this.signer.hotkey;
+  }
+
+  /** The coordinator as a held-out source: shards on its origin are fetched signed with this validator's key. */
+  heldoutSource(): CoordinatorSource {
+    return {
+      origin: new URL(this.options.baseUrl).origin,
+      sign: (method, pathAndQuery) => ({ ...this.signer.signRequest({ method, url: pathAndQuery }) }),
+    };
   }
 
   /**

@@ -19,6 +19,13 @@ describe('validator_benchmark_env convention', () => {
     expect(plan.dropped).toEqual(['ORPHAN_TOKEN', 'bad-name']);
   });
 
+  it('reads `<NAME>_SHA256` as the digest its URL must have (lowercased), never for the sandbox; alone it is a plain variable', () => {
+    const plan = planBenchmarkEnv({ HELDOUT_URL: 'https://c.test/api/v1/validator/jobs/j/heldout', HELDOUT_SHA256: 'AB'.repeat(32), LONE_SHA256: 'cd' });
+    expect(plan.sources).toEqual([{ name: 'HELDOUT', url: 'https://c.test/api/v1/validator/jobs/j/heldout', token: null, sha256: 'ab'.repeat(32) }]);
+    expect(plan.plain).toEqual({ LONE_SHA256: 'cd' });
+    expect(plan.dropped).toEqual([]);
+  });
+
   it('gives the sandbox local paths and the manifest, never a URL or a token', () => {
     const plan = planBenchmarkEnv({ HELDOUT_URL: 'https://h.test/a.jsonl', HELDOUT_TOKEN: 't1', SEED: '7' });
     const manifest = { HELDOUT: { env: 'HELDOUT_PATH', path: '/w/job/heldout/HELDOUT/a.jsonl', bytes: 3, sha256: 'ab' } };

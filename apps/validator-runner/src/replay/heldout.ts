@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ReplayFailure } from './replay-failure';
 import { DownloadError, DownloadRules, safeDownload, urlFileName } from './safe-download';
@@ -9,6 +9,11 @@ import { DownloadError, DownloadRules, safeDownload, urlFileName } from './safe-
  *   `<job>/heldout/<NAME>/<file name of the URL>`; the sandbox gets `<NAME>_PATH` with that path, never the URL.
  * - `<NAME>_TOKEN`: the credential of `<NAME>_URL`, sent only as `Authorization: Bearer <token>` on that
  *   download; never passed to the sandbox (a token without its URL is dropped).
+ * - `<NAME>_SHA256`: the lowercase hex SHA-256 the download of `<NAME>_URL` must have, else the replay is an
+ *   `error`; not passed to the sandbox (without its URL it is a plain variable).
+ * - a `<NAME>_URL` on the coordinator's own origin (COORDINATOR_URL) is a coordinator-held shard (its signed
+ *   route `GET /api/v1/validator/jobs/{job_id}/heldout`): fetched signed with the validator's key (BT-AUTH-V1)
+ *   instead of a token, from an address the operator configured, so private addresses and `http://` are allowed.
  * - anything else: passed to the benchmark as a plain environment variable.
  * Keys that are not environment variable names are dropped. `HELDOUT_MANIFEST` points at
  * `<job>/heldout/manifest.json`: `{NAME: {env, path, bytes, sha256}}`.
@@ -17,6 +22,15 @@ export interface HeldoutSource {
   name: string;
   url: string;
   token: string | null;
+  /** The digest the download must have (`<NAME>_SHA256`); absent when not given. */
+  sha256?: string;
+}
+
+/** The coordinator as a held-out source: its origin, and the validator's signature for a request to it. */
+export interface CoordinatorSource {
+  origin: string;
+  /** BT-AUTH-V1 headers for a body-less request to `pathAndQuery` on the coordinator. */
+  sign(method: 'GET', pathAndQuery: string): Record<string, string>;
 }
 
 export interface BenchmarkEnvPlan {
@@ -44,7 +58,12 @@ export function planBenchmarkEnv(env: Record<string, string>): BenchmarkEnvPlan 
       plan.dropped.push(key);
     } else if (key.endsWith('_URL') && key.length > '_URL'.length) {
       const name = key.slice(0, -'_URL'.length);
-      plan.sources.push({ name, url: value, token: env[`${name}_TOKEN`] ?? null });
+      const source: HeldoutSource = { name, url: value, token: env[`${name}_TOKEN`] ?? null };
+      const digest = env[`${name}_SHA256`];
+      if (digest !== undefined) source.sha256 = digest.trim().toLowerCase();
+      plan.sources.push(source);
+    } else if (key.endsWith('_SHA256') && Object.hasOwn(env, `${key.slice(0, -'_SHA256'.length)}_URL`)) {
+      // Read with its URL above; the sandbox has no use for it.
     } else if (key.endsWith('_TOKEN')) {
       if (!Object.hasOwn(env, `${key.slice(0, -'_TOKEN'.length)}_URL`)) plan.dropped.push(key);
     } else {
@@ -60,6 +79,8 @@ export interface PrefetchOptions {
   rules: DownloadRules;
   maxBytes: number;
   signal: AbortSignal;
+  /** Where coordinator-held shards come from; without it every URL is an external one. */
+  coordinator?: CoordinatorSource;
   onDownloaded?: (name: string, entry: HeldoutEntry, durationMs: number) => void;
 }
 
@@ -70,15 +91,21 @@ export async function prefetchHeldout(sources: HeldoutSource[], options: Prefetc
     const directory = join(options.directory, source.name);
     await mkdir(directory, { recursive: true });
     const path = join(directory, urlFileName(source.url, 'data'));
+    const coordinatorPath = coordinatorPathOf(source.url, options.coordinator);
     try {
       const result = await safeDownload({
         url: source.url,
         destination: path,
         maxBytes: options.maxBytes,
-        headers: source.token === null ? undefined : { authorization: `Bearer ${source.token}` },
+        headers: requestHeaders(source, coordinatorPath, options.coordinator),
         signal: options.signal,
-        rules: options.rules,
+        // The operator's own COORDINATOR_URL: reachable however they configured it.
+        rules: coordinatorPath === null ? options.rules : { ...options.rules, allowInsecureHttp: true, allowPrivateAddresses: true },
       });
+      if (source.sha256 !== undefined && result.sha256 !== source.sha256) {
+        await rm(path, { force: true });
+        throw ReplayFailure.error(`Held-out source ${source.name} has sha256 ${result.sha256}, not the ${source.sha256} announced; it was not used.`);
+      }
       manifest[source.name] = { env: `${source.name}_PATH`, path, bytes: result.bytes, sha256: result.sha256 };
       options.onDownloaded?.(source.name, manifest[source.name], result.durationMs);
     } catch (error) {
@@ -88,6 +115,23 @@ export async function prefetchHeldout(sources: HeldoutSource[], options: Prefetc
   }
   await writeFile(manifestPath(options.directory), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
+}
+
+/** The path and query of a URL on the coordinator's origin, else null (an external source). */
+function coordinatorPathOf(url: string, coordinator: CoordinatorSource | undefined): string | null {
+  if (coordinator === undefined) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.origin === coordinator.origin ? `${parsed.pathname}${parsed.search}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A coordinator shard is fetched signed (never with a token); an external one with its token, if any. */
+function requestHeaders(source: HeldoutSource, coordinatorPath: string | null, coordinator: CoordinatorSource | undefined): Record<string, string> | undefined {
+  if (coordinatorPath !== null && coordinator !== undefined) return coordinator.sign('GET', coordinatorPath);
+  return source.token === null ? undefined : { authorization: `Bearer ${source.token}` };
 }
 
 export function manifestPath(directory: string): string {

@@ -9,7 +9,7 @@ import { removeTree, unmountUnder, WorkspaceVolume } from '../sandbox/workspace-
 import { downloadArtifact } from './artifact-download';
 import { Deadline } from './deadline';
 import { applyPatch, cloneAt } from './git-workspace';
-import { heldoutSandboxEnv, HeldoutManifest, planBenchmarkEnv, prefetchHeldout } from './heldout';
+import { CoordinatorSource, heldoutSandboxEnv, HeldoutManifest, planBenchmarkEnv, prefetchHeldout } from './heldout';
 import { Redactor } from './redaction';
 import { ReplayFailure } from './replay-failure';
 import { ReplayLog } from './replay-log';
@@ -49,6 +49,8 @@ export interface ReplayPipelineOptions {
   limits: SandboxLimits;
   /** The workspace's disk quota (the checkout and everything setup and benchmark write into it). */
   workspaceBytes: number;
+  /** The coordinator, for held-out shards it holds (signed downloads); absent for replays without one. */
+  coordinator?: CoordinatorSource;
 }
 
 /** Environment every sandboxed command gets besides the task's. */
@@ -210,6 +212,7 @@ export class ReplayPipeline {
             rules: { ...httpRules(this.options.fetch), allowFile: this.options.fetch.allowLocalSources },
             maxBytes: this.options.heldoutMaxBytes,
             signal: deadline.signal(),
+            coordinator: this.options.coordinator,
             onDownloaded: (name, entry, ms) => run.logger.info({ phase: 'prefetch', source: name, bytes: entry.bytes, ms, bytes_per_second: rate(entry.bytes, ms) }, `prefetch: ${name} downloaded`),
           }),
         (m) => ({ sources: Object.keys(m), bytes: Object.values(m).reduce((sum, entry) => sum + entry.bytes, 0) }),

@@ -2,12 +2,16 @@ import type { Logger } from 'pino';
 import { BtAuthSigner } from '@rcs/auth';
 import type { ValidatorRunnerConfig } from '../config/config';
 import { CoordinatorClient } from '../coordinator/coordinator.client';
+import type { CoordinatorSource } from '../replay/heldout';
 import { ReplayPipeline } from '../replay/replay-pipeline';
 import { Accelerators } from '../sandbox/accelerators';
 import { createSandbox } from '../sandbox/create-sandbox';
 
-/** The replay pipeline on the configured sandbox, with the GPUs found at start-up (the `none` driver refuses to exist without its flag). */
-export function createReplayPipeline(config: ValidatorRunnerConfig, logger: Logger, accelerators: Accelerators): ReplayPipeline {
+/**
+ * The replay pipeline on the configured sandbox, with the GPUs found at start-up (the `none` driver refuses to exist
+ * without its flag); `coordinator` lets it fetch the coordinator's held-out shards (CoordinatorClient.heldoutSource).
+ */
+export function createReplayPipeline(config: ValidatorRunnerConfig, logger: Logger, accelerators: Accelerators, coordinator?: CoordinatorSource): ReplayPipeline {
   const sandbox = createSandbox({
     kind: config.sandbox.kind,
     allowUnsafeNone: config.sandbox.allowUnsafeNone,
@@ -33,6 +37,7 @@ export function createReplayPipeline(config: ValidatorRunnerConfig, logger: Logg
       logCapBytes: config.logCapBytes,
       limits: config.sandbox.limits,
       workspaceBytes: config.sandbox.workspaceBytes,
+      coordinator,
     },
     sandbox,
     logger,

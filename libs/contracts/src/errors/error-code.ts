@@ -9,6 +9,8 @@ export enum ErrorCode {
   InsufficientMinerStake = 'insufficient_miner_stake',
   ValidatorNotAllowlisted = 'validator_not_allowlisted',
   NotClaimOwner = 'not_claim_owner',
+  /** 403: a held-out download by a validator that does not hold the job's lease. */
+  NotJobLessee = 'not_job_lessee',
   NotSubmissionOwner = 'not_submission_owner',
   CannotEvaluateOwnSubmission = 'cannot_evaluate_own_submission',
   NotFound = 'not_found',
@@ -23,6 +25,8 @@ export enum ErrorCode {
   JobNotFound = 'job_not_found',
   /** The submission exists but no verification of it carries a replay log. */
   ReplayLogNotFound = 'replay_log_not_found',
+  /** The task has no held-out shard with that SHA-256, or the job was given none. */
+  HeldoutShardNotFound = 'heldout_shard_not_found',
   EpochNotFound = 'epoch_not_found',
   HotkeyNotFound = 'hotkey_not_found',
   NoPendingValidatorJobs = 'no_pending_validator_jobs',

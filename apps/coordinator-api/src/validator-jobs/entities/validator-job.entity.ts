@@ -39,6 +39,10 @@ export class ValidatorJobEntity {
   @TextColumn(nullable)
   lastError!: string | null;
 
+  /** SHA-256 of the held-out shard chosen for the current (or last) lease; null when the task names none. */
+  @TextColumn(nullable)
+  heldoutSha256!: string | null;
+
   @CreatedAt()
   createdAt!: Date;
 

@@ -47,6 +47,10 @@ export class VerificationEntity {
   @TextColumn(nullable)
   replayLog!: string | null;
 
+  /** SHA-256 of the held-out shard the replay used (copied from the job); admin-only, like the log. */
+  @TextColumn(nullable)
+  heldoutSha256!: string | null;
+
   @CreatedAt()
   createdAt!: Date;
 }
