@@ -18,8 +18,11 @@ export interface RunningCoordinator {
   stop(): Promise<void>;
 }
 
-/** `databasePrefix` names the scratch database (e.g. `runner_e2e`), so that a leftover one says whose it was. */
-export async function startCoordinatorProcess(validatorHotkey: string, databasePrefix: string): Promise<RunningCoordinator> {
+/**
+ * `databasePrefix` names the scratch database (e.g. `runner_e2e`), so that a leftover one says whose it was; `env`
+ * adds settings a test is about (e.g. `ALLOW_INSECURE_ARTIFACT_URIS` for artifacts on loopback HTTP).
+ */
+export async function startCoordinatorProcess(validatorHotkey: string, databasePrefix: string, env: Record<string, string> = {}): Promise<RunningCoordinator> {
   const [db, redis] = await Promise.all([createScratchDatabase(databasePrefix), createTestRedis()]);
   const adminToken = randomBytes(16).toString('hex');
   const service = await spawnService({
@@ -27,7 +30,7 @@ export async function startCoordinatorProcess(validatorHotkey: string, databaseP
     portVariable: 'COORDINATOR_PORT',
     healthPath: '/healthz',
     timeoutMs: 120_000,
-    env: { ...devCoordinatorEnv(db.url, redis), ADMIN_TOKENS: adminToken, VALIDATOR_HOTKEYS: validatorHotkey },
+    env: { ...devCoordinatorEnv(db.url, redis), ...env, ADMIN_TOKENS: adminToken, VALIDATOR_HOTKEYS: validatorHotkey },
   });
   return {
     service,
