@@ -30,7 +30,18 @@ class ArtifactError(Exception):
     """An ineligible artifact; its message is one sentence a miner can act on."""
 
 
+MAX_MEMBER_BYTES = 1 << 20
+
+
 def _load_npz(path):
+    # A compressed member can unpack to far more than the downloaded bytes: sizes are checked before reading.
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist():
+                if info.file_size > MAX_MEMBER_BYTES:
+                    raise ArtifactError(f"the artifact's member {info.filename!r} unpacks to {info.file_size} bytes, more than the {MAX_MEMBER_BYTES} this architecture can need")
+    except (OSError, zipfile.BadZipFile) as error:
+        raise ArtifactError(f"the artifact is not a loadable .npz file ({error.__class__.__name__}: {error})") from None
     try:
         with np.load(path, allow_pickle=False) as data:
             return {key: data[key] for key in data.files}
@@ -216,7 +227,7 @@ def load_packed(path, kind):
     for name, shape in model.SHAPES.items():
         count = int(np.prod(shape))
         groups = count // GROUP
-        chosen = _array(data, f"{name}.rescue_groups", "iu")
+        chosen = _array(data, f"{name}.rescue_groups", "iu").astype(np.int64)
         if chosen.ndim != 1 or np.any(np.diff(chosen) <= 0) or (chosen.size and (chosen[0] < 0 or chosen[-1] >= groups)):
             raise ArtifactError(f"{name}.rescue_groups must be distinct, sorted group numbers in [0, {groups})")
         k = int(chosen.size)

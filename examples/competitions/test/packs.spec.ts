@@ -146,6 +146,7 @@ describe('ternary pack (centerless)', () => {
   });
 
   it('rejects an artifact whose arrays do not fit the architecture, the layout or the format', () => {
+    ok(python(dir, 'ternary/pack.py', ['--out', 'base.npz', '--rescue-fraction', '0.1', '--scale-group', '32']));
     // A float model where a packed one belongs, a binary pack, a file that is no .npz.
     expectFailure(dir, python(dir, 'ternary/bench.py', ['--artifact', 'weights.npz'], { HELDOUT_SEED: SECRET }), /^Ineligible: the artifact's format is None, this task takes 'ternary-v1'/);
     ok(python(dir, 'binary/pack.py', ['--out', 'binary.npz']));
@@ -156,12 +157,22 @@ describe('ternary pack (centerless)', () => {
     const truncate = [
       '-c',
       'import numpy as np, sys; d = dict(np.load(sys.argv[1])); d["w1.codes"] = d["w1.codes"][:-32]; np.savez(sys.argv[2], **d)',
-      'first.npz',
+      'base.npz',
       'short.npz',
     ];
     const edit = spawnSync('python3', truncate, { cwd: dir, encoding: 'utf8' });
     expect(edit.status).toBe(0);
     expectFailure(dir, python(dir, 'ternary/bench.py', ['--artifact', 'short.npz'], { HELDOUT_SEED: SECRET }), /^Ineligible: array 'w1\.codes' has shape \(\d+,\), the layout needs \(\d+,\)\.$/);
+    // Unsorted rescue groups, and a compressed member that would unpack to 8 MB: refused before use.
+    const edits: [string, RegExp][] = [
+      ['d["w1.rescue_groups"] = d["w1.rescue_groups"][::-1].astype(np.uint8)', /^Ineligible: w1\.rescue_groups must be distinct, sorted group numbers in \[0, 48\)\.$/],
+      ['d["w1.codes"] = np.zeros(1 << 23, np.uint8)', /^Ineligible: the artifact's member 'w1\.codes\.npy' unpacks to \d+ bytes, more than the 1048576/],
+    ];
+    for (const [change, sentence] of edits) {
+      const script = `import numpy as np, sys; d = dict(np.load("base.npz")); ${change}; np.savez_compressed("edited.npz", **d)`;
+      expect(spawnSync('python3', ['-c', script], { cwd: dir, encoding: 'utf8' }).status).toBe(0);
+      expectFailure(dir, python(dir, 'ternary/bench.py', ['--artifact', 'edited.npz'], { HELDOUT_SEED: SECRET }), sentence);
+    }
   });
 
   it('refuses to run without a held-out source', () => {
