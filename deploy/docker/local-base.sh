@@ -15,8 +15,8 @@
 #             official image (production compose names postgres:16)
 #   redis     tagged rcs-local/redis:7 (Debian's redis-server 7.0)
 #   nginx     tagged rcs-local/nginx:1.22 (Debian's nginx-light, config in /etc/nginx/conf.d)
-#   sandbox   tagged rcs-local/sandbox:1: what the runner's docker sandbox runs benchmarks in for the
-#             check and the docker sandbox tests (python3 from Debian, Node as in node); validators
+#   sandbox   tagged rcs-local/sandbox:2: what the runner's docker sandbox runs benchmarks in for the
+#             check and the docker sandbox tests (python3 and python3-numpy from Debian, Node as in node); validators
 #             name their own benchmark image in SANDBOX_DOCKER_IMAGE
 # An image that already exists is left alone (FORCE=1 rebuilds). DEBIAN_MIRROR picks the mirror
 # (default: debootstrap's). Needs root, debootstrap and a running Docker engine.
@@ -80,12 +80,13 @@ build_node() {
     --change 'CMD ["node"]'
 }
 
-# The benchmark image of the check and of the docker sandbox tests: python3 and Node, nothing else.
-SANDBOX_IMAGE=rcs-local/sandbox:1
+# The benchmark image of the check and of the docker sandbox tests: python3 (with NumPy, for the example
+# task packs) and Node, nothing else. The tag moved to :2 with NumPy, so an older :1 is not reused.
+SANDBOX_IMAGE=rcs-local/sandbox:2
 build_sandbox() {
   if exists "$SANDBOX_IMAGE"; then log "$SANDBOX_IMAGE exists"; return; fi
   local dir="$WORK/sandbox"
-  rootfs "$dir" python3
+  rootfs "$dir" python3,python3-numpy
   install_node "$dir"
   import_rootfs "$dir" "$SANDBOX_IMAGE" \
     --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \

@@ -27,7 +27,7 @@ const ROOT = resolve(__dirname, '..', '..');
 /** The check's claim, lease and assignment sweep interval: repeatable jobs it counts per interval. */
 const SWEEP_SECONDS = 2;
 /** The benchmark image the runner's docker sandbox uses here (deploy/docker/local-base.sh sandbox). */
-const SANDBOX_IMAGE = 'rcs-local/sandbox:1';
+const SANDBOX_IMAGE = 'rcs-local/sandbox:2';
 const run = promisify(execFile);
 
 interface Outcome {

@@ -10,7 +10,7 @@ import { createSandbox } from '../src/sandbox/create-sandbox';
 import { ALLOCATE_1_GIB, forkAndSpin, limits, sandboxEscapeCases, WRITE_2_MIB } from './support/sandbox-escape-cases';
 
 /** The benchmark image deploy/docker/local-base.sh builds: Debian's python3 and Node. */
-const IMAGE = 'rcs-local/sandbox:1';
+const IMAGE = 'rcs-local/sandbox:2';
 // Starting a container takes seconds on a loaded machine; the deadline tests set their own.
 const RUN_TIMEOUT_MS = 60_000;
 

@@ -20,7 +20,7 @@ export interface RunningCoordinator {
 
 /**
  * `databasePrefix` names the scratch database (e.g. `runner_e2e`), so that a leftover one says whose it was;
- * `env` adds settings (e.g. HELDOUT_STORE_DIR).
+ * `env` adds settings a test is about (e.g. HELDOUT_STORE_DIR, or ALLOW_INSECURE_ARTIFACT_URIS for artifacts on loopback HTTP).
  */
 export async function startCoordinatorProcess(validatorHotkey: string, databasePrefix: string, env: NodeJS.ProcessEnv = {}): Promise<RunningCoordinator> {
   const [db, redis] = await Promise.all([createScratchDatabase(databasePrefix), createTestRedis()]);
@@ -30,7 +30,7 @@ export async function startCoordinatorProcess(validatorHotkey: string, databaseP
     portVariable: 'COORDINATOR_PORT',
     healthPath: '/healthz',
     timeoutMs: 120_000,
-    env: { ...devCoordinatorEnv(db.url, redis), ADMIN_TOKENS: adminToken, VALIDATOR_HOTKEYS: validatorHotkey, ...env },
+    env: { ...devCoordinatorEnv(db.url, redis), ...env, ADMIN_TOKENS: adminToken, VALIDATOR_HOTKEYS: validatorHotkey },
   });
   return {
     service,
