@@ -273,11 +273,13 @@ export class ReplayPipeline {
   private async observe(run: ReplayRun, bench: SandboxRunResult): Promise<Omit<ReplayResult, 'replayLog' | 'timings'>> {
     const spec = run.job.replay_spec;
     let metrics: Record<string, number> = {};
+    let reason: string | null = null;
     let source = 'the output';
     if (spec.result_path !== null) {
       const read = await readResultFile(run.dirs.repo, spec.result_path, this.options.resultMaxBytes);
       if ('metrics' in read) {
         metrics = read.metrics;
+        reason = read.reason ?? null;
         source = spec.result_path;
       } else {
         run.log.line('result', `${read.problem}; falling back to the output`);
@@ -292,7 +294,9 @@ export class ReplayPipeline {
     const observed = taskMetrics(metrics, [spec.metric_name, spec.secondary_metric_name]);
     run.log.line('result', `observed ${JSON.stringify(observed)} (task metric from ${source})`);
     if (bench.exitCode !== 0) {
-      return { status: VerificationStatus.Rejected, observedMetrics: observed, notes: `The benchmark ${exitDescription(bench)}${await this.limitsHit(run, bench)}.` };
+      // The benchmark's own sentence, when its result file gives one (benchmarkReason bounds it), says why to the miner.
+      const why = reason === null ? '.' : `: ${reason}${/[.!?]$/.test(reason) ? '' : '.'}`;
+      return { status: VerificationStatus.Rejected, observedMetrics: observed, notes: `The benchmark ${exitDescription(bench)}${await this.limitsHit(run, bench)}${why}` };
     }
     if (!Object.hasOwn(observed, spec.metric_name)) {
       return { status: VerificationStatus.Rejected, observedMetrics: observed, notes: `The benchmark produced no finite ${spec.metric_name}.` };

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lastMetricInOutput, metricsFromJson, readResultFile, taskMetrics } from './result-reader';
+import { benchmarkReason, lastMetricInOutput, metricsFromJson, readResultFile, REASON_MAX_CHARS, taskMetrics } from './result-reader';
 
 describe('result file', () => {
   let root: string;
@@ -19,6 +19,23 @@ describe('result file', () => {
   it('reads the finite numbers of a JSON object, those of a nested metrics object winning', async () => {
     writeFileSync(join(workspace, 'out', 'r.json'), JSON.stringify({ loss: 1.5, name: 'x', n: null, metrics: { loss: 0.5, acc: 0.9, bad: 'NaN' } }));
     expect(await readResultFile(workspace, 'out/r.json', 1024)).toEqual({ metrics: { loss: 0.5, acc: 0.9 } });
+  });
+
+  it("carries a failed benchmark's one-line reason from the top-level error string", async () => {
+    writeFileSync(join(workspace, 'out', 'refused.json'), JSON.stringify({ error: ' Ineligible: 12.0 % rescue, over the cap of 10 %. ' }));
+    expect(await readResultFile(workspace, 'out/refused.json', 1024)).toEqual({ metrics: {}, reason: 'Ineligible: 12.0 % rescue, over the cap of 10 %.' });
+  });
+
+  it('takes no reason that is not one short line of printable ASCII, which bounds what a benchmark can publish', () => {
+    expect(benchmarkReason({ error: 'x'.repeat(REASON_MAX_CHARS) })).toBe('x'.repeat(REASON_MAX_CHARS));
+    expect(benchmarkReason({ error: 'x'.repeat(REASON_MAX_CHARS + 1) })).toBeNull();
+    expect(benchmarkReason({ error: 'two\nlines' })).toBeNull();
+    expect(benchmarkReason({ error: 'tab\there' })).toBeNull();
+    expect(benchmarkReason({ error: 'caf\u00e9' })).toBeNull();
+    expect(benchmarkReason({ error: '   ' })).toBeNull();
+    expect(benchmarkReason({ error: 3 })).toBeNull();
+    expect(benchmarkReason({ metrics: { error: 'nested' } })).toBeNull();
+    expect(benchmarkReason(['error'])).toBeNull();
   });
 
   it('refuses paths and symlinks leading outside the workspace, directories, oversized and non-JSON files', async () => {

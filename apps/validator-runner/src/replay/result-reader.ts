@@ -1,7 +1,10 @@
 import { lstat, open, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
-export type ResultFileRead = { metrics: Record<string, number> } | { problem: string };
+export type ResultFileRead = { metrics: Record<string, number>; reason?: string } | { problem: string };
+
+/** The longest benchmark reason a verification's public notes carry. */
+export const REASON_MAX_CHARS = 240;
 
 /**
  * Reads the benchmark's result file: it must resolve inside the workspace (symlinks included), be a
@@ -44,7 +47,21 @@ export async function readResultFile(workspace: string, resultPath: string, maxB
     return { problem: `${resultPath} is not JSON` };
   }
   const metrics = metricsFromJson(value);
-  return metrics === null ? { problem: `${resultPath} is not a JSON object` } : { metrics };
+  if (metrics === null) return { problem: `${resultPath} is not a JSON object` };
+  const reason = benchmarkReason(value);
+  return reason === null ? { metrics } : { metrics, reason };
+}
+
+/**
+ * A failed benchmark's one-sentence reason, from the result file's top-level `error` string, so a miner reads why
+ * (an ineligible artifact: "Ineligible: 1536 of 12800 weights (12.0 %) are 4-bit rescue, over the cap of 10 %.").
+ * The file is the sandbox's: only one line of printable ASCII of at most REASON_MAX_CHARS is taken (anything else
+ * is no reason at all), which bounds what it can carry out as tightly as the metrics themselves are bounded.
+ */
+export function benchmarkReason(value: unknown): string | null {
+  if (!isObject(value) || typeof value.error !== 'string') return null;
+  const reason = value.error.trim();
+  return reason !== '' && reason.length <= REASON_MAX_CHARS && /^[\x20-\x7e]+$/.test(reason) ? reason : null;
 }
 
 function inside(root: string, path: string): boolean {
