@@ -92,4 +92,15 @@ describe('rcs payout against a real pool and the dev claim contract', () => {
     const deadChain = await rcs(['payout', 'claim'], { ...env, REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
     expect(deadChain).toMatchObject({ code: EXIT.unreachable, stderr: expect.stringContaining('claim contract') });
   }, 60_000);
+
+  it('fetches the newest package again when the one it claims is superseded meanwhile, a bounded number of times', async () => {
+    // A newer epoch on the contract that the pool does not serve (as when epochs are published faster than a claim
+    // completes): every package the pool answers is superseded, so `claim` tries the newest one again, then refuses.
+    const publisher = await keypairFromUri('//Alice');
+    await adapters.claimContract.publishEpoch({ epoch: 2, root: `0x${'11'.repeat(32)}`, numOfLeaves: 1, totalRao: 1n, uri: 'http://127.0.0.1/epoch/2' }, publisher);
+    const outcome = await rcs(['payout', 'claim'], { ...env, RCS_KEY_URI: '//Charlie' });
+    expect(outcome).toMatchObject({ code: EXIT.refused, stderr: expect.stringContaining('epoch_not_claimable: epoch 1 is superseded by epoch 2') });
+    expect(outcome.stderr.match(/epoch 1 was superseded while claiming; claiming with the newest package/g)).toHaveLength(2);
+    expect(await adapters.claimContract.claimedCumulativeRao((await keypairFromUri('//Charlie')).address)).toBe(0n);
+  }, 60_000);
 });
