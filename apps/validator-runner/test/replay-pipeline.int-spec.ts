@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import pino from 'pino';
 import { ReplaySpecDto, VerificationStatus } from '@rcs/contracts';
 import { ValidatorJobToReplay, ReplayPipeline } from '../src/replay/replay-pipeline';
@@ -24,6 +24,8 @@ describe('replay pipeline on the bwrap sandbox', () => {
   let server: Server;
   let baseUrl: string;
   const heldoutRequests: IncomingHttpHeaders[] = [];
+  /** Every request the server answered, whatever its path. */
+  let requests = 0;
   let pipeline: ReplayPipeline;
 
   beforeAll(async () => {
@@ -31,6 +33,7 @@ describe('replay pipeline on the bwrap sandbox', () => {
     repo = join(root, 'origin');
     commit = createBenchRepo(repo);
     server = createServer((req, res) => {
+      requests += 1;
       if (req.url === '/artifact/model.bin') return void res.writeHead(200).end(ARTIFACT);
       if (req.url === '/heldout/rows.jsonl') {
         heldoutRequests.push(req.headers);
@@ -163,6 +166,62 @@ describe('replay pipeline on the bwrap sandbox', () => {
     // Each row as it would appear inside the posted JSON (the benchmark did write them: see its output's result.json).
     for (const row of HELDOUT_ROWS.trim().split('\n')) expect(body).not.toContain(JSON.stringify(row).slice(1, -1));
     expect(result.replayLog).toContain('observed {"loss":1.25,"heldout_rows":3}');
+  }, 60_000);
+
+  it('gives a benchmark reading outside what it is given nothing: no URL, token, server, other job or host file', async () => {
+    const heldoutEnv = { HELDOUT_URL: `${baseUrl}/heldout/rows.jsonl`, HELDOUT_TOKEN: TOKEN };
+    // Another job's workspace and held-out data, kept on the host next to the hostile one.
+    const neighbour = job({ validator_benchmark_env: heldoutEnv });
+    expect((await pipeline.replay(neighbour)).status).toBe(VerificationStatus.Accepted);
+    const neighbourDir = join(root, 'work', neighbour.job_id);
+    expect(readFileSync(join(neighbourDir, 'heldout', 'HELDOUT', 'rows.jsonl'), 'utf8')).toBe(HELDOUT_ROWS);
+
+    const port = new URL(baseUrl).port;
+    const hostile = job({ validator_benchmark_env: { ...heldoutEnv, BENCH_MODE: 'snoop', SNOOP_PORT: port } });
+    const requestsBefore = requests;
+    const heldoutBefore = heldoutRequests.length;
+    const result = await pipeline.replay(hostile);
+
+    // One request reached the held-out server during the replay: the host's prefetch, with the token.
+    expect(requests - requestsBefore).toBe(1);
+    expect(heldoutRequests.slice(heldoutBefore).map((headers) => headers.authorization)).toEqual([`Bearer ${TOKEN}`]);
+
+    const jobDir = join(root, 'work', hostile.job_id);
+    const heldoutPath = join(jobDir, 'heldout', 'HELDOUT', 'rows.jsonl');
+    const manifestPath = join(jobDir, 'heldout', 'manifest.json');
+    const raw = readFileSync(join(workspace(hostile), 'snoop.json'), 'utf8');
+    const snoop = JSON.parse(raw) as {
+      environ: Record<string, string>;
+      processes: Record<string, { environ: string | null; cmdline: string | null }>;
+      network: Record<string, string>;
+      files: Record<string, string>;
+      listings: Record<string, string[] | string>;
+    };
+    // The files it could read outside its workspace: its own held-out rows and manifest, nothing else.
+    expect(Object.keys(snoop.files).sort()).toEqual([heldoutPath, manifestPath].sort());
+    expect(snoop.files[heldoutPath]).toBe(HELDOUT_ROWS);
+    expect(snoop.environ).toMatchObject({ HELDOUT_PATH: heldoutPath, HELDOUT_MANIFEST: manifestPath });
+    expect(snoop.environ).not.toHaveProperty('HELDOUT_URL');
+    expect(snoop.environ).not.toHaveProperty('HELDOUT_TOKEN');
+    // Above its workspace only the mount points of its own job: no other job, no origin repository, no host /tmp.
+    const above: Record<string, unknown> = { [jobDir]: ['artifact', 'heldout', 'repo'], [join(root, 'work')]: [hostile.job_id], [root]: ['work'], '/': expect.any(Array) };
+    for (let dir = root; dirname(dir) !== '/'; dir = dirname(dir)) above[dirname(dir)] = [basename(dir)];
+    expect(snoop.listings).toEqual(above);
+    expect(readdirSync(dirname(jobDir))).toEqual(expect.arrayContaining([neighbour.job_id, hostile.job_id]));
+    // It saw its own processes only, and reached no server: its loopback has no listener, the host's port refuses.
+    expect(Object.keys(snoop.processes).length).toBeGreaterThan(0);
+    expect(Object.keys(snoop.processes).length).toBeLessThan(10);
+    expect(snoop.network).toEqual({ [port]: 'refused errno 111' });
+    for (const secret of [TOKEN, baseUrl, '/heldout/rows.jsonl', neighbour.job_id]) expect(raw).not.toContain(secret);
+    // And it published nothing of the kind: the posted metrics, the notes, the result file and the replay log.
+    expect(result).toMatchObject({ status: VerificationStatus.Accepted, observedMetrics: { loss: 1.25 }, notes: 'Observed loss=1.25 (from result.json).' });
+    const resultFile = readFileSync(join(workspace(hostile), 'result.json'), 'utf8');
+    expect(Object.keys(JSON.parse(resultFile) as object).sort()).toEqual(['found:' + heldoutPath, 'found:' + manifestPath, 'heldout_rows', 'loss', 'rows'].sort());
+    const body = JSON.stringify(toResultBody({ submission_id: hostile.submission_id }, result));
+    for (const text of [resultFile, body, result.replayLog]) {
+      for (const secret of [TOKEN, baseUrl, `127.0.0.1:${port}`, '/heldout/rows.jsonl', '[redacted:HELDOUT_URL]', '[redacted:HELDOUT_TOKEN]']) expect(text).not.toContain(secret);
+    }
+    expect(result.replayLog).toContain(`read outside the workspace: ${[heldoutPath, manifestPath].sort().join(' ')}`);
   }, 60_000);
 
   it('rejects an artifact whose hash does not match, before running the benchmark', async () => {
