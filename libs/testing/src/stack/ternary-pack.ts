@@ -30,8 +30,8 @@ export function pythonNumpyProblem(): string | null {
     return null;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return 'python3 is not installed (Debian: apt-get install python3 python3-numpy)';
-    return 'python3 cannot import NumPy (Debian: apt-get install python3-numpy)';
+    if (code === 'ENOENT') return 'python3 is not installed; on Debian: apt-get install python3 python3-numpy';
+    return 'python3 cannot import NumPy; on Debian: apt-get install python3-numpy';
   }
 }
 
