@@ -8,7 +8,7 @@ const ROOT = join(__dirname, '..', '..');
 
 /** The issue's "done when": `npm start` (coordinator, validator runner with the bwrap sandbox, pool) then `npm run demo`, pool round included. */
 describe('npm run demo against the local stack', () => {
-  it('replays an improving patch, refuses a forbidden one and keeps the best against a worse one', async () => {
+  it('replays an improving patch, refuses a forbidden one and keeps the best against a worse one, then plays the ternary round', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'demo-stack-'));
     const [coordinatorPort, runnerPort, poolPort, webPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const env = {
@@ -44,6 +44,13 @@ describe('npm run demo against the local stack', () => {
       expect(demo.output).toContain('refused: a patch to bench.py');
       expect(demo.output).toMatch(/with a worse mse; the best stays/);
       expect(demo.output).toMatch(/reward snapshot .*"score"/);
+      // The ternary pack's round: the first packed model best on observed metrics, a smaller one inside the
+      // 0.02-nat band replacing it, one over the rescue cap rejected with the benchmark's sentence.
+      expect(demo.output).toMatch(/ternary accepted: \S+ \(first\) by \S+, observed heldout_ppl=\d+\.\d{3} compressed_bytes=6435 \(claimed 1\.01 and 1 are ignored\); the best/);
+      expect(demo.output).toMatch(/ternary accepted: \S+ \(smaller\) by \S+, observed heldout_ppl=\d+\.\d{3} compressed_bytes=4285: \+0\.0[01]\d nats \(band 0\.02\), 33 % smaller → the best instead of \S+/);
+      expect(demo.output).toContain('(rescue12) by');
+      expect(demo.output).toMatch(/ternary rejected: .*: The benchmark exited with code 2: Ineligible: 1536 of 12800 weights \(12\.0 %\) are 4-bit rescue, over the cap of 10 %\.; the best stays/);
+      expect(demo.output).toMatch(/ternary round: ok \(first accepted, smaller accepted, rescue12 rejected; [0-9.]+ s\)/);
       expect(demo.output).toMatch(/pool round: ok \(algorithm \d+ scored, result \d+ verified, sota [0-9.]+\)/);
       expect(demo.output).toContain('proof verified locally');
       expect(demo.output).toContain('second claim: 409 nothing_to_claim');

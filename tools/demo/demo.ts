@@ -157,7 +157,7 @@ async function submitOnClaim(api: RoundClient, miner: BtAuthSigner, claimId: str
 }
 
 /** Polls the submission until a validator decided it (readiness polling with a deadline, not a sleep for sync). */
-async function waitForDecision(api: RoundClient, miner: BtAuthSigner, submissionId: string, options: DemoOptions): Promise<Json> {
+export async function waitForDecision(api: RoundClient, miner: BtAuthSigner, submissionId: string, options: DemoOptions): Promise<Json> {
   options.log(`waiting for the validator runner to replay ${submissionId}…`);
   const deadline = Date.now() + options.decisionTimeoutMs;
   for (;;) {

@@ -5,6 +5,7 @@
  */
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
+import { pythonNumpyProblem } from '@rcs/testing';
 import type { WeightSetterStatusDto } from '@rcs/contracts';
 import { runCli, UsageError } from '../round/cli';
 import { runClaimRound } from '../round/claim-round';
@@ -12,10 +13,12 @@ import { runPoolRound } from '../round/pool-round';
 import { stackPoolMiners } from '../stack/pool-miners';
 import { readStackState } from '../stack/state';
 import { runDemo } from './demo';
+import { runTernaryRound } from './ternary';
 
 const HELP = `Usage: npm run demo [-- --url URL --admin-token TOKEN --timeout SECONDS]
 
-Runs one competition round against the running local stack (start it with npm start first).
+Runs one competition round, then the ternary pack's round (examples/competitions; skipped without python3 and
+NumPy), against the running local stack (start it with npm start first).
   --url          coordinator base URL (default: from DATA_DIR/stack.json, written by npm start)
   --admin-token  an X-Admin-Token the coordinator accepts (default: from DATA_DIR/stack.json)
   --timeout      seconds to wait for each decision of the validator runner (default 180)
@@ -49,6 +52,7 @@ runCli('demo', HELP, OPTIONS, async (values) => {
     decisionTimeoutMs: timeoutSeconds * 1000,
     log: (line) => process.stdout.write(`${line}\n`),
   });
+  await ternaryRound(url.replace(/\/+$/, ''), adminToken, [alice, bob], timeoutSeconds * 1000);
   const poolUrl = values['pool-url'] ?? stack.pool_url ?? null;
   if (poolUrl === null) {
     process.stdout.write('pool round: skipped (the stack runs no pool-service)\n');
@@ -76,6 +80,19 @@ runCli('demo', HELP, OPTIONS, async (values) => {
   await printWeights(values['weight-setter-url'] ?? stack.weight_setter_url ?? `http://127.0.0.1:${process.env.WEIGHT_SETTER_PORT ?? '8200'}`);
   process.stdout.write('demo: ok\n');
 });
+
+/** The ternary pack's round (examples/competitions), or the one line saying why it is skipped: it needs python3 with NumPy here and in the sandbox. */
+async function ternaryRound(url: string, adminToken: string, miners: [BtAuthSigner, BtAuthSigner], decisionTimeoutMs: number): Promise<void> {
+  const problem = pythonNumpyProblem();
+  if (problem !== null) {
+    process.stdout.write(`ternary round: skipped (${problem})\n`);
+    return;
+  }
+  const started = Date.now();
+  const decisions = await runTernaryRound({ url, adminToken, miners, decisionTimeoutMs, log: (line) => process.stdout.write(`${line}\n`) });
+  const summary = decisions.map((d) => `${d.name} ${d.status}`).join(', ');
+  process.stdout.write(`ternary round: ok (${summary}; ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+}
 
 /** How long the demo waits for the reveal of the setter's commit (the local stack's epochs are 11 s). */
 const REVEAL_WAIT_MS = 60_000;

@@ -2,7 +2,8 @@
  * `npm run deploy:check`: the deployment run for real on this machine. Builds the images (and the
  * local base stand-ins when the real ones cannot be pulled), brings the compose stack up on a free
  * port of 127.0.0.1, and checks it through the gateway: readiness, host routing, the demo round
- * replayed by the validator runner container in sibling sandbox containers, a scripted round, an
+ * replayed by the validator runner container in sibling sandbox containers, a ternary pack submission
+ * (examples/competitions: a packed artifact over HTTP) replayed the same way, a scripted round, an
  * abrupt coordinator restart that loses no acknowledged submission, two replicas under bursts of
  * claims and submissions, repeatable jobs once per interval, body and rate limits, /metrics kept
  * private, the web UI host and its security headers (and the web image's). Tears everything down
@@ -16,8 +17,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { BtAuthSigner, cryptoReady, keypairFromUri } from '@rcs/auth';
-import { freePort } from '@rcs/testing';
+import { freePort, pythonNumpyProblem } from '@rcs/testing';
 import { runDemo } from '../demo/demo';
+import { runTernaryRound } from '../demo/ternary';
 import { webSecurityHeaders } from '../stack/web-security';
 import { createRepository, git, RoundClient, runRound, TRAIN_PY } from '../round/round';
 import { ComposeProject, docker } from './compose';
@@ -170,6 +172,8 @@ async function main(): Promise<number> {
       GATEWAY_BIND: '127.0.0.1',
       GATEWAY_PORT: String(port),
       LOG_LEVEL: 'warn',
+      // The ternary replay's artifact is served over http:// from this host's address on the stack network (check only).
+      ALLOW_INSECURE_ARTIFACT_URIS: 'true',
     };
     writeFileSync(project.envFile, Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 });
     const coordinator = `http://coordinator.localhost:${port}`;
@@ -226,89 +230,134 @@ async function main(): Promise<number> {
     });
 
     const demoLines: string[] = [];
-    await check(
-      'demo round through the gateway, replayed by the validator runner container (deploy/runner compose, docker sandbox in --network none siblings): decisions and the reward snapshot',
-      async () => {
-        const runnerWork = mkdtempSync(join(tmpdir(), 'deploy-check-runner-'));
-        const repositories = mkdtempSync(join(tmpdir(), 'deploy-check-repos-'));
-        chmodSync(repositories, 0o755);
-        const runnerOverrides = join(work, 'runner.override.yml');
-        // The demo's repositories are local folders: the runner sees them read-only at the same path.
-        writeFileSync(
-          runnerOverrides,
-          JSON.stringify({
-            services: {
-              runner: {
-                // On two networks, `redis` could name the stack's: the runner's own is asked for by a name of its own.
-                environment: { ALLOW_LOCAL_REPOSITORIES: 'true', RUNNER_SCAN_INTERVAL_SECONDS: '1', REDIS_URL: 'redis://runner-redis:6379' },
-                volumes: [`${repositories}:${repositories}:ro`],
-                networks: ['default', 'stack'],
+    // The runner container, its work folder and the repositories it clones serve the demo round and the ternary replay; down after both.
+    const runnerWork = mkdtempSync(join(tmpdir(), 'deploy-check-runner-'));
+    const repositories = mkdtempSync(join(tmpdir(), 'deploy-check-repos-'));
+    chmodSync(repositories, 0o755);
+    const runner = new ComposeProject(ROOT, `${name}runner`, join(work, 'runner.env'), ['deploy/runner/docker-compose.yml', join(work, 'runner.override.yml')]);
+    const runnerLogs = () => runner.compose(['logs', '--no-color', '--tail', '80', 'runner'], { stream: true }).catch(() => undefined);
+    try {
+      await check(
+        'demo round through the gateway, replayed by the validator runner container (deploy/runner compose, docker sandbox in --network none siblings): decisions and the reward snapshot',
+        async () => {
+          // The demo's repositories are local folders: the runner sees them read-only at the same path. The ternary
+          // replay's artifact comes over plain HTTP from this host on the stack network's gateway address: allowed
+          // for the check only (a validator downloads artifacts over https from public hosts).
+          writeFileSync(
+            join(work, 'runner.override.yml'),
+            JSON.stringify({
+              services: {
+                runner: {
+                  // On two networks, `redis` could name the stack's: the runner's own is asked for by a name of its own.
+                  environment: {
+                    ALLOW_LOCAL_REPOSITORIES: 'true',
+                    RUNNER_SCAN_INTERVAL_SECONDS: '1',
+                    REDIS_URL: 'redis://runner-redis:6379',
+                    ALLOW_INSECURE_ARTIFACT_URIS: 'true',
+                    ALLOW_PRIVATE_ARTIFACT_HOSTS: 'true',
+                  },
+                  volumes: [`${repositories}:${repositories}:ro`],
+                  networks: ['default', 'stack'],
+                },
+                redis: { networks: { default: { aliases: ['runner-redis'] } } },
               },
-              redis: { networks: { default: { aliases: ['runner-redis'] } } },
-            },
-            networks: { stack: { external: true, name: `${name}_default` } },
-          }),
-        );
-        const runner = new ComposeProject(ROOT, `${name}runner`, join(work, 'runner.env'), ['deploy/runner/docker-compose.yml', runnerOverrides]);
-        const socketGid = (await run('stat', ['-c', '%g', '/var/run/docker.sock'])).stdout.trim();
-        const runnerEnv = {
-          IMAGE_TAG: tag,
-          REDIS_IMAGE: images.REDIS_IMAGE,
-          COORDINATOR_URL: 'http://coordinator.localhost',
-          VALIDATOR_SECRET_URI: '//DeployCheckValidator',
-          SANDBOX_DOCKER_IMAGE: SANDBOX_IMAGE,
-          RUNNER_WORK_DIR: runnerWork,
-          DOCKER_GID: socketGid,
-          LOG_LEVEL: 'info',
-        };
-        writeFileSync(runner.envFile, Object.entries(runnerEnv).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 });
-        await run('chown', ['1000:1000', runnerWork]);
-        const since = String(Math.floor(Date.now() / 1000));
-        try {
-          await runner.compose(['up', '-d', '--no-build'], { stream: true });
-          const id = await runner.containerId('runner');
-          await waitUntil('the runner healthy', 120_000, async () => (await docker('inspect', '-f', '{{.State.Health.Status}}', id)) === 'healthy');
-          // The demo's repositories are local folders owned by root here, and git refuses to clone another
-          // user's repository; a validator clones over https, so this exception exists only in the check.
-          await docker('exec', id, 'git', 'config', '--global', '--add', 'safe.directory', '*');
-          const engine = await docker('exec', id, 'docker', 'version', '-f', '{{.Server.Version}}');
-          // A sibling started as the docker sandbox starts them: no route anywhere but loopback.
-          const probe = "require('net').connect(443, '192.0.2.1').on('error', (e) => { console.log('refused ' + e.code); process.exit(0); }).on('connect', () => { console.log('connected'); process.exit(1); })";
-          const sibling = await docker('exec', id, 'docker', 'run', '--rm', '--network', 'none', '--read-only', '--cap-drop', 'ALL', SANDBOX_IMAGE, 'node', '-e', probe);
-          expectThat(sibling.startsWith('refused'), sibling);
-          demoLines.push(`runner: engine ${engine}, a --network none sibling: ${sibling}`);
-          const seed = randomBytes(8).toString('hex');
-          const miners = await Promise.all([1, 2].map(async (n) => new BtAuthSigner(await keypairFromUri(`//deploy-check-${seed}/${n}`))));
-          await runDemo({
-            url: coordinator,
-            adminToken,
-            miners: miners as [BtAuthSigner, BtAuthSigner],
-            decisionTimeoutMs: 300_000,
-            log: (line) => demoLines.push(line),
-            repositoryParent: repositories,
-          });
-          // Each replay ran in a sandbox container of its own, started by the runner through the socket.
-          const started = (await docker('events', '--since', since, '--until', String(Math.ceil(Date.now() / 1000)), '--filter', 'type=container', '--filter', 'event=start', '--format', '{{.Actor.Attributes.name}} {{.Actor.Attributes.image}}'))
-            .split('\n')
-            .filter((line) => line.startsWith('rcs-sandbox-') && line.endsWith(` ${SANDBOX_IMAGE}`));
-          expectThat(started.length >= 2, `sandbox containers started: ${started.length}`);
-          const accepted = demoLines.flatMap((line) => /^accepted: (\S+) by/.exec(line)?.slice(1) ?? []);
-          const api = new RoundClient(coordinator, adminToken, miners[0] as BtAuthSigner);
-          const detail = await api.send('first submission detail', 'GET', `/api/v1/submissions/${accepted[0] ?? 'none'}/detail`, 200, { auth: 'signed' });
-          const verifiers = (detail.verifications as { validator_hotkey: string }[]).map((v) => v.validator_hotkey);
-          expectThat(verifiers.length === 1 && verifiers[0] === validator.hotkey, `verifications by ${verifiers.join(', ') || 'nobody'}`);
-          return `${accepted.length} accepted, ${started.length} sandbox container(s), verified by ${validator.hotkey}`;
-        } catch (error) {
-          await runner.compose(['logs', '--no-color', '--tail', '80', 'runner'], { stream: true }).catch(() => undefined);
-          throw error;
-        } finally {
-          await runner.compose(['down', '-v', '--remove-orphans', '-t', '10'], { stream: true }).catch(() => undefined);
-          rmSync(runnerWork, { recursive: true, force: true });
-          rmSync(repositories, { recursive: true, force: true });
-        }
-      },
-    );
-    process.stdout.write(demoLines.map((line) => `       ${line}\n`).join(''));
+              networks: { stack: { external: true, name: `${name}_default` } },
+            }),
+          );
+          const socketGid = (await run('stat', ['-c', '%g', '/var/run/docker.sock'])).stdout.trim();
+          const runnerEnv = {
+            IMAGE_TAG: tag,
+            REDIS_IMAGE: images.REDIS_IMAGE,
+            COORDINATOR_URL: 'http://coordinator.localhost',
+            VALIDATOR_SECRET_URI: '//DeployCheckValidator',
+            SANDBOX_DOCKER_IMAGE: SANDBOX_IMAGE,
+            RUNNER_WORK_DIR: runnerWork,
+            DOCKER_GID: socketGid,
+            LOG_LEVEL: 'info',
+          };
+          writeFileSync(runner.envFile, Object.entries(runnerEnv).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 });
+          await run('chown', ['1000:1000', runnerWork]);
+          const since = String(Math.floor(Date.now() / 1000));
+          try {
+            await runner.compose(['up', '-d', '--no-build'], { stream: true });
+            const id = await runner.containerId('runner');
+            await waitUntil('the runner healthy', 120_000, async () => (await docker('inspect', '-f', '{{.State.Health.Status}}', id)) === 'healthy');
+            // The demo's repositories are local folders owned by root here, and git refuses to clone another
+            // user's repository; a validator clones over https, so this exception exists only in the check.
+            await docker('exec', id, 'git', 'config', '--global', '--add', 'safe.directory', '*');
+            const engine = await docker('exec', id, 'docker', 'version', '-f', '{{.Server.Version}}');
+            // A sibling started as the docker sandbox starts them: no route anywhere but loopback.
+            const probe = "require('net').connect(443, '192.0.2.1').on('error', (e) => { console.log('refused ' + e.code); process.exit(0); }).on('connect', () => { console.log('connected'); process.exit(1); })";
+            const sibling = await docker('exec', id, 'docker', 'run', '--rm', '--network', 'none', '--read-only', '--cap-drop', 'ALL', SANDBOX_IMAGE, 'node', '-e', probe);
+            expectThat(sibling.startsWith('refused'), sibling);
+            demoLines.push(`runner: engine ${engine}, a --network none sibling: ${sibling}`);
+            const seed = randomBytes(8).toString('hex');
+            const miners = await Promise.all([1, 2].map(async (n) => new BtAuthSigner(await keypairFromUri(`//deploy-check-${seed}/${n}`))));
+            await runDemo({
+              url: coordinator,
+              adminToken,
+              miners: miners as [BtAuthSigner, BtAuthSigner],
+              decisionTimeoutMs: 300_000,
+              log: (line) => demoLines.push(line),
+              repositoryParent: repositories,
+            });
+            const started = await sandboxContainersSince(since);
+            expectThat(started.length >= 2, `sandbox containers started: ${started.length}`);
+            const accepted = demoLines.flatMap((line) => /^accepted: (\S+) by/.exec(line)?.slice(1) ?? []);
+            const api = new RoundClient(coordinator, adminToken, miners[0] as BtAuthSigner);
+            const detail = await api.send('first submission detail', 'GET', `/api/v1/submissions/${accepted[0] ?? 'none'}/detail`, 200, { auth: 'signed' });
+            const verifiers = (detail.verifications as { validator_hotkey: string }[]).map((v) => v.validator_hotkey);
+            expectThat(verifiers.length === 1 && verifiers[0] === validator.hotkey, `verifications by ${verifiers.join(', ') || 'nobody'}`);
+            return `${accepted.length} accepted, ${started.length} sandbox container(s), verified by ${validator.hotkey}`;
+          } catch (error) {
+            await runnerLogs();
+            throw error;
+          }
+        },
+      );
+      process.stdout.write(demoLines.map((line) => `       ${line}\n`).join(''));
+
+      const ternaryLines: string[] = [];
+      await check(
+        'ternary submission (examples/competitions, centerless, a packed artifact over HTTP from the host) replayed by the runner container in the docker sandbox: accepted with a finite heldout_ppl and compressed_bytes',
+        async () => {
+          const problem = pythonNumpyProblem();
+          expectThat(problem === null, `the miner's side cannot train and pack here: ${problem ?? ''}`);
+          // The host's address on the stack's network: the runner container reaches the artifact host there.
+          const gateway = await docker('network', 'inspect', '-f', '{{range .IPAM.Config}}{{.Gateway}}{{end}}', `${name}_default`);
+          expectThat(/^\d+\.\d+\.\d+\.\d+$/.test(gateway), `no IPv4 gateway on ${name}_default: ${JSON.stringify(gateway)}`);
+          const since = String(Math.floor(Date.now() / 1000));
+          const miners = await Promise.all([1, 2].map(async (n) => new BtAuthSigner(await keypairFromUri(`//deploy-check-ternary-${randomBytes(8).toString('hex')}/${n}`))));
+          try {
+            const [decision] = await runTernaryRound({
+              url: coordinator,
+              adminToken,
+              miners: miners as [BtAuthSigner, BtAuthSigner],
+              decisionTimeoutMs: 300_000,
+              log: (line) => ternaryLines.push(line),
+              repositoryParent: repositories,
+              steps: 1,
+              artifactAddress: gateway,
+            });
+            expectThat(
+              decision !== undefined && decision.status === 'accepted' && Number.isFinite(decision.heldoutPpl) && Number.isFinite(decision.compressedBytes),
+              `decision: ${JSON.stringify(decision)}`,
+            );
+            const started = await sandboxContainersSince(since);
+            expectThat(started.length >= 1, `sandbox containers started: ${started.length}`);
+            return `${decision?.submissionId ?? ''} accepted: heldout_ppl ${decision?.heldoutPpl?.toFixed(3) ?? ''}, compressed_bytes ${decision?.compressedBytes ?? ''}, ${started.length} sandbox container(s)`;
+          } catch (error) {
+            await runnerLogs();
+            throw error;
+          }
+        },
+      );
+      process.stdout.write(ternaryLines.map((line) => `       ${line}\n`).join(''));
+    } finally {
+      await runner.compose(['down', '-v', '--remove-orphans', '-t', '10'], { stream: true }).catch(() => undefined);
+      rmSync(runnerWork, { recursive: true, force: true });
+      rmSync(repositories, { recursive: true, force: true });
+    }
 
     const signer = new BtAuthSigner(await keypairFromUri('//Alice'));
     const lines: string[] = [];
@@ -616,6 +665,12 @@ async function main(): Promise<number> {
 
 function submissionBody(claimId: string, baseRef: string, patch: string, n: number): string {
   return JSON.stringify({ claim_id: claimId, base_ref: baseRef, patch, summary: `Burst submission ${n}.`, claimed_metrics: { loss: 0.5 } });
+}
+
+/** The runner's sandbox containers (started through the socket, one per replay) since `since` (epoch seconds). */
+async function sandboxContainersSince(since: string): Promise<string[]> {
+  const events = await docker('events', '--since', since, '--until', String(Math.ceil(Date.now() / 1000)), '--filter', 'type=container', '--filter', 'event=start', '--format', '{{.Actor.Attributes.name}} {{.Actor.Attributes.image}}');
+  return events.split('\n').filter((line) => line.startsWith('rcs-sandbox-') && line.endsWith(` ${SANDBOX_IMAGE}`));
 }
 
 /** Rows of a query in the stack's Postgres (as its superuser), columns split. */

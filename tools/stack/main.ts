@@ -67,6 +67,10 @@ async function stackEnvironment(): Promise<{ env: NodeJS.ProcessEnv; generatedAd
     // The local runner replays tasks whose repository is a directory on this machine, in the bwrap sandbox.
     ALLOW_LOCAL_REPOSITORIES: 'true',
     SANDBOX: 'bwrap',
+    // Artifacts (the demo's ternary round) served over plain HTTP on this machine: the coordinator accepts
+    // http:// URIs on loopback and private addresses, and the runner downloads from them. Local stacks only.
+    ALLOW_INSECURE_ARTIFACT_URIS: 'true',
+    ALLOW_PRIVATE_ARTIFACT_HOSTS: 'true',
     RUNNER_SCAN_INTERVAL_SECONDS: '2',
     // A few cifar10_binary algorithms, so that a pool miner gets work on a fresh stack.
     POOL_SEED_FILE: 'apps/pool-service/seeds/cifar10_binary.json',

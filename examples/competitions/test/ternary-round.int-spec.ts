@@ -1,20 +1,16 @@
-import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
-import { RunningCoordinator, runValidatorRunner, startCoordinatorProcess } from '@rcs/testing';
+import { ArtifactHost, makeTernaryRepository, packTernaryArtifacts, RunningCoordinator, runValidatorRunner, startCoordinatorProcess, ternaryTaskBody } from '@rcs/testing';
 
 /**
  * The ternary pack as a centerless task on the local stack: a real coordinator, artifacts served over loopback
  * HTTP, and `validator-runner once` replaying each submission in the bwrap sandbox with Debian's python3-numpy.
  * The 0.02-nat log band with compressed_bytes as the secondary metric decides the best.
  */
-const PACKS = resolve(__dirname, '..');
 // The held-out seed of packs.spec.ts: the smaller model sits ~0.012 nats behind the first, well inside the band.
 const SECRET = 'test-heldout-seed-1';
 const ROUND_MS = 240_000;
@@ -30,40 +26,6 @@ async function call(base: string, method: 'GET' | 'POST', path: string, auth: { 
   const response = await fetch(`${base}${path}`, { method, headers, body: text });
   const raw = await response.text();
   return { status: response.status, json: raw === '' ? null : (JSON.parse(raw) as unknown) };
-}
-
-function git(dir: string, ...args: string[]): string {
-  const identity = ['-c', 'user.name=packs', '-c', 'user.email=packs@example.invalid', '-c', 'commit.gpgsign=false'];
-  return execFileSync('git', [...identity, ...args], { cwd: dir, encoding: 'utf8' }).trim();
-}
-
-/** Serves the miners' artifacts on a loopback port, as a public HTTPS host would. */
-class ArtifactHost {
-  private readonly files = new Map<string, Buffer>();
-  private readonly server: Server = createServer((request, response) => {
-    const body = this.files.get(request.url ?? '');
-    if (body === undefined) {
-      response.writeHead(404).end();
-      return;
-    }
-    response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': body.length }).end(body);
-  });
-  url = '';
-
-  async start(): Promise<void> {
-    await new Promise<void>((done) => this.server.listen(0, '127.0.0.1', done));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  put(name: string, body: Buffer): string {
-    this.files.set(`/${name}`, body);
-    return `${this.url}/${name}`;
-  }
-
-  stop(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((done) => this.server.close(() => done()));
-  }
 }
 
 describe('the ternary pack as a centerless task, replayed by the runner in the bwrap sandbox', () => {
@@ -82,27 +44,17 @@ describe('the ternary pack as a centerless task, replayed by the runner in the b
     root = mkdtempSync(join(tmpdir(), 'rcs-ternary-round-'));
     // The task repository: the packs folder as an operator commits it.
     const origin = join(root, 'origin');
-    for (const part of ['lib', 'ternary', 'tools', 'README.md', '.gitignore']) cpSync(join(PACKS, part), join(origin, part), { recursive: true });
-    git(origin, 'init', '-q');
-    git(origin, 'add', '.');
-    git(origin, 'commit', '-qm', 'packs');
-    baseRef = git(origin, 'rev-parse', 'HEAD');
+    baseRef = makeTernaryRepository(origin);
 
     // The miners' side: one training run, packed five ways (the same numbers as packs.spec.ts).
-    const miner = join(root, 'miner');
-    mkdirSync(miner);
-    const py = (...args: string[]) => execFileSync('python3', args, { cwd: miner, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', OPENBLAS_NUM_THREADS: '1', PYTHONDONTWRITEBYTECODE: '1' } });
-    py(join(origin, 'ternary/train.py'));
-    for (const [name, rescue, group] of [
-      ['first', '0.05', '8'],
-      ['smaller', '0.1', '32'],
-      ['worse', '0.03', '64'],
-      ['rescue12', '0.12', '128'],
-      ['better', '0.1', '4'],
-    ]) {
-      py(join(origin, 'ternary/pack.py'), '--out', `${name}.npz`, '--rescue-fraction', rescue, '--scale-group', group);
-      artifacts.set(name, readFileSync(join(miner, `${name}.npz`)));
-    }
+    const packed = packTernaryArtifacts(origin, join(root, 'miner'), [
+      { name: 'first', rescueFraction: '0.05', scaleGroup: '8' },
+      { name: 'smaller', rescueFraction: '0.1', scaleGroup: '32' },
+      { name: 'worse', rescueFraction: '0.03', scaleGroup: '64' },
+      { name: 'rescue12', rescueFraction: '0.12', scaleGroup: '128' },
+      { name: 'better', rescueFraction: '0.1', scaleGroup: '4' },
+    ]);
+    for (const [name, bytes] of packed) artifacts.set(name, bytes);
 
     validatorUri = mnemonicGenerate();
     const validator = new BtAuthSigner(await keypairFromUri(validatorUri));
@@ -112,8 +64,7 @@ describe('the ternary pack as a centerless task, replayed by the runner in the b
     await host.start();
     coordinator = await startCoordinatorProcess(validator.hotkey, 'packs_round', { ALLOW_INSECURE_ARTIFACT_URIS: 'true' });
 
-    const readme = readFileSync(join(PACKS, 'ternary/README.md'), 'utf8');
-    const body = JSON.parse((/```json\n([\s\S]*?)\n```/.exec(readme) as RegExpExecArray)[1]) as Json;
+    const body = ternaryTaskBody();
     const task = await call(coordinator.url, 'POST', '/api/v1/tasks', { admin: coordinator.adminToken }, {
       ...body,
       slug: `ternary-${randomBytes(4).toString('hex')}`,

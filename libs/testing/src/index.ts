@@ -31,3 +31,4 @@ export { FakeCoordinator, snapshotOf } from './http/fake-coordinator';
 export { until, UntilError } from './until';
 export { benchTaskBody, runValidatorRunner, startCoordinatorProcess, type RunnerRun, type RunningCoordinator } from './stack/coordinator-process';
 export { REPO_ROOT, repoNodeArgs } from './process/repo-node';
+export { ArtifactHost, makeTernaryRepository, packTernaryArtifacts, PACKS_DIR, pythonNumpyProblem, TernaryPackError, ternaryTaskBody, type TernaryPacking } from './stack/ternary-pack';
