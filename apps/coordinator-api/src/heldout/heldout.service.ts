@@ -8,6 +8,7 @@ import { validationItem } from '@rcs/http';
 import { isUuid } from '../common/ids';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
+import { TaskEntity } from '../tasks/entities/task.entity';
 import { TasksRepository } from '../tasks/tasks.module';
 import { HeldoutShardEntity } from './entities/heldout-shard.entity';
 import { heldoutDownloadPath, jobBenchmarkEnv, shardSelector } from './heldout-env';
@@ -93,9 +94,7 @@ export class HeldoutService {
   }
 
   /** In the lease's transaction: picks each job's shard when its task's env names coordinator shards. */
-  async assignForLease(manager: EntityManager, jobs: LeasedJobRef[]): Promise<void> {
-    if (jobs.length === 0) return;
-    const tasks = await this.tasks.findMany(manager, [...new Set(jobs.map((job) => job.taskId))]);
+  async assignForLease(manager: EntityManager, jobs: LeasedJobRef[], tasks: Pick<TaskEntity, 'id' | 'validatorBenchmarkEnv'>[]): Promise<void> {
     const selectorOf = new Map(tasks.map((task) => [task.id, shardSelector(task.validatorBenchmarkEnv)]));
     for (const job of jobs) {
       const selector = selectorOf.get(job.taskId);

@@ -88,10 +88,12 @@ export class ValidatorJobsService {
         gpuCount: body.capabilities?.gpu_count ?? 0,
         gpuMemoryGb: body.capabilities?.gpu_memory_gb ?? 0,
       });
-      await this.heldout.assignForLease(tx, jobs);
-      return jobs;
+      // The leased jobs' tasks, read once: the shard choice and the answer both need them.
+      const tasks = jobs.length === 0 ? [] : await this.tasks.findMany(tx, [...new Set(jobs.map((job) => job.taskId))]);
+      await this.heldout.assignForLease(tx, jobs, tasks);
+      return { jobs, tasks };
     });
-    return this.describe(manager, leased.filter((job): job is LeasedJob => job.leaseExpiresAt !== null), baseUrl);
+    return this.describe(manager, leased.jobs.filter((job): job is LeasedJob => job.leaseExpiresAt !== null), leased.tasks, baseUrl);
   }
 
   /** The single-job form of scan; 404 `no_pending_validator_jobs` when there is nothing to lease. */
@@ -208,13 +210,10 @@ export class ValidatorJobsService {
     return verification !== null;
   }
 
-  /** Leased jobs as validators receive them, oldest first. */
-  private async describe(manager: EntityManager, jobs: LeasedJob[], baseUrl: string): Promise<ValidatorJobDto[]> {
+  /** Leased jobs as validators receive them, oldest first; `tasks` holds every job's task. */
+  private async describe(manager: EntityManager, jobs: LeasedJob[], tasks: TaskEntity[], baseUrl: string): Promise<ValidatorJobDto[]> {
     if (jobs.length === 0) return [];
-    const [tasks, submissions] = await Promise.all([
-      this.tasks.findMany(manager, jobs.map((job) => job.taskId)),
-      this.submissions.findMany(manager, jobs.map((job) => job.submissionId)),
-    ]);
+    const submissions = await this.submissions.findMany(manager, jobs.map((job) => job.submissionId));
     const taskById = new Map(tasks.map((task) => [task.id, task]));
     const submissionById = new Map(submissions.map((submission) => [submission.id, submission]));
     return Promise.all(
