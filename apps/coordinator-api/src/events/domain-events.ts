@@ -1,5 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { SubmissionStatus, TaskState } from '@rcs/contracts';
+import { EventBus, onEventOf } from '@rcs/events';
 
 /** A submission left `pending_verification` (validator result, manual verify, lease exhaustion or peer consensus). */
 export interface SubmissionDecided {
@@ -55,37 +56,13 @@ export interface DomainEventMap {
   'snapshot.rebuilt': SnapshotRebuilt;
 }
 
-export type DomainEventName = keyof DomainEventMap;
-
-type Handler<N extends DomainEventName> = (event: DomainEventMap[N]) => void;
-
 /**
- * The coordinator's in-process event bus. Handlers run synchronously and must not wait on anything
- * (a response never waits on a queue); one that throws is logged and never reaches the emitter,
- * whose change has already committed.
+ * The coordinator's in-process event bus (`@rcs/events`). Handlers are `@OnDomainEvent` methods; they
+ * run synchronously and must not wait on anything (a response never waits on a queue); one that
+ * throws is logged and never reaches the emitter, whose change has already committed.
  */
 @Injectable()
-export class DomainEvents {
-  private readonly logger = new Logger(DomainEvents.name);
-  private readonly handlers: { [N in DomainEventName]: Handler<N>[] } = {
-    'submission.decided': [],
-    'best.changed': [],
-    'task.state_changed': [],
-    'policy.changed': [],
-    'snapshot.rebuilt': [],
-  };
+export class DomainEvents extends EventBus<DomainEventMap> {}
 
-  on<N extends DomainEventName>(name: N, handler: Handler<N>): void {
-    this.handlers[name].push(handler);
-  }
-
-  emit<N extends DomainEventName>(name: N, event: DomainEventMap[N]): void {
-    for (const handler of this.handlers[name]) {
-      try {
-        handler(event);
-      } catch (error) {
-        this.logger.error(`A ${name} handler failed: ${(error as Error).message}`);
-      }
-    }
-  }
-}
+/** Marks a provider method as a handler of one coordinator domain event, typed by `DomainEventMap`. */
+export const OnDomainEvent = onEventOf<DomainEventMap>();

@@ -1,6 +1,6 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { EventStream } from '@rcs/http';
-import { DomainEvents } from './domain-events';
+import { BestChanged, OnDomainEvent, SnapshotRebuilt, SubmissionDecided, TaskStateChanged } from './domain-events';
 
 /** The coordinator's public event names (DECISIONS §14), with the payload each carries. */
 export const COORDINATOR_EVENTS_DESCRIPTION = [
@@ -16,44 +16,46 @@ export const COORDINATOR_EVENTS_DESCRIPTION = [
 
 /** Publishes the domain events the public may see to the event stream, after their transaction committed. */
 @Injectable()
-export class PublicEvents implements OnModuleInit {
-  constructor(
-    private readonly events: DomainEvents,
-    private readonly stream: EventStream,
-  ) {}
+export class PublicEvents {
+  constructor(private readonly stream: EventStream) {}
 
-  onModuleInit(): void {
-    this.events.on('submission.decided', (event) => {
-      void this.stream.publish('decision', {
-        task_id: event.taskId,
-        task_slug: event.taskSlug,
-        submission_id: event.submissionId,
-        miner_hotkey: event.minerHotkey,
-        status: event.status,
-        metric_name: event.metricName,
-        verified_metric_value: event.verifiedMetricValue,
-        decided_at: event.decidedAt.toISOString(),
-      });
+  @OnDomainEvent('submission.decided')
+  decision(event: SubmissionDecided): void {
+    void this.stream.publish('decision', {
+      task_id: event.taskId,
+      task_slug: event.taskSlug,
+      submission_id: event.submissionId,
+      miner_hotkey: event.minerHotkey,
+      status: event.status,
+      metric_name: event.metricName,
+      verified_metric_value: event.verifiedMetricValue,
+      decided_at: event.decidedAt.toISOString(),
     });
-    this.events.on('best.changed', (event) => {
-      void this.stream.publish('best_changed', {
-        task_id: event.taskId,
-        task_slug: event.taskSlug,
-        submission_id: event.submissionId,
-        miner_hotkey: event.minerHotkey,
-        metric_name: event.metricName,
-        metric_value: event.metricValue,
-        secondary_metric_value: event.secondaryMetricValue,
-        previous_submission_id: event.previousSubmissionId,
-        previous_metric_value: event.previousMetricValue,
-        changed_at: event.changedAt.toISOString(),
-      });
+  }
+
+  @OnDomainEvent('best.changed')
+  bestChanged(event: BestChanged): void {
+    void this.stream.publish('best_changed', {
+      task_id: event.taskId,
+      task_slug: event.taskSlug,
+      submission_id: event.submissionId,
+      miner_hotkey: event.minerHotkey,
+      metric_name: event.metricName,
+      metric_value: event.metricValue,
+      secondary_metric_value: event.secondaryMetricValue,
+      previous_submission_id: event.previousSubmissionId,
+      previous_metric_value: event.previousMetricValue,
+      changed_at: event.changedAt.toISOString(),
     });
-    this.events.on('task.state_changed', (event) => {
-      void this.stream.publish('task_state', { task_id: event.taskId, previous_state: event.previousState, state: event.state });
-    });
-    this.events.on('snapshot.rebuilt', (event) => {
-      void this.stream.publish('snapshot_rebuilt', { generated_at: event.generatedAt, bytes: event.bytes });
-    });
+  }
+
+  @OnDomainEvent('task.state_changed')
+  taskState(event: TaskStateChanged): void {
+    void this.stream.publish('task_state', { task_id: event.taskId, previous_state: event.previousState, state: event.state });
+  }
+
+  @OnDomainEvent('snapshot.rebuilt')
+  snapshotRebuilt(event: SnapshotRebuilt): void {
+    void this.stream.publish('snapshot_rebuilt', { generated_at: event.generatedAt, bytes: event.bytes });
   }
 }

@@ -1,11 +1,11 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Counter } from 'prom-client';
 import { AppMetrics } from '@rcs/http';
-import { DomainEvents } from '../events/domain-events';
+import { OnDomainEvent, SubmissionDecided } from '../events/domain-events';
 
 /** The coordinator's domain counters (DECISIONS §14); decisions and best changes come from the domain events. */
 @Injectable()
-export class CoordinatorMetrics implements OnModuleInit {
+export class CoordinatorMetrics {
   // Built from the constructor's registry (field initialisers would run before it is assigned).
   readonly submissions: Counter;
   readonly decisions: Counter<'status'>;
@@ -13,10 +13,7 @@ export class CoordinatorMetrics implements OnModuleInit {
   readonly leasesExpired: Counter<'result'>;
   readonly snapshots: Counter;
 
-  constructor(
-    metrics: AppMetrics,
-    private readonly events: DomainEvents,
-  ) {
+  constructor(metrics: AppMetrics) {
     this.submissions = metrics.counter({ name: 'coordinator_submissions_total', help: 'Submissions accepted for verification (pending_verification).' });
     this.decisions = metrics.counter({ name: 'coordinator_decisions_total', help: 'Submissions decided, by the status they got.', labelNames: ['status'] });
     this.bestChanges = metrics.counter({ name: 'coordinator_best_changes_total', help: 'Times a task got a new best result.' });
@@ -28,9 +25,18 @@ export class CoordinatorMetrics implements OnModuleInit {
     this.snapshots = metrics.counter({ name: 'coordinator_snapshots_rebuilt_total', help: 'Reward snapshots built and stored.' });
   }
 
-  onModuleInit(): void {
-    this.events.on('submission.decided', (event) => this.decisions.inc({ status: event.status }));
-    this.events.on('best.changed', () => this.bestChanges.inc());
-    this.events.on('snapshot.rebuilt', () => this.snapshots.inc());
+  @OnDomainEvent('submission.decided')
+  countDecision(event: SubmissionDecided): void {
+    this.decisions.inc({ status: event.status });
+  }
+
+  @OnDomainEvent('best.changed')
+  countBestChange(): void {
+    this.bestChanges.inc();
+  }
+
+  @OnDomainEvent('snapshot.rebuilt')
+  countSnapshot(): void {
+    this.snapshots.inc();
   }
 }

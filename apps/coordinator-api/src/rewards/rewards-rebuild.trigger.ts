@@ -1,5 +1,5 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { DomainEvents } from '../events/domain-events';
+import { Injectable } from '@nestjs/common';
+import { OnDomainEvent, SubmissionDecided, TaskStateChanged } from '../events/domain-events';
 import { RewardsRebuildService } from './rewards-rebuild.service';
 
 /**
@@ -8,16 +8,22 @@ import { RewardsRebuildService } from './rewards-rebuild.service';
  * caught up by the periodic snapshot check, which reads the `reward_snapshot_changes` outbox.
  */
 @Injectable()
-export class RewardsRebuildTrigger implements OnModuleInit {
-  constructor(
-    private readonly events: DomainEvents,
-    private readonly rebuild: RewardsRebuildService,
-  ) {}
+export class RewardsRebuildTrigger {
+  constructor(private readonly rebuild: RewardsRebuildService) {}
 
-  onModuleInit(): void {
-    this.events.on('submission.decided', (event) => this.rebuild.requestSoon('decision', event.taskId));
-    // A new live task is a new competition of the reward snapshot; a moved one changes who competes.
-    this.events.on('task.state_changed', (event) => this.rebuild.requestSoon(event.previousState === null ? 'task_created' : 'task_state', event.taskId));
-    this.events.on('policy.changed', () => this.rebuild.requestSoon('policy_update', null));
+  @OnDomainEvent('submission.decided')
+  afterDecision(event: SubmissionDecided): void {
+    this.rebuild.requestSoon('decision', event.taskId);
+  }
+
+  // A new live task is a new competition of the reward snapshot; a moved one changes who competes.
+  @OnDomainEvent('task.state_changed')
+  afterTaskState(event: TaskStateChanged): void {
+    this.rebuild.requestSoon(event.previousState === null ? 'task_created' : 'task_state', event.taskId);
+  }
+
+  @OnDomainEvent('policy.changed')
+  afterPolicyChange(): void {
+    this.rebuild.requestSoon('policy_update', null);
   }
 }

@@ -198,7 +198,7 @@ export class EpochsService implements OnModuleInit {
   private async announce(epoch: number): Promise<void> {
     const row = await this.epochs.find(this.dataSource.manager, epoch);
     if (row === null) return;
-    this.events.epochPublished({
+    this.events.emit('epoch.published', {
       epoch: row.epoch,
       root: row.root,
       leafCount: row.leafCount,

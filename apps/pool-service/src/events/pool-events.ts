@@ -1,19 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { EventStream } from '@rcs/http';
-import { PoolMetrics } from '../metrics/pool-metrics';
+import { EventBus, onEventOf } from '@rcs/events';
 
-/** The pool's public event names (DECISIONS §14), with the payload each carries. */
-export const POOL_EVENTS_DESCRIPTION = [
-  'Server-Sent Events, public. Each event has `id:` (its Redis stream id), `event:` (its name) and `data:` (one JSON object).',
-  'Reconnect with the `Last-Event-ID` header (EventSource does it by itself) to get exactly the events after that id, in order,',
-  'as long as they are still within the stream bound (`EVENTS_MAX_LENGTH`); without it, events from now on. A `: heartbeat` comment keeps idle connections open.',
-  '',
-  '- `epoch_published`: `{epoch, root, leaf_count, total_amount, publication, published_block}` — an epoch was stored (`publication` `pending`) or published on chain (`published`).',
-  '- `result_verified`: `{result_id, task_type, miner_hotkey, score, verified_at}` — a validator verified a pending result.',
-  '- `sota_changed`: `{task_type, sota_threshold, result_id}` — a verified result raised its task type\'s SOTA threshold.',
-].join('\n');
-
-export interface EpochPublishedEvent {
+/** An epoch was stored (`pending`) or published on chain (`published`), as committed. */
+export interface EpochPublished {
   epoch: number;
   root: string;
   leafCount: number;
@@ -22,39 +11,36 @@ export interface EpochPublishedEvent {
   publishedBlock: number | null;
 }
 
-/** Publishes the pool's public events to its stream, and counts them; called after the change committed. */
-@Injectable()
-export class PoolEvents {
-  constructor(
-    private readonly stream: EventStream,
-    private readonly metrics: PoolMetrics,
-  ) {}
-
-  epochPublished(event: EpochPublishedEvent): void {
-    this.metrics.epochs.inc({ publication: event.publication === 'published' ? 'published' : 'stored' });
-    void this.stream.publish('epoch_published', {
-      epoch: event.epoch,
-      root: event.root,
-      leaf_count: event.leafCount,
-      total_amount: event.totalAmount,
-      publication: event.publication,
-      published_block: event.publishedBlock,
-    });
-  }
-
-  resultVerified(event: { resultId: number; taskType: string; minerHotkey: string | null; score: number; verifiedAt: Date }): void {
-    this.metrics.resultsVerified.inc();
-    void this.stream.publish('result_verified', {
-      result_id: event.resultId,
-      task_type: event.taskType,
-      miner_hotkey: event.minerHotkey,
-      score: event.score,
-      verified_at: event.verifiedAt.toISOString(),
-    });
-  }
-
-  sotaChanged(event: { taskType: string; threshold: number; resultId: number }): void {
-    this.metrics.sotaChanges.inc();
-    void this.stream.publish('sota_changed', { task_type: event.taskType, sota_threshold: event.threshold, result_id: event.resultId });
-  }
+/** A validator verified a pending result. */
+export interface ResultVerified {
+  resultId: number;
+  taskType: string;
+  minerHotkey: string | null;
+  score: number;
+  verifiedAt: Date;
 }
+
+/** A verified result raised its task type's SOTA threshold. */
+export interface SotaChanged {
+  taskType: string;
+  threshold: number;
+  resultId: number;
+}
+
+/** Every pool domain event, by name; an event is emitted only after the transaction that made it has committed. */
+export interface PoolEventMap {
+  'epoch.published': EpochPublished;
+  'result.verified': ResultVerified;
+  'sota.changed': SotaChanged;
+}
+
+/**
+ * The pool's in-process event bus (`@rcs/events`). Handlers are `@OnPoolEvent` methods (the public
+ * stream, the counters); they run synchronously and must not wait; one that throws is logged and
+ * never reaches the emitter, whose change has already committed.
+ */
+@Injectable()
+export class PoolEvents extends EventBus<PoolEventMap> {}
+
+/** Marks a provider method as a handler of one pool domain event, typed by `PoolEventMap`. */
+export const OnPoolEvent = onEventOf<PoolEventMap>();

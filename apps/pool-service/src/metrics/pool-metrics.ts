@@ -1,8 +1,9 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import type { Counter } from 'prom-client';
 import { AppMetrics } from '@rcs/http';
+import { EpochPublished, OnPoolEvent } from '../events/pool-events';
 
-/** The pool's domain counters (DECISIONS §14). */
+/** The pool's domain counters (DECISIONS §14); epochs, verifications and SOTA changes come from the domain events. */
 @Injectable()
 export class PoolMetrics {
   // Built from the constructor's registry (field initialisers would run before it is assigned).
@@ -20,6 +21,21 @@ export class PoolMetrics {
     this.resultsVerified = metrics.counter({ name: 'pool_results_verified_total', help: 'Pending results a validator verified.' });
     this.sotaChanges = metrics.counter({ name: 'pool_sota_changes_total', help: 'Times a verified result raised its task type\'s SOTA threshold.' });
     this.claimsSimulated = metrics.counter({ name: 'pool_claims_simulated_total', help: 'Simulated claims the contract paid (CLAIM_SIMULATION).' });
+  }
+
+  @OnPoolEvent('epoch.published')
+  countEpoch(event: EpochPublished): void {
+    this.epochs.inc({ publication: event.publication === 'published' ? 'published' : 'stored' });
+  }
+
+  @OnPoolEvent('result.verified')
+  countVerified(): void {
+    this.resultsVerified.inc();
+  }
+
+  @OnPoolEvent('sota.changed')
+  countSotaChange(): void {
+    this.sotaChanges.inc();
   }
 }
 
