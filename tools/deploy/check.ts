@@ -18,7 +18,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { BtAuthSigner, cryptoReady, keypairFromUri } from '@rcs/auth';
 import { freePort, pythonNumpyProblem } from '@rcs/testing';
-import { runDemo } from '../demo/demo';
+import { runDemo, type DemoOptions } from '../demo/demo';
 import { runTernaryRound } from '../demo/ternary';
 import { webSecurityHeaders } from '../stack/web-security';
 import { createRepository, git, RoundClient, runRound, TRAIN_PY } from '../round/round';
@@ -236,6 +236,12 @@ async function main(): Promise<number> {
     chmodSync(repositories, 0o755);
     const runner = new ComposeProject(ROOT, `${name}runner`, join(work, 'runner.env'), ['deploy/runner/docker-compose.yml', join(work, 'runner.override.yml')]);
     const runnerLogs = () => runner.compose(['logs', '--no-color', '--tail', '80', 'runner'], { stream: true }).catch(() => undefined);
+    // What the demo round and the ternary round both play with: two fresh miners, the runner's repositories, five minutes a decision.
+    const runnerRound = async (label: string, lines: string[]): Promise<DemoOptions> => {
+      const seed = randomBytes(8).toString('hex');
+      const miners = await Promise.all([1, 2].map(async (n) => new BtAuthSigner(await keypairFromUri(`//${label}-${seed}/${n}`))));
+      return { url: coordinator, adminToken, miners: miners as [BtAuthSigner, BtAuthSigner], decisionTimeoutMs: 300_000, log: (line) => lines.push(line), repositoryParent: repositories };
+    };
     try {
       await check(
         'demo round through the gateway, replayed by the validator runner container (deploy/runner compose, docker sandbox in --network none siblings): decisions and the reward snapshot',
@@ -291,20 +297,12 @@ async function main(): Promise<number> {
             const sibling = await docker('exec', id, 'docker', 'run', '--rm', '--network', 'none', '--read-only', '--cap-drop', 'ALL', SANDBOX_IMAGE, 'node', '-e', probe);
             expectThat(sibling.startsWith('refused'), sibling);
             demoLines.push(`runner: engine ${engine}, a --network none sibling: ${sibling}`);
-            const seed = randomBytes(8).toString('hex');
-            const miners = await Promise.all([1, 2].map(async (n) => new BtAuthSigner(await keypairFromUri(`//deploy-check-${seed}/${n}`))));
-            await runDemo({
-              url: coordinator,
-              adminToken,
-              miners: miners as [BtAuthSigner, BtAuthSigner],
-              decisionTimeoutMs: 300_000,
-              log: (line) => demoLines.push(line),
-              repositoryParent: repositories,
-            });
+            const round = await runnerRound('deploy-check', demoLines);
+            await runDemo(round);
             const started = await sandboxContainersSince(since);
             expectThat(started.length >= 2, `sandbox containers started: ${started.length}`);
             const accepted = demoLines.flatMap((line) => /^accepted: (\S+) by/.exec(line)?.slice(1) ?? []);
-            const api = new RoundClient(coordinator, adminToken, miners[0] as BtAuthSigner);
+            const api = new RoundClient(coordinator, adminToken, round.miners[0]);
             const detail = await api.send('first submission detail', 'GET', `/api/v1/submissions/${accepted[0] ?? 'none'}/detail`, 200, { auth: 'signed' });
             const verifiers = (detail.verifications as { validator_hotkey: string }[]).map((v) => v.validator_hotkey);
             expectThat(verifiers.length === 1 && verifiers[0] === validator.hotkey, `verifications by ${verifiers.join(', ') || 'nobody'}`);
@@ -327,18 +325,9 @@ async function main(): Promise<number> {
           const gateway = await docker('network', 'inspect', '-f', '{{range .IPAM.Config}}{{.Gateway}}{{end}}', `${name}_default`);
           expectThat(/^\d+\.\d+\.\d+\.\d+$/.test(gateway), `no IPv4 gateway on ${name}_default: ${JSON.stringify(gateway)}`);
           const since = String(Math.floor(Date.now() / 1000));
-          const miners = await Promise.all([1, 2].map(async (n) => new BtAuthSigner(await keypairFromUri(`//deploy-check-ternary-${randomBytes(8).toString('hex')}/${n}`))));
+          const round = await runnerRound('deploy-check-ternary', ternaryLines);
           try {
-            const [decision] = await runTernaryRound({
-              url: coordinator,
-              adminToken,
-              miners: miners as [BtAuthSigner, BtAuthSigner],
-              decisionTimeoutMs: 300_000,
-              log: (line) => ternaryLines.push(line),
-              repositoryParent: repositories,
-              steps: 1,
-              artifactAddress: gateway,
-            });
+            const [decision] = await runTernaryRound({ ...round, steps: 1, artifactAddress: gateway });
             expectThat(
               decision !== undefined && decision.status === 'accepted' && Number.isFinite(decision.heldoutPpl) && Number.isFinite(decision.compressedBytes),
               `decision: ${JSON.stringify(decision)}`,

@@ -16,6 +16,7 @@ import { unmountUnder } from '../src/sandbox/workspace-volume';
 import { createBenchRepo, scalePatch } from './bench-repo';
 import { call, Json } from './support/coordinator';
 import { replayFailureOf } from './support/replay-failure-of';
+import { replayOptions } from './support/replay-options';
 
 /** Public-internet rules: only the coordinator's own origin may be a loopback `http://` address. */
 const STRICT = { allowInsecureHttp: false, allowPrivateAddresses: false, allowFile: false };
@@ -124,21 +125,9 @@ describe('prefetch of a coordinator-held shard', () => {
   it('replays a leased job in the bwrap sandbox on the shard, posts, and the verification records the shard for admins only', async () => {
     const job = await leasedJob();
     const client = clientOf(validator);
+    // Public-internet rules for every other source (the default): only the coordinator's own origin may be loopback http.
     const pipeline = new ReplayPipeline(
-      {
-        workDir: join(root, 'work'),
-        keepWorkspaces: true,
-        gitEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root },
-        // Public-internet rules for every other source: only the coordinator's own origin may be loopback http.
-        fetch: { allowInsecureHttp: false, allowPrivateAddresses: false, allowLocalSources: true },
-        artifactMaxBytes: 1 << 20,
-        heldoutMaxBytes: 1 << 20,
-        resultMaxBytes: 1 << 20,
-        logCapBytes: 64 * 1024,
-        limits: { memoryBytes: 1 << 30, pids: 128, cpus: 1, outputBytes: 1 << 20, fileBytes: 1 << 26 },
-        workspaceBytes: 1 << 27,
-        coordinator: client.heldoutSource(),
-      },
+      replayOptions(root, { coordinator: client.heldoutSource() }),
       createSandbox({ kind: 'bwrap', allowUnsafeNone: false, logger }),
       logger,
     );

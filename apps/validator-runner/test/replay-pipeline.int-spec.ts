@@ -11,6 +11,7 @@ import { toResultBody } from '../src/runner/job-processor';
 import { createSandbox } from '../src/sandbox/create-sandbox';
 import { unmountUnder } from '../src/sandbox/workspace-volume';
 import { BENCH_PATCH, createBenchRepo, jobToReplay, localReplaySpec, scalePatch } from './bench-repo';
+import { replayOptions } from './support/replay-options';
 
 const ARTIFACT = Buffer.from('weights '.repeat(100));
 const HELDOUT_ROWS = '{"x": 1}\n{"x": 2}\n{"x": 3}\n';
@@ -45,18 +46,7 @@ describe('replay pipeline on the bwrap sandbox', () => {
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const logger = pino({ level: 'silent' });
     pipeline = new ReplayPipeline(
-      {
-        workDir: join(root, 'work'),
-        keepWorkspaces: true,
-        gitEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root },
-        fetch: { allowInsecureHttp: true, allowPrivateAddresses: true, allowLocalSources: true },
-        artifactMaxBytes: 1 << 20,
-        heldoutMaxBytes: 1 << 20,
-        resultMaxBytes: 1 << 20,
-        logCapBytes: 64 * 1024,
-        limits: { memoryBytes: 1 << 30, pids: 128, cpus: 1, outputBytes: 1 << 20, fileBytes: 1 << 26 },
-        workspaceBytes: 1 << 27,
-      },
+      replayOptions(root, { fetch: { allowInsecureHttp: true, allowPrivateAddresses: true, allowLocalSources: true } }),
       createSandbox({ kind: 'bwrap', allowUnsafeNone: false, logger }),
       logger,
     );

@@ -11,6 +11,7 @@ import { createSandbox } from '../src/sandbox/create-sandbox';
 import { Sandbox, SandboxLimits } from '../src/sandbox/sandbox.port';
 import { probeWorkspaceVolumes, removeTree, unmountUnder, WorkspaceFs } from '../src/sandbox/workspace-volume';
 import { createBenchRepo, jobToReplay, localReplaySpec } from './bench-repo';
+import { replayOptions } from './support/replay-options';
 
 const MIB = 1024 * 1024;
 const QUOTA = 32 * MIB;
@@ -139,18 +140,7 @@ describe('workspace quota, tmpfs sizes and clean-up (real mounts, real bubblewra
       commit = createBenchRepo(repo);
       workDir = join(root, 'work');
       pipeline = new ReplayPipeline(
-        {
-          workDir,
-          keepWorkspaces: false,
-          gitEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root },
-          fetch: { allowInsecureHttp: false, allowPrivateAddresses: false, allowLocalSources: true },
-          artifactMaxBytes: MIB,
-          heldoutMaxBytes: MIB,
-          resultMaxBytes: MIB,
-          logCapBytes: 64 * 1024,
-          limits,
-          workspaceBytes: QUOTA,
-        },
+        replayOptions(root, { workDir, keepWorkspaces: false, limits, workspaceBytes: QUOTA }),
         sandbox,
         pino({ level: 'silent' }),
       );

@@ -1,7 +1,6 @@
 import { QueryFailedError } from 'typeorm';
-import { createTestDatabase, TestDatabase } from '@rcs/testing';
-import schema from '../../test/fixtures/data-source';
-import { sharedDataSourceOptions } from './data-source-options';
+import type { TestDatabase } from '@rcs/testing';
+import { createFixtureDatabase } from '../../test/fixtures/fixture-database';
 import { isUniqueViolation } from './postgres-errors';
 import { preparedStatement, queryPreparedRows, textColumn } from './sql-rows';
 import { inTransaction } from './transaction';
@@ -13,12 +12,7 @@ describe('queryPreparedRows', () => {
   const countNotes = async (): Promise<string> => (await queryPreparedRows(db.dataSource.manager, count, [], (row) => textColumn(row, 'n')))[0];
 
   beforeAll(async () => {
-    db = await createTestDatabase({
-      template: 'rcs_persistence_fixture_template',
-      entities: schema.entities,
-      migrations: schema.migrations,
-      dataSourceOptions: sharedDataSourceOptions(),
-    });
+    db = await createFixtureDatabase();
   });
 
   afterAll(async () => {

@@ -1,20 +1,14 @@
-import { createTestDatabase, TestDatabase } from '@rcs/testing';
-import schema from '../../test/fixtures/data-source';
+import type { TestDatabase } from '@rcs/testing';
+import { createFixtureDatabase } from '../../test/fixtures/fixture-database';
 import { Note } from '../../test/fixtures/note.entity';
 import { pendingSchemaChanges } from '../schema/schema-diff';
-import { sharedDataSourceOptions } from './data-source-options';
 
 // The pattern app integration tests follow: a clone of the migrated template, opened like production.
 describe('a test database from a migrated template with the shared options', () => {
   let db: TestDatabase;
 
   beforeAll(async () => {
-    db = await createTestDatabase({
-      template: 'rcs_persistence_fixture_template',
-      entities: schema.entities,
-      migrations: schema.migrations,
-      dataSourceOptions: sharedDataSourceOptions(),
-    });
+    db = await createFixtureDatabase();
   });
 
   afterAll(async () => {
