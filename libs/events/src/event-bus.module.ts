@@ -2,6 +2,7 @@ import { DynamicModule, Inject, Injectable, Module, OnModuleInit, Type } from '@
 import { DiscoveryModule } from '@nestjs/core';
 import { EventBus } from './event-bus';
 import { EventHandlerExplorer } from './event-handler.explorer';
+import { DecoratedMethods } from './decorated-methods';
 
 const EVENT_BUS = Symbol('EVENT_BUS');
 
@@ -29,7 +30,7 @@ export class EventBusModule {
     return {
       module: EventBusModule,
       imports: [DiscoveryModule],
-      providers: [bus, { provide: EVENT_BUS, useExisting: bus }, EventHandlerExplorer, EventSubscriptions],
+      providers: [bus, { provide: EVENT_BUS, useExisting: bus }, DecoratedMethods, EventHandlerExplorer, EventSubscriptions],
       exports: [bus],
     };
   }

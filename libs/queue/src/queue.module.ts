@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { DecoratedMethods } from '@rcs/events';
 import { JobQueue } from './jobs/job-queue.service';
 import { JobWorkers } from './jobs/job-workers';
 import { QUEUE_MODULE_OPTIONS, QueueModuleAsyncOptions } from './queue.options';
@@ -23,6 +24,7 @@ export class QueueModule {
           inject: options.inject ?? [],
           useFactory: (...deps: unknown[]) => options.useFactory(...(deps as never[])),
         },
+        DecoratedMethods,
         JobHandlerExplorer,
         JobQueue,
         JobWorkers,
