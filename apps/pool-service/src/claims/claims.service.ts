@@ -19,7 +19,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { PoolServiceConfig } from '../config/config';
 import { PoolMetrics } from '../metrics/pool-metrics';
 import { POOL_CONFIG } from '../config/config.module';
-import { EpochsRepository } from '../epochs/epochs.repository';
+import { EpochsRepository } from '../epochs/epochs.module';
 import { EpochsService } from '../epochs/epochs.service';
 import { EpochEntity } from '../epochs/entities/epoch.entity';
 

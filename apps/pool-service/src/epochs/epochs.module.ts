@@ -16,3 +16,5 @@ import { HttpRewardSnapshotSource, REWARD_SNAPSHOT_SOURCE } from './snapshot-sou
   exports: [EpochsRepository, EpochsService],
 })
 export class EpochsModule {}
+
+export { EpochsRepository } from './epochs.repository';

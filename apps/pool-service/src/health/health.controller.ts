@@ -10,7 +10,7 @@ import { DataSource } from 'typeorm';
 import { PoolClock } from '../common/pool-clock';
 import { PoolServiceConfig } from '../config/config';
 import { POOL_CONFIG } from '../config/config.module';
-import { EpochsRepository } from '../epochs/epochs.repository';
+import { EpochsRepository } from '../epochs/epochs.module';
 import { EpochsService } from '../epochs/epochs.service';
 
 /** A latest epoch more than this many windows behind the running one means rollovers have stopped. */
