@@ -13,6 +13,7 @@ import { rolloverJobId } from '../src/epochs/epochs.job';
 import { EpochsService } from '../src/epochs/epochs.service';
 import type { PoolJobs } from '../src/jobs/pool-jobs';
 import { PoolClient, PoolHarness, startPool, type ErrorBody } from './support/harness';
+import { simulatedClaimsEnv } from './support/own-stores';
 
 const BUDGET = 1000n;
 
@@ -33,13 +34,7 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
     }
     pool = await startPool({
       COORDINATOR_URL: coordinator.url,
-      PUBLISHER_SECRET_URI: '//Alice',
-      CLAIM_SIMULATION: 'true',
-      POOL_EPOCH_BUDGET_UNITS: BUDGET.toString(),
-      POOL_SNAPSHOT_ATTEMPTS: '1',
-      POOL_EPOCH_CHECK_SECONDS: '3600',
-      DEV_CHAIN_BLOCK_TIME_MS: '3600000',
-      DEV_CLAIM_CHALLENGE_BLOCKS: '0',
+      ...simulatedClaimsEnv(BUDGET),
     });
     client = new PoolClient(pool.url);
     contract = pool.app.get<ClaimContractPort>(CLAIM_CONTRACT_PORT);
