@@ -20,11 +20,11 @@ export class EpochPublisher implements OnModuleInit {
   private publisher: Promise<ContractCaller> | null = null;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly epochs: EpochsRepository,
     @Inject(CLAIM_CONTRACT_PORT) private readonly contract: ClaimContractPort,
-    @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
     private readonly events: PoolEvents,
+    private readonly epochs: EpochsRepository,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
   ) {}
 
   /** The pool publishes and claims through the contract: it refuses to start on metadata of another contract version (e.g. `ClaimData` without the hotkey). */

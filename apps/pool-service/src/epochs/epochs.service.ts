@@ -21,10 +21,10 @@ export class EpochsService {
   private readonly logger = new Logger(EpochsService.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly epochs: EpochsRepository,
     private readonly intake: SnapshotIntake,
     private readonly publisher: EpochPublisher,
+    private readonly epochs: EpochsRepository,
+    @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
   ) {}
 
