@@ -4,7 +4,6 @@ import { createHealthController, serviceAuthModule, serviceStoreModules } from '
 import { Public } from '@rcs/auth';
 import { ApiErrors } from '@rcs/contracts';
 import { AlgorithmsModule } from './algorithms/algorithms.module';
-import { AssignmentsModule } from './assignments/assignments.module';
 import { ClaimsModule } from './claims/claims.module';
 import { ClockModule } from './common/clock.module';
 import { TrailingSlashAliases } from './common/trailing-slash';
@@ -21,6 +20,7 @@ import { PoolMetricsModule } from './metrics/pool-metrics';
 import { MinersModule } from './miners/miners.module';
 import { ReputationModule } from './reputation/reputation.module';
 import { ResultsModule } from './results/results.module';
+import { TasksModule } from './tasks/tasks.module';
 
 @Module({})
 export class AppModule {
@@ -60,7 +60,7 @@ export class AppModule {
         MinersModule,
         ResultsModule,
         AlgorithmsModule,
-        AssignmentsModule,
+        TasksModule,
         EpochsModule,
         ...ClaimsModule.forRoot(config),
       ],

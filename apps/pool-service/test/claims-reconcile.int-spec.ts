@@ -1,11 +1,10 @@
 import { keypairFromUri } from '@rcs/auth';
 import { CLAIM_CONTRACT_PORT, type ClaimContractPort } from '@rcs/chain';
 import { accountIdToSs58, type ClaimPackage, ss58ToAccountId } from '@rcs/merkle';
-import { FakeCoordinator, PostgresServer, RedisServer, snapshotOf, until } from '@rcs/testing';
-import { DataSource } from 'typeorm';
+import { FakeCoordinator, snapshotOf, until } from '@rcs/testing';
 import { EpochsService } from '../src/epochs/epochs.service';
-import { PoolClient, PoolHarness, servePool, type ErrorBody } from './support/harness';
-import { OwnStores, simulatedClaimsEnv, startOwnStores } from './support/own-stores';
+import { PoolClient, PoolHarness, type ErrorBody } from './support/harness';
+import { OwnStores, servePoolOn, simulatedClaimsEnv, startOwnStores } from './support/own-stores';
 
 /**
  * A simulated claim that the contract paid while the pool's Postgres went away before the ledger
@@ -20,11 +19,8 @@ type LedgerBody = { epoch: number; claims: { hotkey: string; paid: string; recon
 
 describe('claims under a Postgres crash between the payment and the ledger row', () => {
   const coordinator = new FakeCoordinator();
-  let pg: PostgresServer;
-  let redisServer: RedisServer;
   let pool: Omit<PoolHarness, 'db' | 'redis'>;
   let client: PoolClient;
-  let db: DataSource;
   let stores: OwnStores;
   let contract: ClaimContractPort;
   let hotkey: string;
@@ -32,18 +28,11 @@ describe('claims under a Postgres crash between the payment and the ledger row',
 
   beforeAll(async () => {
     [stores] = await Promise.all([startOwnStores(), coordinator.start()]);
-    ({ pg, redis: redisServer, db } = stores);
     hotkey = (await keypairFromUri('//ReconcileMiner')).address;
     coldkey = (await keypairFromUri('//ReconcileCold')).address;
-    await db.query(`INSERT INTO miners (hotkey, recipient_coldkey, recipient_updated_at) VALUES ($1, $2, now())`, [hotkey, coldkey]);
+    await stores.db.query(`INSERT INTO miners (hotkey, recipient_coldkey, recipient_updated_at) VALUES ($1, $2, now())`, [hotkey, coldkey]);
     coordinator.snapshot = snapshotOf([[hotkey, 1]]);
-    pool = await servePool({
-      POOL_DATABASE_URL: stores.databaseUrl,
-      REDIS_URL: redisServer.url,
-      REDIS_KEY_PREFIX: 'reconcile',
-      COORDINATOR_URL: coordinator.url,
-      ...simulatedClaimsEnv(BUDGET),
-    });
+    pool = await servePoolOn(stores, 'reconcile', { COORDINATOR_URL: coordinator.url, ...simulatedClaimsEnv(BUDGET) });
     client = new PoolClient(pool.url);
     contract = pool.app.get<ClaimContractPort>(CLAIM_CONTRACT_PORT);
   }, 120_000);
@@ -62,22 +51,22 @@ describe('claims under a Postgres crash between the payment and the ledger row',
     expect(pkg.amount).toBe(BUDGET.toString());
 
     // Another session holds a lock that lets the claim read the ledger but not write its row: the claim pays, then waits on its insert.
-    const blocker = db.createQueryRunner();
+    const blocker = stores.db.createQueryRunner();
     await blocker.startTransaction();
     await blocker.query(`LOCK TABLE simulated_claims IN SHARE MODE`);
     const inFlight = client.send<ErrorBody>('POST', '/claims/epoch/claim', pkg);
     await until('the contract paid the claim', () => contract.claimedCumulativeRao(hotkey), (claimed) => claimed === BUDGET);
-    await until('the claim waits on its ledger row', () => db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO simulated_claims%'`), (rows: { n: number }[]) => rows[0].n === 1);
-    await pg.crash();
+    await until('the claim waits on its ledger row', () => stores.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO simulated_claims%'`), (rows: { n: number }[]) => rows[0].n === 1);
+    await stores.pg.crash();
     const failed = await inFlight;
     await blocker.release().catch(() => undefined);
     // The client was told "error" although the contract paid.
     expect(failed.status).toBeGreaterThanOrEqual(500);
-    await pg.start();
+    await stores.pg.start();
     await until('the pool reads its database again', () => client.send('GET', '/claims/epochs'), (reply) => reply.status === 200, 60_000);
 
     const contractPaid = await contract.claimedCumulativeRao(hotkey);
-    const [{ paid: ledgerBefore }] = (await db.query(`SELECT coalesce(sum(paid), 0)::text AS paid FROM simulated_claims WHERE hotkey = $1`, [hotkey])) as { paid: string }[];
+    const [{ paid: ledgerBefore }] = (await stores.db.query(`SELECT coalesce(sum(paid), 0)::text AS paid FROM simulated_claims WHERE hotkey = $1`, [hotkey])) as { paid: string }[];
     process.stderr.write(`claims-reconcile: after recovery the ledger holds ${ledgerBefore} rao for the hotkey, the contract paid ${contractPaid}\n`);
 
     // The retry tells the client it was paid, and how much.
@@ -114,7 +103,7 @@ describe('claims under a Postgres crash between the payment and the ledger row',
     expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 409, 200, 200, 200]);
     const ledger = (await client.send<LedgerBody>('GET', '/claims/ledger/2')).body;
     expect(ledger.claims).toEqual([expect.objectContaining({ hotkey, recipient_coldkey: coldkey, paid: BUDGET.toString(), reconciled: true })]);
-    const [{ paid }] = (await db.query(`SELECT sum(paid)::text AS paid FROM simulated_claims WHERE hotkey = $1`, [hotkey])) as { paid: string }[];
+    const [{ paid }] = (await stores.db.query(`SELECT sum(paid)::text AS paid FROM simulated_claims WHERE hotkey = $1`, [hotkey])) as { paid: string }[];
     expect(BigInt(paid)).toBe(contractPaid);
 
     // What the contract paid, for anyone (the web UI's miner page) and by any spelling: a claim made outside the pool included.

@@ -10,9 +10,12 @@ import { FakeCoordinator, metricValue, scrapeMetrics, snapshotOf, SseClient } fr
 import { AppModule } from '../src/app.module';
 import { loadPoolServiceConfig } from '../src/config/config';
 import { rolloverJobId } from '../src/epochs/epochs.job';
+import { EpochPublisher } from '../src/epochs/epoch-publisher.service';
 import { EpochsService } from '../src/epochs/epochs.service';
+import { SnapshotRefusedError } from '../src/epochs/errors';
 import type { PoolJobs } from '../src/jobs/pool-jobs';
 import { PoolClient, PoolHarness, startPool, type ErrorBody } from './support/harness';
+import { simulatedClaimsEnv } from './support/own-stores';
 
 const BUDGET = 1000n;
 
@@ -33,13 +36,7 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
     }
     pool = await startPool({
       COORDINATOR_URL: coordinator.url,
-      PUBLISHER_SECRET_URI: '//Alice',
-      CLAIM_SIMULATION: 'true',
-      POOL_EPOCH_BUDGET_UNITS: BUDGET.toString(),
-      POOL_SNAPSHOT_ATTEMPTS: '1',
-      POOL_EPOCH_CHECK_SECONDS: '3600',
-      DEV_CHAIN_BLOCK_TIME_MS: '3600000',
-      DEV_CLAIM_CHALLENGE_BLOCKS: '0',
+      ...simulatedClaimsEnv(BUDGET),
     });
     client = new PoolClient(pool.url);
     contract = pool.app.get<ClaimContractPort>(CLAIM_CONTRACT_PORT);
@@ -208,7 +205,7 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
     expect(status.body.status).toBe('degraded');
     expect(status.body.payout.publication).toMatchObject({ pending_epoch: 15, attempts: 1 });
     expect(status.body.payout.publication.last_error).toContain('epoch_exists');
-    expect((await epochs.publish(15)) satisfies string).toBe('failed');
+    expect((await pool.app.get(EpochPublisher).publish(15)) satisfies string).toBe('failed');
     expect(((await pool.db.dataSource.query(`SELECT publish_attempts FROM epochs WHERE epoch = 15`)) as { publish_attempts: number }[])[0].publish_attempts).toBe(2);
 
     // A second process on the same database and chain, whose contract opens claims 1000 blocks after publication.
@@ -268,6 +265,32 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
     const second = JSON.parse(await (await fetch(`${pool.url}/claims/epoch/21/allocation`)).text()) as typeof first;
     expect(units(second, hk['a'])).toMatchObject({ units: '0' });
     expect(units(second, hk['c'])).toMatchObject({ units: '1000' });
+  }, 60_000);
+
+  it('fails the rollover loudly on a snapshot the contract refuses or with a miner it cannot pay: no epoch, the reason in /status and pool_snapshots_refused_total', async () => {
+    const refusedBefore = metricValue(await scrapeMetrics(pool.url), 'pool_snapshots_refused_total') ?? 0;
+    const withMiners = (miners: unknown[]) => {
+      const snapshot = snapshotOf([]) as { competitions: Record<string, unknown>[] };
+      return { ...snapshot, competitions: [{ ...snapshot.competitions[0], miners }] };
+    };
+    const status = async () => (await client.send<{ payout: { snapshot: { unavailable_window: number; last_error: string } } }>('GET', '/status')).body.payout.snapshot;
+
+    // The contract's own check (`@rcs/client`): a score must be > 0.
+    coordinator.snapshot = withMiners([{ miner_hotkey: hk['a'], score: 1 }, { miner_hotkey: hk['b'], score: 0 }]);
+    await expect(epochs.rollover(22)).rejects.toMatchObject({ name: 'SnapshotRefusedError', problems: ['competitions[0].miners[1] must be {miner_hotkey: string, score: number > 0}'] });
+    expect(await epochCount(22)).toBe(0);
+    expect(await status()).toMatchObject({ unavailable_window: 22, last_error: expect.stringContaining('reward snapshot refused') });
+
+    // A hotkey the pool cannot pay is refused too, never dropped from the split.
+    coordinator.snapshot = withMiners([{ miner_hotkey: hk['a'], score: 1 }, { miner_hotkey: 'not-an-address', score: 2 }]);
+    await expect(epochs.rollover(22)).rejects.toBeInstanceOf(SnapshotRefusedError);
+    expect(await epochCount(22)).toBe(0);
+    expect((await status()).last_error).toContain('competitions[0].miners[1].miner_hotkey is not an SS58 address');
+    expect(metricValue(await scrapeMetrics(pool.url), 'pool_snapshots_refused_total')).toBe(refusedBefore + 2);
+
+    // The coordinator mended: the same window rolls over.
+    coordinator.snapshot = snapshotOf([[hk['a'], 1]]);
+    expect(await epochs.rollover(22)).toMatchObject({ rollover: 'stored', publication: 'published' });
   }, 60_000);
 
   it('does not register the simulation routes without CLAIM_SIMULATION, and serves nothing under the prefix with CLAIMS_ENABLED=false', async () => {

@@ -1,13 +1,12 @@
 import { keypairFromUri } from '@rcs/auth';
 import { EpochJob, QueueName } from '@rcs/contracts';
 import { JobQueue } from '@rcs/queue';
-import { FakeCoordinator, PostgresServer, RedisServer, snapshotOf, until } from '@rcs/testing';
+import { FakeCoordinator, snapshotOf, until } from '@rcs/testing';
 import { Redis } from 'ioredis';
-import { DataSource } from 'typeorm';
 import { EPOCH_CHECK_SCHEDULER_ID } from '../src/epochs/epochs.job';
 import type { PoolJobs } from '../src/jobs/pool-jobs';
-import { PoolClient, PoolHarness, servePool } from './support/harness';
-import { fastEpochsEnv, OwnStores, startOwnStores } from './support/own-stores';
+import { PoolClient, PoolHarness } from './support/harness';
+import { fastEpochsEnv, OwnStores, servePoolOn, startOwnStores } from './support/own-stores';
 
 /**
  * The pool when its Postgres or its Redis goes away across a window end: every ended window gets
@@ -20,26 +19,16 @@ const WINDOW_BLOCKS = 20; // 2 s windows
 
 describe('pool faults: rollovers across a Postgres outage and an emptied Redis', () => {
   const coordinator = new FakeCoordinator();
-  let pg: PostgresServer;
-  let redisServer: RedisServer;
   let pool: Omit<PoolHarness, 'db' | 'redis'>;
   let client: PoolClient;
-  let db: DataSource;
   let stores: OwnStores;
   let redis: Redis;
 
   beforeAll(async () => {
     [stores] = await Promise.all([startOwnStores(), coordinator.start()]);
-    ({ pg, redis: redisServer, db } = stores);
-    redis = new Redis(redisServer.url, { maxRetriesPerRequest: 1 });
+    redis = new Redis(stores.redis.url, { maxRetriesPerRequest: 1 });
     coordinator.snapshot = snapshotOf([[(await keypairFromUri('//FaultMiner')).address, 1]]);
-    pool = await servePool({
-      POOL_DATABASE_URL: stores.databaseUrl,
-      REDIS_URL: redisServer.url,
-      REDIS_KEY_PREFIX: 'faults',
-      COORDINATOR_URL: coordinator.url,
-      ...fastEpochsEnv(BUDGET, WINDOW_BLOCKS, BLOCK_MS),
-    });
+    pool = await servePoolOn(stores, 'faults', { COORDINATOR_URL: coordinator.url, ...fastEpochsEnv(BUDGET, WINDOW_BLOCKS, BLOCK_MS) });
     client = new PoolClient(pool.url);
   }, 120_000);
 
@@ -55,7 +44,7 @@ describe('pool faults: rollovers across a Postgres outage and an emptied Redis',
     return reply.body.window_number ?? -1;
   };
   const stored = async (): Promise<{ epoch: number; budget: string; units: string }[]> =>
-    (await db.query(
+    (await stores.db.query(
       `SELECT e.epoch::int AS epoch, e.budget::text AS budget, (SELECT coalesce(sum(a.units), 0)::text FROM epoch_allocations a WHERE a.epoch = e.epoch) AS units
          FROM epochs e ORDER BY e.created_at, e.epoch`,
     )) as { epoch: number; budget: string; units: string }[];
@@ -70,11 +59,11 @@ describe('pool faults: rollovers across a Postgres outage and an emptied Redis',
 
   it('rolls over, once and in order, every window that ended while Postgres was down (a rollover that failed before its commit is run again)', async () => {
     await until('a first epoch', stored, (rows) => rows.length > 0);
-    await pg.crash();
+    await stores.pg.crash();
     const down = await window();
     // Two windows end with the database away: their rollovers fail before any commit.
     await until('two windows ended during the outage', window, (w) => w >= down + 2);
-    await pg.start();
+    await stores.pg.start();
     const back = Date.now();
     const ended = (await window()) - 1;
     const rows = await until('every window ended during the outage has its epoch', stored, (r) => r.some((row) => row.epoch >= ended), 60_000);

@@ -9,6 +9,7 @@ import { AppModule } from '../src/app.module';
 import { loadPoolServiceConfig } from '../src/config/config';
 import { EpochsService } from '../src/epochs/epochs.service';
 import { PoolClient, PoolHarness, startPool } from './support/harness';
+import { testRolloverEnv } from './support/own-stores';
 
 const CONTRACT = encodeAddress(new Uint8Array(32).fill(0xc0), 42);
 const EVIDENCE = `0x${'ab'.repeat(32)}` as HexHash;
@@ -53,10 +54,7 @@ describe('pool payout through the polkadot adapter on the real merklepool metada
     pool = await startPool({
       ...chainEnv(MERKLEPOOL_METADATA_PATH),
       COORDINATOR_URL: coordinator.url,
-      PUBLISHER_SECRET_URI: '//Alice',
-      POOL_EPOCH_BUDGET_UNITS: '1000',
-      POOL_SNAPSHOT_ATTEMPTS: '1',
-      POOL_EPOCH_CHECK_SECONDS: '3600',
+      ...testRolloverEnv(1000),
     });
     client = new PoolClient(pool.url);
     contract = pool.app.get<ClaimContractPort>(CLAIM_CONTRACT_PORT);

@@ -5,6 +5,7 @@ import type { ClaimPackage } from '@rcs/merkle';
 import { EpochsService } from '../src/epochs/epochs.service';
 import { FakeCoordinator, snapshotOf } from '@rcs/testing';
 import { ErrorBody, expectStatus, ItemsBody, PoolClient, PoolHarness, signer, startPool } from './support/harness';
+import { testRolloverEnv } from './support/own-stores';
 
 type Recipient = { hotkey: string; recipient_coldkey: string | null; updated_at: string | null; published_in_epoch: number | null; declared_coldkey: string | null };
 
@@ -118,10 +119,7 @@ describe('recipients at rollover (real Postgres, Redis, HTTP, dev chain)', () =>
     await coordinator.start();
     h = await startPool({
       COORDINATOR_URL: coordinator.url,
-      PUBLISHER_SECRET_URI: '//Alice',
-      POOL_EPOCH_BUDGET_UNITS: '1000',
-      POOL_SNAPSHOT_ATTEMPTS: '1',
-      POOL_EPOCH_CHECK_SECONDS: '3600',
+      ...testRolloverEnv(1000),
       DEV_CHAIN_BLOCK_TIME_MS: '3600000',
     });
     api = new PoolClient(h.url);

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { BtAuthSigner, buildMessage, canonicalBody, cryptoReady, keypairFromUri, splitUrl, verifySignature } from '@rcs/auth';
 import { freePort } from '@rcs/testing';
-import { CoordinatorClient } from './coordinator.client';
+import { CoordinatorClient, readRewardSnapshot } from './coordinator.client';
 import { InvalidResponseError, ServiceAnswerError, ServiceUnreachableError } from './errors';
 
 /** A snapshot as the coordinator writes it (default policy, one competition). */
@@ -58,6 +58,26 @@ describe('CoordinatorClient over real HTTP', () => {
     );
     reply(200, 'not json');
     await expect(client.rewardSnapshot()).rejects.toThrow(/not JSON/);
+  });
+
+  it('reads the snapshot with the exact bytes served, checked and with the policy defaults in place', async () => {
+    const served = Buffer.from(`\ufeff${JSON.stringify(snapshotDocument(), null, 3)}\n`, 'utf8');
+    answer = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(served);
+    const read = await new CoordinatorClient({ baseUrl, timeoutMs: 5_000 }).rewardSnapshotRead();
+    expect(Buffer.from(read.bytes).equals(served)).toBe(true);
+    expect(read.snapshot.competitions[0].miners).toEqual([{ miner_hotkey: '5F', score: 1.5 }]);
+    expect(read.snapshot.reward_policy).toMatchObject({ version: 3, local_competition: { enabled: true, weight: 1, target_pool_id: 'main', reward_scope: 'competition_only' } });
+    expect(readRewardSnapshot(read.bytes)).toEqual(read.snapshot);
+  });
+
+  it('refuses, in the read with bytes too, a document that breaks the contract and an error answer', async () => {
+    const client = new CoordinatorClient({ baseUrl, timeoutMs: 5_000 });
+    reply(200, snapshotDocument({ competitions: [{ competition_id: 't', slug: 's', weight: 1, miners: [{ miner_hotkey: 'x', score: -1 }] }] }));
+    await expect(client.rewardSnapshotRead()).rejects.toMatchObject({ problems: ['competitions[0].miners[0] must be {miner_hotkey: string, score: number > 0}'] });
+    reply(200, 'not json');
+    await expect(client.rewardSnapshotRead()).rejects.toThrow(/not JSON/);
+    reply(503, { detail: { error: 'snapshot_unavailable', message: 'not built yet' } });
+    await expect(client.rewardSnapshotRead()).rejects.toMatchObject({ status: 503, code: 'snapshot_unavailable' });
   });
 
   it('reports error answers with their DECISIONS §1 code, and an unreachable coordinator', async () => {

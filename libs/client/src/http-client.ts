@@ -33,6 +33,18 @@ export interface HttpAnswer {
   headers: Headers;
 }
 
+/** An answer whose body is the bytes as sent. */
+export interface HttpBytesAnswer {
+  status: number;
+  body: Uint8Array;
+  headers: Headers;
+}
+
+/** The body as text, decoded as `Response.text()` decodes it (UTF-8, a leading BOM dropped). */
+function decoded(answer: HttpBytesAnswer): HttpAnswer {
+  return { status: answer.status, text: new TextDecoder().decode(answer.body), headers: answer.headers };
+}
+
 /** The transport every typed client of `@rcs/client` shares: base URL, timeout, signing, error mapping. */
 export class HttpClient {
   readonly baseUrl: string;
@@ -43,6 +55,11 @@ export class HttpClient {
 
   /** Sends the request; network failures and timeouts are `ServiceUnreachableError`, any status is answered. */
   async send(request: HttpRequest): Promise<HttpAnswer> {
+    return decoded(await this.receive(request));
+  }
+
+  /** Like `send`, the body kept as the exact bytes sent (a digest must hash what the service sent, not a decoding of it). */
+  async receive(request: HttpRequest): Promise<HttpBytesAnswer> {
     const headers: Record<string, string> = { ...request.headers };
     if (request.signed) {
       if (!this.options.signer) throw new TypeError(`${request.method} ${request.path} must be signed but the client has no signer`);
@@ -56,7 +73,7 @@ export class HttpClient {
         body: request.body,
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
-      return { status: response.status, text: await response.text(), headers: response.headers };
+      return { status: response.status, body: new Uint8Array(await response.arrayBuffer()), headers: response.headers };
     } catch (error) {
       throw new ServiceUnreachableError(describeFetchError(error), request.path);
     }
@@ -75,6 +92,13 @@ export class HttpClient {
     } catch {
       throw new InvalidResponseError(request.path, ['the body is not JSON']);
     }
+  }
+
+  /** The exact bytes of a 2xx answer; any other status is a `ServiceAnswerError`. */
+  async bytes(request: HttpRequest): Promise<Uint8Array> {
+    const answer = await this.receive(request);
+    if (answer.status < 200 || answer.status > 299) throw answerError(decoded(answer), request.path);
+    return answer.body;
   }
 
   /** The text of a 2xx answer (Markdown routes); any other status is a `ServiceAnswerError`. */

@@ -11,3 +11,5 @@ import { SeedLoader } from './seed-loader';
   exports: [AlgorithmsRepository, ConsensusService],
 })
 export class AlgorithmsModule {}
+
+export { AlgorithmsRepository } from './algorithms.repository';

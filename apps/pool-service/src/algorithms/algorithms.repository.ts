@@ -1,47 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { entityFromRow } from '../common/entity-rows';
 import { updateReturning } from '../common/update-rows';
 import { dslHash } from './dsl';
 import { AlgorithmEntity } from './entities/algorithm.entity';
 import { EvaluationEntity } from './entities/evaluation.entity';
-
-interface AlgorithmRow {
-  id: number;
-  task_type: string;
-  algorithm_dsl: string;
-  dsl_hash: string;
-  input_dim: number;
-  parent_ids: number[];
-  bar_parent_ids: number[];
-  author_hotkey: string | null;
-  author_owner: string | null;
-  source: AlgorithmEntity['source'];
-  status: AlgorithmEntity['status'];
-  consensus_score: number | null;
-  evaluations_count: number;
-  created_at: Date;
-  decided_at: Date | null;
-}
-
-function toAlgorithm(manager: EntityManager, row: AlgorithmRow): AlgorithmEntity {
-  return manager.create(AlgorithmEntity, {
-    id: row.id,
-    taskType: row.task_type,
-    algorithmDsl: row.algorithm_dsl,
-    dslHash: row.dsl_hash,
-    inputDim: row.input_dim,
-    parentIds: row.parent_ids,
-    barParentIds: row.bar_parent_ids,
-    authorHotkey: row.author_hotkey,
-    authorOwner: row.author_owner,
-    source: row.source,
-    status: row.status,
-    consensusScore: row.consensus_score,
-    evaluationsCount: row.evaluations_count,
-    createdAt: row.created_at,
-    decidedAt: row.decided_at,
-  });
-}
 
 export interface NewAlgorithm {
   taskType: string;
@@ -102,8 +65,8 @@ export class AlgorithmsRepository {
        ORDER BY evaluations_count, random()
        LIMIT $4`,
       [taskType, miner.hotkey, miner.owner, limit],
-    )) as AlgorithmRow[];
-    return rows.map((row) => toAlgorithm(manager, row));
+    )) as Record<string, unknown>[];
+    return rows.map((row) => entityFromRow(manager, AlgorithmEntity, row));
   }
 
   async countEvaluableBy(manager: EntityManager, miner: MinerIdentity, taskType: string): Promise<number> {
@@ -128,8 +91,8 @@ export class AlgorithmsRepository {
       `SELECT * FROM algorithms WHERE task_type = $1 AND status = 'scored' AND author_owner IS DISTINCT FROM $2
        ORDER BY consensus_score DESC, id LIMIT $3`,
       [taskType, owner, limit],
-    )) as AlgorithmRow[];
-    return rows.map((row) => toAlgorithm(manager, row));
+    )) as Record<string, unknown>[];
+    return rows.map((row) => entityFromRow(manager, AlgorithmEntity, row));
   }
 
   byIds(manager: EntityManager, ids: number[]): Promise<AlgorithmEntity[]> {

@@ -1,8 +1,10 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '@rcs/auth';
 import { ApiErrors, ClaimedCumulativeDto, ClaimEpochDto, ClaimEpochListDto, ClaimLedgerDto, ClaimPackageDto, ClaimsHealthDto, SimulatedClaimDto, SimulatedClaimRequestDto, ErrorCode } from '@rcs/contracts';
-import { EpochsService } from '../epochs/epochs.service';
+import { PoolServiceConfig } from '../config/config';
+import { POOL_CONFIG } from '../config/config.module';
+import { publicationEnabled } from '../epochs/epochs.module';
 import { ClaimsService } from './claims.service';
 
 /** Public claim routes of spec 001, mounted at `CLAIMS_MOUNT_PREFIX`. */
@@ -11,7 +13,7 @@ import { ClaimsService } from './claims.service';
 export class ClaimsController {
   constructor(
     private readonly claims: ClaimsService,
-    private readonly epochs: EpochsService,
+    @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
   ) {}
 
   @Get('health')
@@ -24,7 +26,7 @@ export class ClaimsController {
       status: 'ok',
       latest_epoch: list.epochs[0] ?? null,
       default_epoch: list.default_epoch,
-      publication_enabled: this.epochs.publicationEnabled,
+      publication_enabled: publicationEnabled(this.config),
       simulation: this.claims.simulation,
     };
   }

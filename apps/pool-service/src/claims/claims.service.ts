@@ -19,8 +19,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { PoolServiceConfig } from '../config/config';
 import { PoolMetrics } from '../metrics/pool-metrics';
 import { POOL_CONFIG } from '../config/config.module';
-import { EpochsRepository } from '../epochs/epochs.repository';
-import { EpochsService } from '../epochs/epochs.service';
+import { allocationUri, EpochsRepository, publicationEnabled } from '../epochs/epochs.module';
 import { EpochEntity } from '../epochs/entities/epoch.entity';
 
 interface CachedTree {
@@ -41,7 +40,6 @@ export class ClaimsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly epochs: EpochsRepository,
-    private readonly epochService: EpochsService,
     @Inject(CLAIM_CONTRACT_PORT) private readonly contract: ClaimContractPort,
     @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
     private readonly metrics: PoolMetrics,
@@ -54,7 +52,7 @@ export class ClaimsService {
   /** The claimable epoch: the latest published one (the latest stored when publication is off). */
   async defaultEpoch(): Promise<EpochEntity | null> {
     const manager = this.dataSource.manager;
-    return this.epochService.publicationEnabled ? this.epochs.latestPublished(manager) : this.epochs.latest(manager);
+    return publicationEnabled(this.config) ? this.epochs.latestPublished(manager) : this.epochs.latest(manager);
   }
 
   async list(): Promise<ClaimEpochListDto> {
@@ -96,7 +94,7 @@ export class ClaimsService {
       snapshot_sha256: document.snapshot_sha256,
       snapshot_stale: row.snapshotStale,
       allocation_sha256: row.allocationSha256,
-      allocation_uri: this.epochService.allocationUri(row.epoch),
+      allocation_uri: allocationUri(this.config, row.epoch),
       hash: 'blake2b-256',
       tree: 'rfc9162',
     };

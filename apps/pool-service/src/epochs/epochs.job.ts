@@ -8,8 +8,10 @@ import { PoolServiceConfig } from '../config/config';
 import { POOL_CONFIG } from '../config/config.module';
 import { EpochCheckOutcome, OnPoolJob, PoolJobs } from '../jobs/pool-jobs';
 import { ScheduleKeeper } from '../jobs/schedule-keeper';
+import { EpochPublisher } from './epoch-publisher.service';
 import { EpochsRepository } from './epochs.repository';
 import { EpochsService, RolloverResult } from './epochs.service';
+import { publicationEnabled } from './publication-config';
 
 export const EPOCH_CHECK_SCHEDULER_ID = 'epoch-check';
 
@@ -35,6 +37,7 @@ const LIVE_STATES = new Set(['waiting', 'delayed', 'prioritized', 'waiting-child
 export class EpochsJob extends ScheduledJob {
   constructor(
     private readonly service: EpochsService,
+    private readonly publisher: EpochPublisher,
     private readonly epochs: EpochsRepository,
     private readonly jobs: JobQueue<PoolJobs>,
     private readonly schedules: ScheduleKeeper,
@@ -53,7 +56,7 @@ export class EpochsJob extends ScheduledJob {
   @OnPoolJob(QueueName.Epochs, EpochJob.Check)
   async check(_data: EmptyJobData): Promise<EpochCheckOutcome> {
     const latest = await this.epochs.latest(this.dataSource.manager);
-    if (latest !== null && latest.publication === 'pending' && this.service.publicationEnabled) await this.service.publish(latest.epoch);
+    if (latest !== null && latest.publication === 'pending' && publicationEnabled(this.config)) await this.publisher.publish(latest.epoch);
     return { enqueued: await this.enqueueNext(latest?.epoch ?? null) };
   }
 

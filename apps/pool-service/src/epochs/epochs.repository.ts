@@ -11,6 +11,23 @@ export interface StoredSnapshot {
   fetchedAt: Date;
 }
 
+/** An epoch as the rollover computed it (publication starts `pending`). */
+export type NewEpoch = Pick<
+  EpochEntity,
+  | 'epoch'
+  | 'snapshotId'
+  | 'snapshotStale'
+  | 'budget'
+  | 'carriedIn'
+  | 'carriedOver'
+  | 'root'
+  | 'leafCount'
+  | 'totalAmount'
+  | 'allocationDocument'
+  | 'allocationSha256'
+  | 'localCutoffAt'
+>;
+
 export interface AllocationRow {
   hotkey: string;
   units: bigint;
@@ -122,6 +139,11 @@ export class EpochsRepository {
       [from, to, minActivity],
     )) as { hotkey: string; score: number }[];
     return rows;
+  }
+
+  /** Inserts a rolled-over epoch, its publication pending. */
+  async insertEpoch(manager: EntityManager, epoch: NewEpoch): Promise<void> {
+    await manager.insert(EpochEntity, { ...epoch, publication: 'pending' });
   }
 
   async insertAllocations(manager: EntityManager, epoch: number, rows: AllocationRow[]): Promise<void> {

@@ -1,8 +1,11 @@
-/** The coordinator's snapshot could not be fetched (the rollover retries, then falls back). */
-export class SnapshotUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SnapshotUnavailableError';
+/**
+ * The reward snapshot breaks the contract (`RewardSnapshotDto` as `@rcs/client` checks it) or holds an
+ * entry the pool cannot pay: the rollover stores no epoch rather than pay from part of it.
+ */
+export class SnapshotRefusedError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`reward snapshot refused: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? ` (+${problems.length - 5} more)` : ''}`);
+    this.name = 'SnapshotRefusedError';
   }
 }
 

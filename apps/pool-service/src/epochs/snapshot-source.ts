@@ -1,26 +1,24 @@
-import { SnapshotUnavailableError } from './errors';
+import { CoordinatorClient, type RewardSnapshotRead } from '@rcs/client';
 
-/**
- * Where the coordinator's reward snapshot comes from. Kept tiny and behind a token so a shared
- * coordinator client can replace the HTTP fetcher without touching the rollover.
- */
+/** Where the coordinator's reward snapshot comes from (a token, so a test or another transport can stand in). */
 export interface RewardSnapshotSource {
-  /** The snapshot's bytes exactly as served; rejects when the coordinator cannot answer. */
-  fetch(): Promise<Uint8Array>;
+  /** The snapshot checked against the contract, with its bytes exactly as served; rejects as `@rcs/client` does. */
+  read(): Promise<RewardSnapshotRead>;
 }
 
 export const REWARD_SNAPSHOT_SOURCE = Symbol('REWARD_SNAPSHOT_SOURCE');
 
 const FETCH_TIMEOUT_MS = 10_000;
 
-/** `GET {coordinatorUrl}/api/v1/reward-snapshot`, public, bounded by a timeout. */
+/** `GET {coordinatorUrl}/api/v1/reward-snapshot` (public) through `@rcs/client`, bounded by a timeout. */
 export class HttpRewardSnapshotSource implements RewardSnapshotSource {
-  constructor(private readonly coordinatorUrl: string) {}
+  private readonly client: CoordinatorClient;
 
-  async fetch(): Promise<Uint8Array> {
-    const url = `${this.coordinatorUrl}/api/v1/reward-snapshot`;
-    const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { accept: 'application/json' } });
-    if (response.status !== 200) throw new SnapshotUnavailableError(`GET ${url} answered ${response.status}`);
-    return new Uint8Array(await response.arrayBuffer());
+  constructor(coordinatorUrl: string) {
+    this.client = new CoordinatorClient({ baseUrl: coordinatorUrl, timeoutMs: FETCH_TIMEOUT_MS });
+  }
+
+  read(): Promise<RewardSnapshotRead> {
+    return this.client.rewardSnapshotRead();
   }
 }

@@ -10,8 +10,7 @@ import { DataSource } from 'typeorm';
 import { PoolClock } from '../common/pool-clock';
 import { PoolServiceConfig } from '../config/config';
 import { POOL_CONFIG } from '../config/config.module';
-import { EpochsRepository } from '../epochs/epochs.repository';
-import { EpochsService } from '../epochs/epochs.service';
+import { EpochPublisher, EpochsRepository, publicationEnabled, SnapshotIntake } from '../epochs/epochs.module';
 
 /** A latest epoch more than this many windows behind the running one means rollovers have stopped. */
 const EPOCHS_BEHIND_WINDOWS = 2;
@@ -33,7 +32,8 @@ export class HealthController {
     @Inject(SUBTENSOR_PORT) private readonly subtensor: SubtensorPort,
     @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
     private readonly clock: PoolClock,
-    private readonly epochs: EpochsService,
+    private readonly intake: SnapshotIntake,
+    private readonly publisher: EpochPublisher,
     private readonly epochRows: EpochsRepository,
   ) {}
 
@@ -85,8 +85,8 @@ export class HealthController {
       enabled ? this.contract.claimState().catch((error: Error) => error) : Promise.resolve(null),
       this.epochRows.latest(manager).catch(() => null),
       this.epochRows.latestPublished(manager).catch(() => null),
-      this.epochs.snapshotStatus().catch(() => null),
-      this.epochs.publisherAddress().catch(() => null),
+      this.intake.snapshotStatus().catch(() => null),
+      this.publisher.publisherAddress().catch(() => null),
     ]);
     const pending = latest !== null && latest.publication === 'pending' ? latest : null;
     const window = block === null ? null : this.clock.windowOf(block);
@@ -119,12 +119,12 @@ export class HealthController {
         },
         proof_api: { enabled: this.config.payout.claimsEnabled },
         accounts: { publisher },
-        processes: [{ name: 'publisher', running: this.epochs.publicationEnabled }],
+        processes: [{ name: 'publisher', running: publicationEnabled(this.config) }],
       },
       payout: {
         latest_stored_epoch: latest?.epoch ?? null,
         publication: {
-          enabled: this.epochs.publicationEnabled,
+          enabled: publicationEnabled(this.config),
           pending_epoch: pending?.epoch ?? null,
           attempts: pending?.publishAttempts ?? 0,
           last_error: pending?.lastPublishError ?? null,

@@ -13,3 +13,5 @@ import { MinersService } from './miners.service';
   exports: [MinersRepository, MinerOwners],
 })
 export class MinersModule {}
+
+export { MinersRepository } from './miners.repository';

@@ -6,7 +6,7 @@ import { inTransaction } from '@rcs/persistence';
 import { DataSource, EntityManager } from 'typeorm';
 import { iso } from '../common/iso';
 import { PoolClock } from '../common/pool-clock';
-import { EpochsRepository } from '../epochs/epochs.repository';
+import { EpochsRepository } from '../epochs/epochs.module';
 import { MinerEntity } from './entities/miner.entity';
 import { MinersRepository, RecipientChange } from './miners.repository';
 

@@ -5,3 +5,5 @@ import { ResultsService } from './results.service';
 
 @Module({ controllers: [ResultsController], providers: [ResultsRepository, ResultsService], exports: [ResultsRepository] })
 export class ResultsModule {}
+
+export { ResultsRepository } from './results.repository';

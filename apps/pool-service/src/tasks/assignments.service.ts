@@ -14,14 +14,14 @@ import {
 } from '@rcs/contracts';
 import { inTransaction } from '@rcs/persistence';
 import { DataSource, EntityManager } from 'typeorm';
-import { AlgorithmsRepository } from '../algorithms/algorithms.repository';
+import { AlgorithmsRepository } from '../algorithms/algorithms.module';
 import { ConsensusService, SubmittedScore } from '../algorithms/consensus.service';
 import { AlgorithmEntity } from '../algorithms/entities/algorithm.entity';
 import { PoolClock } from '../common/pool-clock';
 import { PoolServiceConfig } from '../config/config';
 import { POOL_CONFIG } from '../config/config.module';
 import { MinerOwners } from '../miners/miner-owners';
-import { MinersRepository } from '../miners/miners.repository';
+import { MinersRepository } from '../miners/miners.module';
 import { AssignmentsRepository } from './assignments.repository';
 import { AssignmentEntity, AssignmentKind } from './entities/assignment.entity';
 

@@ -12,4 +12,4 @@ import { TasksController } from './tasks.controller';
   providers: [AssignmentsRepository, AssignmentsService, AssignmentExpiryJob],
   exports: [AssignmentsRepository],
 })
-export class AssignmentsModule {}
+export class TasksModule {}

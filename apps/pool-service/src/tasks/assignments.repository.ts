@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { entityFromRow } from '../common/entity-rows';
 import { updateReturning } from '../common/update-rows';
-import { AssignmentEntity, type AssignmentKind, type AssignmentStatus } from './entities/assignment.entity';
+import { AssignmentEntity, type AssignmentKind } from './entities/assignment.entity';
 
 export interface NewAssignment {
   minerHotkey: string;
@@ -20,40 +21,6 @@ export interface AssignmentBlockers {
   active: { id: string; timeoutAt: Date } | null;
 }
 
-interface AssignmentRow {
-  id: string;
-  miner_hotkey: string;
-  owner_coldkey: string;
-  kind: AssignmentKind;
-  status: AssignmentStatus;
-  task_type: string;
-  algorithm_ids: number[];
-  seed_ids: number[];
-  window_number: number | null;
-  evolve_budget: number;
-  timeout_at: Date;
-  created_at: Date;
-  updated_at: Date;
-}
-
-function toAssignment(manager: EntityManager, row: AssignmentRow): AssignmentEntity {
-  return manager.create(AssignmentEntity, {
-    id: row.id,
-    minerHotkey: row.miner_hotkey,
-    ownerColdkey: row.owner_coldkey,
-    kind: row.kind,
-    status: row.status,
-    taskType: row.task_type,
-    algorithmIds: row.algorithm_ids,
-    seedIds: row.seed_ids,
-    windowNumber: row.window_number,
-    evolveBudget: row.evolve_budget,
-    timeoutAt: row.timeout_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  });
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Batches and leases. The partial unique indexes decide "one active per miner" and "one lease per window". */
@@ -70,8 +37,8 @@ export class AssignmentsRepository {
        ON CONFLICT DO NOTHING
        RETURNING *`,
       [a.minerHotkey, a.ownerColdkey, a.kind, a.taskType, a.algorithmIds, a.seedIds, a.windowNumber, a.evolveBudget, a.timeoutSeconds],
-    )) as AssignmentRow[];
-    return rows.length === 0 ? null : toAssignment(manager, rows[0]);
+    )) as Record<string, unknown>[];
+    return rows.length === 0 ? null : entityFromRow(manager, AssignmentEntity, rows[0]);
   }
 
   /**
@@ -140,10 +107,10 @@ export class AssignmentsRepository {
   /** The assignment, locked for the rest of the transaction, and whether it is past its timeout by the database clock. */
   async lockById(manager: EntityManager, id: string): Promise<{ assignment: AssignmentEntity; pastTimeout: boolean } | null> {
     if (!UUID.test(id)) return null;
-    const rows = (await manager.query(`SELECT *, timeout_at <= now() AS past FROM assignments WHERE id = $1 FOR UPDATE`, [id])) as (AssignmentRow & {
+    const rows = (await manager.query(`SELECT *, timeout_at <= now() AS past FROM assignments WHERE id = $1 FOR UPDATE`, [id])) as (Record<string, unknown> & {
       past: boolean;
     })[];
-    return rows.length === 0 ? null : { assignment: toAssignment(manager, rows[0]), pastTimeout: rows[0].past };
+    return rows.length === 0 ? null : { assignment: entityFromRow(manager, AssignmentEntity, rows[0]), pastTimeout: rows[0].past };
   }
 
   /** `active` → `submitted` or `expired`, only from `active`. */
