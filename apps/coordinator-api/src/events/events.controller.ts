@@ -1,5 +1,5 @@
 import { Public } from '@rcs/auth';
 import { createEventsController } from '@rcs/http';
-import { COORDINATOR_EVENTS_DESCRIPTION } from './public-events';
+import { COORDINATOR_EVENTS } from './public-events';
 
-export const EventsController = createEventsController(COORDINATOR_EVENTS_DESCRIPTION, Public());
+export const EventsController = createEventsController(COORDINATOR_EVENTS, Public());

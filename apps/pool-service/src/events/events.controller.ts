@@ -1,5 +1,5 @@
 import { Public } from '@rcs/auth';
 import { createEventsController } from '@rcs/http';
-import { POOL_EVENTS_DESCRIPTION } from './public-events';
+import { POOL_EVENTS } from './public-events';
 
-export const EventsController = createEventsController(POOL_EVENTS_DESCRIPTION, Public());
+export const EventsController = createEventsController(POOL_EVENTS, Public());

@@ -23,7 +23,7 @@ export interface ResultVerified {
 /** A verified result raised its task type's SOTA threshold. */
 export interface SotaChanged {
   taskType: string;
-  threshold: number;
+  sotaThreshold: number;
   resultId: number;
 }
 

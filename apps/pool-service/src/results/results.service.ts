@@ -67,7 +67,7 @@ export class ResultsService {
     const result = verified as ResultEntity | null;
     if (result !== null) {
       this.events.emit('result.verified', { resultId: result.id, taskType: result.taskType, minerHotkey: result.minerHotkey, score: result.score, verifiedAt: new Date() });
-      if (raised) this.events.emit('sota.changed', { taskType: result.taskType, threshold: answer.sota_threshold, resultId: result.id });
+      if (raised) this.events.emit('sota.changed', { taskType: result.taskType, sotaThreshold: answer.sota_threshold, resultId: result.id });
     }
     return answer;
   }

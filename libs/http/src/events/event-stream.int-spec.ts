@@ -39,7 +39,7 @@ describe('EventStream on a real Redis', () => {
           ...options,
         }),
       ],
-      controllers: [createEventsController('test events')],
+      controllers: [createEventsController(['- `test`: `{}` — a test event.'])],
     })
     class EventsTestModule {}
     const app = await createHttpApp(EventsTestModule, { logger: createLogger({ level: 'debug', name: 'event-stream-test', destination }) });

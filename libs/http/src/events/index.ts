@@ -4,3 +4,4 @@ export * from './sse';
 export * from './stream-admission';
 export * from './event-stream-route';
 export * from './events.controller';
+export * from './wire-payload';
