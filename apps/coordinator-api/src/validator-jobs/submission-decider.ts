@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { SubmissionStatus, VerificationStatus } from '@rcs/contracts';
+import { submissionStatusOf } from '../decisions/decision-status';
 import { DecisionTransaction, Verdict } from '../decisions/decisions.module';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { VerificationEntity } from './entities/verification.entity';
@@ -76,24 +77,12 @@ export class SubmissionDecider {
 }
 
 function verdictOf(submissionId: string, status: VerificationStatus, metric: number | null, secondary: number | null): Verdict {
-  const decided = submissionStatus(status);
+  const decided = submissionStatusOf(status);
+  // VerifyDto admits only verdicts; a pending "result" decides nothing.
+  if (decided === SubmissionStatus.PendingVerification) throw new VerdictRequiredError(status);
   if (decided !== SubmissionStatus.Accepted) return { status: decided };
   if (metric === null) throw new AcceptedWithoutMetricError(submissionId);
   return { status: decided, metric, secondary };
-}
-
-function submissionStatus(status: VerificationStatus): Verdict['status'] {
-  switch (status) {
-    case VerificationStatus.Accepted:
-      return SubmissionStatus.Accepted;
-    case VerificationStatus.Rejected:
-      return SubmissionStatus.Rejected;
-    case VerificationStatus.Error:
-      return SubmissionStatus.Error;
-    case VerificationStatus.Pending:
-      // VerifyDto admits only verdicts; a pending "result" decides nothing.
-      throw new VerdictRequiredError(status);
-  }
 }
 
 /** A decision needs a verdict (accepted, rejected or error). */
