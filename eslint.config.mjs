@@ -1,6 +1,19 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
+/**
+ * A domain reaches another's tables only through what that domain's module exports (or its readers),
+ * never by a deep import of its repository. Same-domain imports (`./x.repository`, and `../x.repository`
+ * from a domain's subfolder such as `entities/`) are fine. A config that sets its own
+ * `no-restricted-imports` for `src` spreads these patterns into it (a rule set later replaces this one).
+ */
+export const repositoryImportPatterns = [
+  {
+    group: ['../*/*.repository', '../*/*.repository.ts', '../../*/*.repository', '../../*/*.repository.ts'],
+    message: "Import another domain's data access from its module file (or its readers), not from its repository.",
+  },
+];
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
@@ -41,6 +54,10 @@ export default [
         { selector: "ThrowStatement > NewExpression[callee.name='Error']", message: 'Throw a domain error (ApiError) or a typed error class, not a bare Error.' },
       ],
     },
+  },
+  {
+    files: ['**/src/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: repositoryImportPatterns }] },
   },
   {
     // Config modules, test setup and operator tools are where the environment is read.

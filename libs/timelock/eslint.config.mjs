@@ -1,4 +1,4 @@
-import base from '../../eslint.config.mjs';
+import base, { repositoryImportPatterns } from '../../eslint.config.mjs';
 
 export default [
   ...base,
@@ -12,6 +12,7 @@ export default [
         'error',
         {
           patterns: [
+            ...repositoryImportPatterns,
             { group: ['node:*'], message: 'Only src/aes-gcm.ts may use a Node module.' },
             { group: ['@ideallabs/*'], message: 'The wasm tle crate is a test oracle: spec files only.' },
           ],

@@ -14,6 +14,7 @@ import { openDatabase } from '@rcs/persistence';
 import { COORDINATOR_ENTITIES, COORDINATOR_MIGRATIONS } from '../src/database';
 import { defaultRewardPolicy } from '../src/rewards/reward-policy.defaults';
 import { buildRewardSnapshot } from '../src/rewards/reward-snapshot.builder';
+import { RewardSnapshotRepository } from '../src/rewards/reward-snapshot.repository';
 
 const TASKS = 50;
 const MINERS = 5_000;
@@ -101,6 +102,7 @@ async function main(): Promise<void> {
   if (!url) throw new Error('usage: snapshot.bench.ts <postgres url of an empty scratch database>');
   const opened = await openDatabase({ url, embeddedDir: '', entities: COORDINATOR_ENTITIES, migrations: COORDINATOR_MIGRATIONS, logger: { log: () => undefined, warn: () => undefined } });
   const ds = opened.dataSource;
+  const snapshots = new RewardSnapshotRepository();
   try {
     const seeding = await measured(() => seed(ds));
     process.stdout.write(`seeded ${TASKS} tasks, ${MINERS} miners, ${SUBMISSIONS.toLocaleString('en-US')} accepted submissions in ${(seeding.ms / 1000).toFixed(1)} s\n`);
@@ -115,7 +117,7 @@ async function main(): Promise<void> {
       scans.push((await measured(() => ds.query('SELECT count(*), sum(verified_metric_value) FROM submissions'))).ms);
       collectGarbage();
       const baseHeap = getHeapStatistics().used_heap_size;
-      const build = await measured(() => buildRewardSnapshot(ds, () => Promise.resolve(policy), { scoreEmaDays: 10 }));
+      const build = await measured(() => buildRewardSnapshot(ds, snapshots, () => Promise.resolve(policy), { scoreEmaDays: 10 }));
       const snapshot = JSON.parse(build.value.body) as { competitions: { miners: unknown[] }[] };
       builds.push({
         ms: build.ms,
@@ -141,7 +143,7 @@ async function main(): Promise<void> {
     });
     // Determinism at scale: the same data and generated_at give the same bytes.
     const at = new Date();
-    const buildAt = (): Promise<{ body: string }> => buildRewardSnapshot(ds, () => Promise.resolve(policy), { scoreEmaDays: 10, at });
+    const buildAt = (): Promise<{ body: string }> => buildRewardSnapshot(ds, snapshots, () => Promise.resolve(policy), { scoreEmaDays: 10, at });
     const [first, second] = [await buildAt(), await buildAt()];
     process.stdout.write(`two more builds for one generated_at: ${first.body === second.body ? 'byte-identical' : 'DIFFERENT'}\n`);
   } finally {

@@ -1,6 +1,6 @@
 import { BtAuthSigner } from '@rcs/auth';
 import { CompetitionMode, PeerEvaluationDto, SubmissionStatus } from '@rcs/contracts';
-import { DecisionService, TaskNotLockedError } from '../src/decisions/decision.service';
+import { DecisionService, DecisionStepOrderError, TaskNotLockedError } from '../src/decisions/decision.service';
 import { DomainEvents, SubmissionDecided } from '../src/events/domain-events';
 import { TasksRepository } from '../src/tasks/tasks.repository';
 import { CoordinatorHarness, startCoordinatorForSuite } from './harness';
@@ -122,5 +122,44 @@ describe('decisions', () => {
     expect(announced.length).toBe(before);
     const rows = (await h.db.dataSource.query(`SELECT status, decided_at FROM submissions WHERE id = $1`, [submissionId])) as { status: string; decided_at: Date | null }[];
     expect(rows[0]).toEqual({ status: 'pending_verification', decided_at: null });
+  });
+
+  it('takes the steps in order: a conclusion needs a decided submission, a second decision waits for the first one to be concluded, and a commit refuses one left open', async () => {
+    const taskId = await insertRankedTask(h.db);
+    const first = await insertPendingSubmission(h.db, { taskId, minerHotkey: 'miner-steps-first' });
+    const second = await insertPendingSubmission(h.db, { taskId, minerHotkey: 'miner-steps-second' });
+    const decisions = h.app.get(DecisionService);
+    const rejected = { status: SubmissionStatus.Rejected } as const;
+    const before = announced.length;
+    await expect(
+      decisions.transaction(async (tx) => {
+        await tx.lockTask(taskId);
+        return tx.conclude();
+      }),
+    ).rejects.toBeInstanceOf(DecisionStepOrderError);
+    await expect(
+      decisions.transaction(async (tx) => {
+        const task = await tx.lockTask(taskId);
+        await tx.decideSubmission({ task, submissionId: first, verdict: rejected });
+        return tx.decideSubmission({ task, submissionId: second, verdict: rejected });
+      }),
+    ).rejects.toBeInstanceOf(DecisionStepOrderError);
+    await expect(
+      decisions.transaction(async (tx) => {
+        await tx.decideSubmission({ task: await tx.lockTask(taskId), submissionId: first, verdict: rejected });
+      }),
+    ).rejects.toBeInstanceOf(DecisionStepOrderError);
+    expect(announced.length).toBe(before);
+    const statuses = (await h.db.dataSource.query(`SELECT status FROM submissions WHERE id = ANY($1::uuid[])`, [[first, second]])) as { status: string }[];
+    expect(statuses).toEqual([{ status: 'pending_verification' }, { status: 'pending_verification' }]);
+
+    // The same steps in order decide it, and announce it after commit.
+    const recorded = await decisions.transaction(async (tx) => {
+      const decided = await tx.decideSubmission({ task: await tx.lockTask(taskId), submissionId: first, verdict: rejected });
+      expect(decided?.status).toBe(SubmissionStatus.Rejected);
+      return tx.conclude();
+    });
+    expect(recorded.submission.id).toBe(first);
+    expect(announced.slice(before)).toMatchObject([{ submissionId: first, taskId, status: SubmissionStatus.Rejected }]);
   });
 });

@@ -5,6 +5,7 @@ import { CoordinatorJobs } from '../src/jobs/coordinator-jobs';
 import { RewardsRebuildJob, SNAPSHOT_CHECK_SCHEDULER_ID } from '../src/rewards/rewards-rebuild.job';
 import { defaultRewardPolicy, RewardPolicyBody } from '../src/rewards/reward-policy.defaults';
 import { buildRewardSnapshot } from '../src/rewards/reward-snapshot.builder';
+import { RewardSnapshotRepository } from '../src/rewards/reward-snapshot.repository';
 import { CoordinatorHarness, startCoordinator } from './harness';
 import { insertPendingSubmission, insertRankedTask } from './support/best-results-rows';
 import { expectStatus, TestClient } from './submissions-fixtures';
@@ -142,7 +143,7 @@ describe('reward snapshot', () => {
     });
 
     function build(batchSize?: number): Promise<{ generatedAt: Date; body: string }> {
-      return buildRewardSnapshot(h.app.get(DataSource), () => Promise.resolve(policy), { scoreEmaDays: 10, at: new Date(T), batchSize });
+      return buildRewardSnapshot(h.app.get(DataSource), h.app.get(RewardSnapshotRepository), () => Promise.resolve(policy), { scoreEmaDays: 10, at: new Date(T), batchSize });
     }
 
     function entry(id: string, slug: string, mode: string, miners: string): string {

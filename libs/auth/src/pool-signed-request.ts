@@ -3,11 +3,10 @@ import { headerValue, POOL_KEY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, type 
 import { verifyPoolRequest, verifyRecipientUpdate } from './pool-auth';
 import type { ReplayGuardStore } from './replay-guard.store';
 import { canonicalSs58, decodePublicKey, decodeSignature } from './signature';
-import { markSpent, useOnce } from './signed-request';
+import { markSpent, ONE_TIME_METHODS, useOnce } from './signed-request';
 
-// A signature on a pool POST/PUT is accepted once (DECISIONS.md §2 Pool). Reads may repeat theirs, but
-// `auth:{ts}` does not bind the method: a signature any read has used is spent for these.
-const ONE_TIME_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+// A signature on a pool POST/PUT is accepted once (DECISIONS.md §2 Pool), like any one-time method's. Reads
+// may repeat theirs, but `auth:{ts}` does not bind the method: a signature any read has used is spent for these.
 
 export interface PoolRequestContext {
   method: string;

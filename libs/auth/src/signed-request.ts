@@ -5,8 +5,8 @@ import { buildMessage, splitUrl } from './message';
 import type { ReplayGuardStore } from './replay-guard.store';
 import { cryptoReady, decodePublicKey, decodeSignature, ss58OfPublicKey, verifyDecoded } from './signature';
 
-// Methods that change state accept a signature once; PATCH joins the three DECISIONS names.
-const REPLAY_GUARDED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Methods that change state accept a signature once (BT-AUTH-V1 and the pool's); PATCH joins the three DECISIONS names. */
+export const ONE_TIME_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface SignedRequest {
   method: string;
@@ -52,7 +52,7 @@ export async function verifySignedRequest(req: SignedRequest): Promise<{ hotkey:
   if (sig === null || publicKey === null || !verifyDecoded(message, sig, publicKey)) {
     throw ApiError.unauthorized(ErrorCode.InvalidSignature, 'X-Signature does not sign this request for X-Hotkey.');
   }
-  if (REPLAY_GUARDED_METHODS.has(method)) {
+  if (ONE_TIME_METHODS.has(method)) {
     await useOnce(req.replayGuard, publicKey, sig, { maxSkewSeconds: req.maxSkewSeconds, signedAt, now: req.now });
   }
   return { hotkey: ss58OfPublicKey(publicKey) };

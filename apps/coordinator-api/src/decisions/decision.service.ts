@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { SubmissionStatus } from '@rcs/contracts';
-import { inTransaction, queryRows, textColumn } from '@rcs/persistence';
+import { inTransaction } from '@rcs/persistence';
 import { BestResultConsideration, BestResultsService } from '../best-results/best-results.service';
 import { BestChanged, DomainEvents, SubmissionDecided } from '../events/domain-events';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
@@ -21,11 +21,6 @@ export interface SubmissionDecision {
   task: TaskEntity;
   submissionId: string;
   verdict: Verdict;
-  /**
-   * What the decision records beside the submission (a verification, the job's completion), written
-   * after the submission's status and before the best result is considered.
-   */
-  alongside?: (manager: EntityManager, submission: SubmissionEntity) => Promise<void>;
 }
 
 /** A recorded decision: the decided submission and, for an accepted one, what it did to the task's best. */
@@ -42,12 +37,38 @@ export class TaskNotLockedError extends Error {
   }
 }
 
+/** A step of the decision protocol was taken out of its order (lockTask, decideSubmission, conclude). */
+export class DecisionStepOrderError extends Error {
+  constructor(
+    readonly step: 'decideSubmission' | 'conclude' | 'commit',
+    readonly submissionId: string | null,
+  ) {
+    super(
+      submissionId === null
+        ? `DecisionTransaction.${step}: no decided submission waits for its conclusion`
+        : `DecisionTransaction.${step}: the decision of submission ${submissionId} must be concluded first`,
+    );
+    this.name = 'DecisionStepOrderError';
+  }
+}
+
+/** A submission decided by step 2 whose conclusion (step 4) is due. */
+interface OpenDecision {
+  task: TaskEntity;
+  verdict: Verdict;
+  submission: SubmissionEntity;
+}
+
 /**
- * One transaction of the decision protocol (DECISIONS.md §6): step 1 `lockTask` (the task row FOR
- * UPDATE, so decisions of one task take turns), then `decide` for each decision.
+ * One transaction of the decision protocol (DECISIONS.md §6), in steps taken in order: 1 `lockTask`
+ * (the task row FOR UPDATE, so decisions of one task take turns); 2 `decideSubmission`; 3 what the
+ * caller records beside the decision (a verification, the job's completion) through `manager`;
+ * 4 `conclude`. `decide` is steps 2 and 4 for a decision with nothing beside it. A step out of order
+ * is refused, and so is a commit with a decision not concluded.
  */
 export class DecisionTransaction {
   private readonly locked = new Set<string>();
+  private open: OpenDecision | null = null;
 
   constructor(
     readonly manager: EntityManager,
@@ -65,66 +86,60 @@ export class DecisionTransaction {
   }
 
   /**
-   * Steps 2–4: `pending_verification` → the verdict in one conditional UPDATE stamped with
-   * clock_timestamp() (taken after the task lock, so decisions of a task are stamped in lock order,
-   * not in transaction-start order: `decided_at` decides which result is the duplicate in scoring),
-   * then what the caller records alongside, then, when accepted, the best result considered.
-   * Null when the submission was no longer pending (nothing written).
+   * Step 2: `pending_verification` → the verdict (SubmissionsRepository.decidePending, stamped after
+   * the task lock). The decided submission, or null when it was no longer pending (nothing written,
+   * nothing to conclude).
    */
-  async decide(decision: SubmissionDecision): Promise<RecordedDecision | null> {
+  async decideSubmission(decision: SubmissionDecision): Promise<SubmissionEntity | null> {
     const { task, verdict } = decision;
     if (!this.locked.has(task.id)) throw new TaskNotLockedError(task.id);
+    if (this.open !== null) throw new DecisionStepOrderError('decideSubmission', this.open.submission.id);
     const accepted = verdict.status === SubmissionStatus.Accepted;
-    const changed = await queryRows(
-      this.manager,
-      `WITH decided AS (
-         UPDATE submissions
-         SET status = $2, decided_at = clock_timestamp(), verified_metric_value = $3, verified_secondary_metric_value = $4,
-             updated_at = now()
-         WHERE id = $1 AND status = $5
-         RETURNING id
-       )
-       SELECT id FROM decided`,
-      [
-        decision.submissionId,
-        verdict.status,
-        accepted ? verdict.metric : null,
-        accepted ? verdict.secondary : null,
-        SubmissionStatus.PendingVerification,
-      ],
-      (row) => textColumn(row, 'id'),
-    );
-    if (changed.length === 0) return null;
+    const values = { status: verdict.status, verifiedMetric: accepted ? verdict.metric : null, verifiedSecondaryMetric: accepted ? verdict.secondary : null };
+    if (!(await this.repositories.submissions.decidePending(this.manager, decision.submissionId, values))) return null;
     const submission = await this.repositories.submissions.get(this.manager, decision.submissionId);
-    if (decision.alongside) await decision.alongside(this.manager, submission);
-    const bestResult = accepted
-      ? await this.bestResults.consider(this.manager, task, submission, { metric: verdict.metric, secondary: verdict.secondary })
-      : null;
-    this.decided.push({
-      submissionId: submission.id,
-      taskId: task.id,
-      taskSlug: task.slug,
-      minerHotkey: submission.minerHotkey,
-      status: verdict.status,
-      metricName: task.metricName,
-      verifiedMetricValue: accepted ? verdict.metric : null,
-      decidedAt: submission.decidedAt ?? new Date(),
-    });
-    if (bestResult?.replaced && accepted) {
+    this.open = { task, verdict, submission };
+    return submission;
+  }
+
+  /**
+   * Step 4: the decision of step 2 concluded: when accepted, the best result considered; the decision
+   * (and a change of best) announced once the transaction has committed.
+   */
+  async conclude(): Promise<RecordedDecision> {
+    if (this.open === null) throw new DecisionStepOrderError('conclude', null);
+    const { task, verdict, submission } = this.open;
+    this.open = null;
+    const bestResult =
+      verdict.status === SubmissionStatus.Accepted
+        ? await this.bestResults.consider(this.manager, task, submission, { metric: verdict.metric, secondary: verdict.secondary })
+        : null;
+    const about = { taskId: task.id, taskSlug: task.slug, submissionId: submission.id, minerHotkey: submission.minerHotkey, metricName: task.metricName };
+    const decidedAt = submission.decidedAt ?? new Date();
+    const verified = verdict.status === SubmissionStatus.Accepted ? verdict : null;
+    this.decided.push({ ...about, status: verdict.status, verifiedMetricValue: verified?.metric ?? null, decidedAt });
+    if (bestResult?.replaced && verified) {
+      const previous = bestResult.previous;
       this.bestChanges.push({
-        taskId: task.id,
-        taskSlug: task.slug,
-        submissionId: submission.id,
-        minerHotkey: submission.minerHotkey,
-        metricName: task.metricName,
-        metricValue: verdict.metric,
-        secondaryMetricValue: verdict.secondary,
-        previousSubmissionId: bestResult.previous?.submissionId ?? null,
-        previousMetricValue: bestResult.previous?.metricValue ?? null,
-        changedAt: submission.decidedAt ?? new Date(),
+        ...about,
+        metricValue: verified.metric,
+        secondaryMetricValue: verified.secondary,
+        previousSubmissionId: previous?.submissionId ?? null,
+        previousMetricValue: previous?.metricValue ?? null,
+        changedAt: decidedAt,
       });
     }
     return { submission, bestResult };
+  }
+
+  /** Steps 2 and 4, for a decision that records nothing beside it; null when the submission was no longer pending. */
+  async decide(decision: SubmissionDecision): Promise<RecordedDecision | null> {
+    return (await this.decideSubmission(decision)) === null ? null : this.conclude();
+  }
+
+  /** Before the commit: every decided submission must have been concluded. */
+  assertConcluded(): void {
+    if (this.open !== null) throw new DecisionStepOrderError('commit', this.open.submission.id);
   }
 }
 
@@ -146,10 +161,13 @@ export class DecisionService {
   async transaction<T>(work: (tx: DecisionTransaction) => Promise<T>): Promise<T> {
     let decided: SubmissionDecided[] = [];
     let bestChanges: BestChanged[] = [];
-    const result = await inTransaction(this.dataSource, (manager) => {
+    const result = await inTransaction(this.dataSource, async (manager) => {
       decided = [];
       bestChanges = [];
-      return work(new DecisionTransaction(manager, { tasks: this.tasks, submissions: this.submissions }, this.bestResults, decided, bestChanges));
+      const tx = new DecisionTransaction(manager, { tasks: this.tasks, submissions: this.submissions }, this.bestResults, decided, bestChanges);
+      const done = await work(tx);
+      tx.assertConcluded();
+      return done;
     });
     for (const event of decided) this.events.emit('submission.decided', event);
     for (const event of bestChanges) this.events.emit('best.changed', event);

@@ -1,4 +1,5 @@
-import { PeerConsensusDto, PeerEvaluationDto, SubmissionStatus, VerificationStatus } from '@rcs/contracts';
+import { PeerConsensusDto, PeerEvaluationDto, SubmissionStatus } from '@rcs/contracts';
+import { verificationStatusOf } from '../decisions/decision-status';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { PeerEvaluationEntity } from './entities/peer-evaluation.entity';
@@ -34,21 +35,8 @@ export function toPeerConsensusDto(submission: SubmissionEntity, task: TaskEntit
     accepted_count: counts.accepted,
     rejected_count: counts.rejected,
     error_count: counts.error,
-    status: consensusStatus(submission.status),
+    status: verificationStatusOf(submission.status),
     metric_name: task.metricName,
     consensus_metric_value: submission.status === SubmissionStatus.Accepted ? submission.verifiedMetricValue : null,
   };
-}
-
-function consensusStatus(status: SubmissionStatus): VerificationStatus {
-  switch (status) {
-    case SubmissionStatus.PendingVerification:
-      return VerificationStatus.Pending;
-    case SubmissionStatus.Accepted:
-      return VerificationStatus.Accepted;
-    case SubmissionStatus.Rejected:
-      return VerificationStatus.Rejected;
-    case SubmissionStatus.Error:
-      return VerificationStatus.Error;
-  }
 }

@@ -2,7 +2,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { inTransaction } from '@rcs/persistence';
 import { RewardPolicyBody } from './reward-policy.defaults';
 import { ScoredCompetition, scoreTask, serializeRewardSnapshot } from './reward-snapshot.document';
-import { readClockMs, readIdeaCredits, readSnapshotChanges, readTasksWithBest, streamAcceptedResults, TaskWithBest } from './reward-snapshot.repository';
+import { RewardSnapshotRepository, TaskWithBest } from './reward-snapshot.repository';
 import { AcceptedResults, IdeaCredit, ScoreClock } from './scoring';
 
 /** The policy in force, read inside the snapshot's transaction. */
@@ -33,18 +33,23 @@ const DEFAULT_BATCH_SIZE = 10_000;
  * T is the database clock (the clock `decided_at` and every other event time were stamped with),
  * read by the transaction's first query (which takes its snapshot): every result it sees was decided before T.
  */
-export async function buildRewardSnapshot(dataSource: DataSource, readPolicy: PolicyReader, options: RewardSnapshotBuildOptions): Promise<BuiltRewardSnapshot> {
+export async function buildRewardSnapshot(
+  dataSource: DataSource,
+  snapshots: RewardSnapshotRepository,
+  readPolicy: PolicyReader,
+  options: RewardSnapshotBuildOptions,
+): Promise<BuiltRewardSnapshot> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const read = await inTransaction(
     dataSource,
     async (manager) => {
-      await manager.query('SET TRANSACTION READ ONLY');
-      const clock: ScoreClock = { generatedAt: options.at?.getTime() ?? (await readClockMs(manager)), scoreEmaDays: options.scoreEmaDays };
+      await snapshots.readOnly(manager);
+      const clock: ScoreClock = { generatedAt: options.at?.getTime() ?? (await snapshots.readClockMs(manager)), scoreEmaDays: options.scoreEmaDays };
       // In the same view as the data: a change is cleared only by a build that read it.
-      const changes = await readSnapshotChanges(manager);
+      const changes = await snapshots.readSnapshotChanges(manager);
       const policyDocument = await readPolicy(manager);
-      const tasks = new Map((await readTasksWithBest(manager)).map((entry) => [entry.task.id, entry]));
-      const ideas = await readIdeaCredits(manager);
+      const tasks = new Map((await snapshots.readTasksWithBest(manager)).map((entry) => [entry.task.id, entry]));
+      const ideas = await snapshots.readIdeaCredits(manager);
       const scored: ScoredCompetition[] = [];
       const score = (entry: TaskWithBest, accepted: AcceptedResults): void => {
         scored.push(scoreTask(policyDocument, { ...entry, accepted, ideaRewards: ideas.get(entry.task.id) ?? NO_IDEAS }, clock));
@@ -55,7 +60,7 @@ export async function buildRewardSnapshot(dataSource: DataSource, readPolicy: Po
       const hotkeys = new Map<string, string>();
       let entry: TaskWithBest | null = null;
       let columns = new Columns();
-      for await (const batch of streamAcceptedResults(manager, batchSize)) {
+      for await (const batch of snapshots.streamAcceptedResults(manager, batchSize)) {
         for (const row of batch) {
           if (entry?.task.id !== row.task_id) {
             if (entry) score(entry, columns);

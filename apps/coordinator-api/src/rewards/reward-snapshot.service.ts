@@ -7,14 +7,7 @@ import { COORDINATOR_CONFIG } from '../config/config.module';
 import { RewardSnapshotEntity } from './entities/reward-snapshot.entity';
 import { RewardPolicyService } from './reward-policy.service';
 import { buildRewardSnapshot } from './reward-snapshot.builder';
-import {
-  clearSnapshotChanges,
-  findStoredSnapshot,
-  readSnapshotFreshness,
-  readStoredSnapshotVersion,
-  readStoredSnapshotWithVersion,
-  storeSnapshot,
-} from './reward-snapshot.repository';
+import { RewardSnapshotRepository } from './reward-snapshot.repository';
 import { JsonAnswer, textAnswer } from '../common/json-answer';
 import { ReadCoalescer } from '../common/read-coalescer';
 
@@ -43,6 +36,7 @@ export class RewardSnapshotService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly policies: RewardPolicyService,
+    private readonly snapshots: RewardSnapshotRepository,
   ) {}
 
   /**
@@ -50,9 +44,9 @@ export class RewardSnapshotService {
    * may have won). The recorded changes the build read are cleared only when it is the one stored.
    */
   async rebuild(): Promise<ServedSnapshot> {
-    const built = await buildRewardSnapshot(this.dataSource, (manager) => this.policies.current(manager), { scoreEmaDays: this.config.scoreEmaDays });
-    const stored = await storeSnapshot(this.dataSource.manager, built.generatedAt, built.body);
-    if (stored.generatedAt.getTime() === built.generatedAt.getTime()) await clearSnapshotChanges(this.dataSource.manager, built.changes);
+    const built = await buildRewardSnapshot(this.dataSource, this.snapshots, (manager) => this.policies.current(manager), { scoreEmaDays: this.config.scoreEmaDays });
+    const stored = await this.snapshots.storeSnapshot(this.dataSource.manager, built.generatedAt, built.body);
+    if (stored.generatedAt.getTime() === built.generatedAt.getTime()) await this.snapshots.clearSnapshotChanges(this.dataSource.manager, built.changes);
     return served(stored);
   }
 
@@ -61,7 +55,7 @@ export class RewardSnapshotService {
    * change is not in it, or it is older than SNAPSHOT_MAX_AGE_SECONDS (score decay).
    */
   async staleness(): Promise<SnapshotStaleness | null> {
-    const freshness = await readSnapshotFreshness(this.dataSource.manager);
+    const freshness = await this.snapshots.readSnapshotFreshness(this.dataSource.manager);
     if (freshness.generatedAt === null) return 'missing';
     if (freshness.changed) return 'changed';
     if ((freshness.ageSeconds ?? 0) >= this.config.snapshotMaxAgeSeconds) return 'aged';
@@ -75,9 +69,9 @@ export class RewardSnapshotService {
    */
   answer(): Promise<SnapshotAnswer> {
     return this.reads.read('current', async () => {
-      const version = await readStoredSnapshotVersion(this.dataSource.manager);
+      const version = await this.snapshots.readStoredSnapshotVersion(this.dataSource.manager);
       if (version !== null && this.held?.version === version) return this.held.answer;
-      const stored = version === null ? null : await readStoredSnapshotWithVersion(this.dataSource.manager);
+      const stored = version === null ? null : await this.snapshots.readStoredSnapshotWithVersion(this.dataSource.manager);
       if (stored === null) return toAnswer(await this.current());
       const answer = toAnswer({ generatedAt: stored.generatedAt.toISOString(), body: stored.body });
       this.held = { version: stored.version, answer };
@@ -90,7 +84,7 @@ export class RewardSnapshotService {
    * once per process however many requests wait for it, rather than answering an error.
    */
   async current(): Promise<ServedSnapshot> {
-    const stored = await findStoredSnapshot(this.dataSource.manager);
+    const stored = await this.snapshots.findStoredSnapshot(this.dataSource.manager);
     if (stored) return served(stored);
     this.firstBuild ??= this.rebuild().finally(() => {
       this.firstBuild = null;

@@ -4,6 +4,7 @@ import { RewardPolicyController } from './reward-policy.controller';
 import { RewardPolicyRepository } from './reward-policy.repository';
 import { RewardPolicyService } from './reward-policy.service';
 import { RewardSnapshotController } from './reward-snapshot.controller';
+import { RewardSnapshotRepository } from './reward-snapshot.repository';
 import { RewardSnapshotService } from './reward-snapshot.service';
 import { RewardsRebuildJob } from './rewards-rebuild.job';
 import { RewardsRebuildService } from './rewards-rebuild.service';
@@ -13,7 +14,7 @@ import { RewardsRebuildTrigger } from './rewards-rebuild.trigger';
 @Module({
   imports: [EventsModule],
   controllers: [RewardPolicyController, RewardSnapshotController],
-  providers: [RewardPolicyService, RewardPolicyRepository, RewardSnapshotService, RewardsRebuildService, RewardsRebuildJob, RewardsRebuildTrigger],
+  providers: [RewardPolicyService, RewardPolicyRepository, RewardSnapshotRepository, RewardSnapshotService, RewardsRebuildService, RewardsRebuildJob, RewardsRebuildTrigger],
   exports: [RewardPolicyService, RewardsRebuildService],
 })
 export class RewardsModule {}

@@ -9,6 +9,7 @@ import {
   queryOneRow,
   preparedStatement,
   queryPreparedRows,
+  queryRows,
   rowLock,
   RowLock,
   SqlRow,
@@ -37,6 +38,13 @@ export type NewSubmission = Pick<
   | 'executionLog'
   | 'claimedMetrics'
 >;
+
+/** What a decision writes on its submission: the verdict and, for an accepted one, the verified metric values. */
+export interface DecidedValues {
+  status: SubmissionStatus;
+  verifiedMetric: number | null;
+  verifiedSecondaryMetric: number | null;
+}
 
 /** The submissions table, always through the caller's manager (decisions are recorded by the decision service). */
 @Injectable()
@@ -90,6 +98,29 @@ export class SubmissionsRepository {
       ],
       toSubmissionEntity,
     ).then((rows) => rows[0] ?? null);
+  }
+
+  /**
+   * `pending_verification` → the verdict in one conditional UPDATE stamped with clock_timestamp() (taken
+   * after the caller's task lock, so decisions of a task are stamped in lock order, not in
+   * transaction-start order: `decided_at` decides which result is the duplicate in scoring). False
+   * when the submission was no longer pending (nothing written).
+   */
+  async decidePending(manager: EntityManager, submissionId: string, values: DecidedValues): Promise<boolean> {
+    const changed = await queryRows(
+      manager,
+      `WITH decided AS (
+         UPDATE submissions
+         SET status = $2, decided_at = clock_timestamp(), verified_metric_value = $3, verified_secondary_metric_value = $4,
+             updated_at = now()
+         WHERE id = $1 AND status = $5
+         RETURNING id
+       )
+       SELECT id FROM decided`,
+      [submissionId, values.status, values.verifiedMetric, values.verifiedSecondaryMetric, SubmissionStatus.PendingVerification],
+      (row) => textColumn(row, 'id'),
+    );
+    return changed.length > 0;
   }
 
   find(manager: EntityManager, submissionId: string): Promise<SubmissionEntity | null> {

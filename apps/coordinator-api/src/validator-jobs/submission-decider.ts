@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { SubmissionStatus, VerificationStatus } from '@rcs/contracts';
+import { submissionStatusOf } from '../decisions/decision-status';
 import { DecisionTransaction, Verdict } from '../decisions/decisions.module';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { VerificationEntity } from './entities/verification.entity';
@@ -16,8 +16,6 @@ export interface ValidatorDecision {
   /** The allowlisted validator, or `coordinator` when the coordinator gave up on the job. */
   validatorHotkey: string;
   result: ObservedResult;
-  /** Completes the job in this transaction; false when the job was no longer the caller's to complete. */
-  completeJob: (manager: EntityManager) => Promise<boolean>;
 }
 
 /** The job could not be completed after its submission was decided: the transaction must not commit. */
@@ -37,9 +35,10 @@ export class AcceptedWithoutMetricError extends Error {
 }
 
 /**
- * A validator decision (job result, manual verify, lease exhaustion) through the decision protocol:
- * the submission is decided by the observed metric, its verification stored and its job completed
- * alongside, in the caller's decision transaction, which already holds the task row FOR UPDATE.
+ * A validator decision (job result, manual verify, lease exhaustion) through the decision protocol, in
+ * the caller's decision transaction, which already holds the task row FOR UPDATE: the submission
+ * decided by the observed metric (step 2) and its verification stored (step 3). The caller then
+ * completes the job and concludes the decision (`tx.conclude()`).
  */
 @Injectable()
 export class SubmissionDecider {
@@ -50,50 +49,31 @@ export class SubmissionDecider {
     const { task, result } = decision;
     const metric = observedNumber(result.observedMetrics, task.metricName);
     const secondary = observedNumber(result.observedMetrics, task.secondaryMetricName);
-    let verification: VerificationEntity | null = null;
-    const recorded = await tx.decide({
-      task,
-      submissionId: decision.submissionId,
-      verdict: verdictOf(decision.submissionId, result.status, metric, secondary),
-      alongside: async (manager, submission) => {
-        verification = await this.verifications.insert(manager, {
-          submissionId: submission.id,
-          jobId: decision.jobId,
-          taskId: task.id,
-          validatorHotkey: decision.validatorHotkey,
-          status: result.status,
-          metricName: task.metricName,
-          metricValue: metric,
-          observedMetrics: result.observedMetrics,
-          notes: result.notes,
-          replayLog: result.replayLog,
-        });
-        if (!(await decision.completeJob(manager))) throw new JobCompletionLostError(decision.jobId);
-      },
+    const verdict = verdictOf(decision.submissionId, result.status, metric, secondary);
+    const submission = await tx.decideSubmission({ task, submissionId: decision.submissionId, verdict });
+    if (submission === null) return null;
+    return this.verifications.insert(tx.manager, {
+      submissionId: submission.id,
+      jobId: decision.jobId,
+      taskId: task.id,
+      validatorHotkey: decision.validatorHotkey,
+      status: result.status,
+      metricName: task.metricName,
+      metricValue: metric,
+      observedMetrics: result.observedMetrics,
+      notes: result.notes,
+      replayLog: result.replayLog,
     });
-    return recorded === null ? null : verification;
   }
 }
 
 function verdictOf(submissionId: string, status: VerificationStatus, metric: number | null, secondary: number | null): Verdict {
-  const decided = submissionStatus(status);
+  const decided = submissionStatusOf(status);
+  // VerifyDto admits only verdicts; a pending "result" decides nothing.
+  if (decided === SubmissionStatus.PendingVerification) throw new VerdictRequiredError(status);
   if (decided !== SubmissionStatus.Accepted) return { status: decided };
   if (metric === null) throw new AcceptedWithoutMetricError(submissionId);
   return { status: decided, metric, secondary };
-}
-
-function submissionStatus(status: VerificationStatus): Verdict['status'] {
-  switch (status) {
-    case VerificationStatus.Accepted:
-      return SubmissionStatus.Accepted;
-    case VerificationStatus.Rejected:
-      return SubmissionStatus.Rejected;
-    case VerificationStatus.Error:
-      return SubmissionStatus.Error;
-    case VerificationStatus.Pending:
-      // VerifyDto admits only verdicts; a pending "result" decides nothing.
-      throw new VerdictRequiredError(status);
-  }
 }
 
 /** A decision needs a verdict (accepted, rejected or error). */

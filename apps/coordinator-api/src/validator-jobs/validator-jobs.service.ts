@@ -28,7 +28,7 @@ import { TasksRepository } from '../tasks/tasks.module';
 import { ValidatorJobEntity } from './entities/validator-job.entity';
 import { VerificationEntity } from './entities/verification.entity';
 import { ObservedResult, ResultRule, resultViolations, sameResult, toObservedResult } from './observed-result';
-import { SubmissionDecider } from './submission-decider';
+import { JobCompletionLostError, SubmissionDecider } from './submission-decider';
 import { toValidatorJobDto } from './validator-job.mapper';
 import { ExhaustedJob, ValidatorJobsRepository } from './validator-jobs.repository';
 import { VerificationsRepository } from './verifications.repository';
@@ -162,24 +162,16 @@ export class ValidatorJobsService {
     if (current.status !== ValidatorJobStatus.Leased || current.validatorHotkey !== validatorHotkey) {
       throw jobNotLeased(current, validatorHotkey);
     }
-    const verification = await this.decider.decide(tx, {
-      task,
-      submissionId: current.submissionId,
-      jobId: current.id,
-      validatorHotkey,
-      result,
-      completeJob: async (m) => {
-        // The row is locked and leased to this validator: only the clock can have ended the lease.
-        if (await this.jobs.completeLease(m, current.id, validatorHotkey)) return true;
-        throw jobNotLeased(current, validatorHotkey);
-      },
-    });
+    const verification = await this.decider.decide(tx, { task, submissionId: current.submissionId, jobId: current.id, validatorHotkey, result });
     if (verification === null) {
       throw ApiError.conflict(ErrorCode.SubmissionAlreadyDecided, `Submission ${current.submissionId} was already decided.`, {
         submission_id: current.submissionId,
         job_id: current.id,
       });
     }
+    // The row is locked and leased to this validator: only the clock can have ended the lease.
+    if (!(await this.jobs.completeLease(tx.manager, current.id, validatorHotkey))) throw jobNotLeased(current, validatorHotkey);
+    await tx.conclude();
     return { verification };
   }
 
@@ -203,11 +195,13 @@ export class ValidatorJobsService {
       jobId: job.id,
       validatorHotkey: COORDINATOR_HOTKEY,
       result: { status: VerificationStatus.Error, observedMetrics: {}, notes: note, replayLog: null },
-      completeJob: (m) => this.jobs.completeExhausted(m, job.id, note),
     });
-    // Its submission was decided another way (or by another replica's sweep): the job only needs closing.
-    if (verification === null) await this.jobs.completeExhausted(tx.manager, job.id, note);
-    return verification !== null;
+    const completed = await this.jobs.completeExhausted(tx.manager, job.id, note);
+    // Its submission was decided another way (or by another replica's sweep): the job only needed closing.
+    if (verification === null) return false;
+    if (!completed) throw new JobCompletionLostError(job.id);
+    await tx.conclude();
+    return true;
   }
 
   /** Leased jobs as validators receive them, oldest first; `tasks` holds every job's task. */

@@ -7,7 +7,7 @@ import { SubmissionsRepository } from '../submissions/submissions-repository.mod
 import { TasksRepository } from '../tasks/tasks.module';
 import { VerificationEntity } from './entities/verification.entity';
 import { resultViolations, toObservedResult } from './observed-result';
-import { SubmissionDecider } from './submission-decider';
+import { JobCompletionLostError, SubmissionDecider } from './submission-decider';
 import { ValidatorJobsRepository } from './validator-jobs.repository';
 import { VerificationsRepository } from './verifications.repository';
 
@@ -54,14 +54,11 @@ export class VerificationsService {
       const lockedTask = await tx.lockTask(task.id);
       const job = await this.jobs.findForSubmission(tx.manager, submission.id);
       if (!job) throw new MissingValidatorJobError(submission.id);
-      return this.decider.decide(tx, {
-        task: lockedTask,
-        submissionId: submission.id,
-        jobId: job.id,
-        validatorHotkey,
-        result,
-        completeJob: (m) => this.jobs.completeForVerify(m, job.id, validatorHotkey),
-      });
+      const recorded = await this.decider.decide(tx, { task: lockedTask, submissionId: submission.id, jobId: job.id, validatorHotkey, result });
+      if (recorded === null) return null;
+      if (!(await this.jobs.completeForVerify(tx.manager, job.id, validatorHotkey))) throw new JobCompletionLostError(job.id);
+      await tx.conclude();
+      return recorded;
     });
     if (verification === null) {
       throw ApiError.conflict(ErrorCode.SubmissionAlreadyDecided, `Submission ${submission.id} was already decided.`, {

@@ -18,11 +18,7 @@ export class ApiError extends Error {
   /** Extra response headers, e.g. `Retry-After` on 429. */
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, context?: ErrorContext, headers?: Record<string, string>);
-  /** @deprecated The status comes from `ERROR_STATUS`; pass the code first. The given status is ignored. */
-  constructor(status: number, code: ErrorCode, message: string, context?: ErrorContext, headers?: Record<string, string>);
-  constructor(...args: [ErrorCode, string, ErrorContext?, Record<string, string>?] | [number, ErrorCode, string, ErrorContext?, Record<string, string>?]) {
-    const [code, message, context, headers] = typeof args[0] === 'number' ? (args.slice(1) as [ErrorCode, string, ErrorContext?, Record<string, string>?]) : (args as [ErrorCode, string, ErrorContext?, Record<string, string>?]);
+  constructor(code: ErrorCode, message: string, context?: ErrorContext, headers?: Record<string, string>) {
     super(message);
     this.name = 'ApiError';
     this.code = code;

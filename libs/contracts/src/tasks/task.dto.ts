@@ -1,10 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CompetitionMode, MetricDirection, MetricResolutionMode, RankingMode, TaskState } from '../enums';
+import { CompetitionMode, MetricResolutionMode, TaskState } from '../enums';
 import { TaskHardwareDto } from './task-hardware.dto';
-import { ApiBoolean, ApiDateTime, ApiEnum, ApiEnumOrNull, ApiInteger, ApiNumber, ApiText, ApiTextOrNull } from '../common/api-fields';
+import { MetricFieldsAfter, TaskMetricFieldsDto } from './task-metric-fields.dto';
+import { ApiBoolean, ApiDateTime, ApiEnum, ApiInteger, ApiNumber, ApiText, ApiTextOrNull } from '../common/api-fields';
 
 /** A task (competition) as public routes answer it; validator-private fields are never part of it. */
-export class TaskDto {
+@MetricFieldsAfter('max_patch_bytes')
+export class TaskDto extends TaskMetricFieldsDto {
   @ApiText('Task id.')
   id!: string;
 
@@ -46,21 +48,6 @@ export class TaskDto {
 
   @ApiInteger('Largest accepted patch, in UTF-8 bytes.')
   max_patch_bytes!: number;
-
-  @ApiText('Primary metric key.')
-  metric_name!: string;
-
-  @ApiEnum(MetricDirection, 'Direction of the primary metric.')
-  metric_direction!: MetricDirection;
-
-  @ApiEnum(RankingMode, 'Ranking mode.')
-  ranking_mode!: RankingMode;
-
-  @ApiTextOrNull('Secondary metric key.')
-  secondary_metric_name!: string | null;
-
-  @ApiEnumOrNull(MetricDirection, 'Direction of the secondary metric.')
-  secondary_metric_direction!: MetricDirection | null;
 
   @ApiNumber('Margin a candidate must beat the best by.')
   metric_resolution!: number;

@@ -1,9 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { MetricDirection, RankingMode } from '../enums';
-import { ApiEnum, ApiEnumOrNull, ApiInteger, ApiIntegerOrNull, ApiText, ApiTextOrNull } from '../common/api-fields';
+import { ApiInteger, ApiIntegerOrNull, ApiText, ApiTextOrNull } from '../common/api-fields';
+import { MetricFieldsAfter, TaskMetricFieldsDto } from '../tasks/task-metric-fields.dto';
 
 /** Everything a validator needs to replay one submission (DECISIONS §6, compat); includes validator-private fields. */
-export class ReplaySpecDto {
+@MetricFieldsAfter('allowed_patch_paths')
+export class ReplaySpecDto extends TaskMetricFieldsDto {
   @ApiText('Repository URL.')
   repository!: string;
 
@@ -24,21 +25,6 @@ export class ReplaySpecDto {
 
   @ApiProperty({ description: 'Globs the patch may touch.', type: [String] })
   allowed_patch_paths!: string[];
-
-  @ApiText('Primary metric key.')
-  metric_name!: string;
-
-  @ApiEnum(MetricDirection, 'Direction of the primary metric.')
-  metric_direction!: MetricDirection;
-
-  @ApiEnum(RankingMode, 'Ranking mode.')
-  ranking_mode!: RankingMode;
-
-  @ApiTextOrNull('Secondary metric key.')
-  secondary_metric_name!: string | null;
-
-  @ApiEnumOrNull(MetricDirection, 'Direction of the secondary metric.')
-  secondary_metric_direction!: MetricDirection | null;
 
   @ApiProperty({ description: 'Validator-private benchmark environment.', type: 'object', additionalProperties: { type: 'string' } })
   validator_benchmark_env!: Record<string, string>;
