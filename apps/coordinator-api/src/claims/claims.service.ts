@@ -137,7 +137,7 @@ export class ClaimsService {
       }
       if (await this.claims.cancelActive(manager, claimId)) {
         await this.claims.releaseWorkItem(manager, claimId);
-        return { done: await this.claims.get(manager, claimId) };
+        return { value: await this.claims.get(manager, claimId) };
       }
       return { refusal: await this.cancelRefusal(manager, claim) };
     });

@@ -92,7 +92,7 @@ export class SubmissionsService {
    * the refusal), a centerless task or an implemented idea (their rules read other submissions under
    * a lock), or anything changed in between.
    */
-  private async createInOneStatement(task: SubmittedClaimTask, hotkey: string, body: CreateSubmissionDto): Promise<{ done: SubmissionEntity } | null> {
+  private async createInOneStatement(task: SubmittedClaimTask, hotkey: string, body: CreateSubmissionDto): Promise<{ value: SubmissionEntity } | null> {
     const manager = this.dataSource.manager;
     if (patchItems(body.patch, task).length > 0 || (await ideaItems(this.submissions, manager, task, hotkey, body)).length > 0) return null;
     const submission = await this.submissions.storePendingIfUnchanged(manager, newSubmission(task, hotkey, body), {
@@ -101,7 +101,7 @@ export class SubmissionsService {
     });
     // Submitted on, or not as remembered: either way the claim takes no other submission through this path.
     this.claimTasks.forget(body.claim_id);
-    return submission === null ? null : { done: submission };
+    return submission === null ? null : { value: submission };
   }
 
   private async createInTransaction(manager: EntityManager, hotkey: string, body: CreateSubmissionDto): Promise<Refusable<SubmissionEntity>> {
@@ -123,7 +123,7 @@ export class SubmissionsService {
       // Peer-evaluation submissions are decided by their peers, not replayed.
       { validatorJob: task.competitionMode !== CompetitionMode.PeerEvaluation },
     );
-    return { done: submission };
+    return { value: submission };
   }
 
   /** Newest first (`created_at DESC, id DESC`), paged. */
