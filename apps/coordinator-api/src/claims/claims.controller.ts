@@ -7,7 +7,6 @@ import { ClaimsService } from './claims.service';
 import { PublicListRoute } from '../common/list-route';
 import { ApiValidationFailure } from '../common/validation-response';
 
-
 @ApiTags('claims')
 @Controller('api/v1')
 export class ClaimsController {

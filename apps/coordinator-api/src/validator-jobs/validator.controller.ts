@@ -11,7 +11,6 @@ import { toVerificationSummaryDto } from './verification.mapper';
 import { ApiValidationFailure } from '../common/validation-response';
 import { ValidatorResultRoute } from './validator-result-route';
 
-
 @ApiTags('validator')
 @Controller('api/v1/validator')
 export class ValidatorController {
