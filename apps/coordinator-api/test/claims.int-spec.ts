@@ -5,7 +5,7 @@ import { JobQueue } from '@rcs/queue';
 import { ClaimExpiryJob } from '../src/claims/claim-expiry.job';
 import { CoordinatorJobs } from '../src/jobs/coordinator-jobs';
 import { CoordinatorHarness, startCoordinator, startCoordinatorForSuite } from './harness';
-import { errorOf, expectStatus, itemsOf, signerFor, TestClient } from './submissions-fixtures';
+import { errorOf, expectReplyFields, expectStatus, itemsOf, signerFor, TestClient } from './submissions-fixtures';
 import { backdateClaim, claimStatusInDb, insertSubmission, insertTask, insertWorkItem, TaskRow } from './support/competition-rows';
 
 const CLAIM_FIELDS = [
@@ -204,8 +204,7 @@ describe('claims', () => {
       const task = await liveTask();
       const claim = await claimed(alice, task.id);
       const reply = await cancel(alice, claim.id);
-      expectStatus(reply, 200);
-      expect(Object.keys(reply.body).sort()).toEqual(CLAIM_FIELDS);
+      expectReplyFields(reply, 200, CLAIM_FIELDS);
       expect(reply.body).toMatchObject({ id: claim.id, status: 'cancelled' });
       const again = await cancel(alice, claim.id);
       expect(again.status).toBe(409);

@@ -8,7 +8,7 @@ import { submissionDetail } from '../src/submissions/submission-detail';
 import { TaskEntity } from '../src/tasks/entities/task.entity';
 import { VerificationsRepository } from '../src/validator-jobs/validator-jobs.module';
 import { CoordinatorHarness, startCoordinator, startCoordinatorForSuite } from './harness';
-import { Body, errorOf, expectStatus, itemsOf, Reply, signerFor, TestClient } from './submissions-fixtures';
+import { Body, errorOf, expectReplyFields, expectStatus, itemsOf, Reply, signerFor, TestClient } from './submissions-fixtures';
 
 const PEER_EVALUATION_FIELDS = ['completed_at', 'created_at', 'evaluator_hotkey', 'id', 'notes', 'observed_metrics', 'status', 'submission_id'];
 const CONSENSUS_FIELDS = [
@@ -89,8 +89,7 @@ describe('peer evaluation', () => {
     it('stores an evaluation and answers it with exactly the spec fields', async () => {
       const other = await submittedOn(task.id);
       const reply = await evaluate(bob, other.id, { status: 'rejected', observed_metrics: { loss: 9.5, steps: 120 }, notes: 'Diverges.' });
-      expectStatus(reply, 200);
-      expect(Object.keys(reply.body).sort()).toEqual(PEER_EVALUATION_FIELDS);
+      expectReplyFields(reply, 200, PEER_EVALUATION_FIELDS);
       expect(reply.body).toMatchObject({
         submission_id: other.id,
         evaluator_hotkey: bob.hotkey,

@@ -120,6 +120,12 @@ export function expectStatus(reply: Reply<unknown>, status: number): void {
   if (reply.status !== status) throw new UnexpectedReplyError(status, reply);
 }
 
+/** `expectStatus`, then the body's field names, sorted, are exactly `fields`: the reply's documented shape. */
+export function expectReplyFields(reply: Reply<object>, status: number, fields: readonly string[]): void {
+  expectStatus(reply, status);
+  expect(Object.keys(reply.body).sort()).toEqual(fields);
+}
+
 export class UnexpectedReplyError extends Error {
   constructor(expected: number, reply: Reply<unknown>) {
     super(`expected HTTP ${expected}, got ${reply.status}: ${reply.text}`);

@@ -5,7 +5,7 @@ import { ClaimTasks } from '../src/claims/claim-tasks';
 import { ClaimsRepository } from '../src/claims/claims.repository';
 import { type NewSubmission, SubmissionsRepository } from '../src/submissions/submissions.repository';
 import { CoordinatorHarness, startCoordinator, startCoordinatorForSuite } from './harness';
-import { errorOf, expectStatus, itemsOf, ScratchRepo, signerFor, SUBMISSION_FIELDS, TestClient } from './submissions-fixtures';
+import { errorOf, expectReplyFields, expectStatus, itemsOf, ScratchRepo, signerFor, SUBMISSION_FIELDS, TestClient } from './submissions-fixtures';
 
 const SHA = 'ab'.repeat(32);
 
@@ -46,8 +46,7 @@ describe('POST /api/v1/submissions', () => {
         execution_log: 'loss=0.5\n',
         claimed_metrics: { loss: 0.5, steps: 3, lr: 1e-3 },
       });
-      expectStatus(reply, 201);
-      expect(Object.keys(reply.body).sort()).toEqual(SUBMISSION_FIELDS);
+      expectReplyFields(reply, 201, SUBMISSION_FIELDS);
       expect(reply.body).toMatchObject({
         task_id: task.id,
         claim_id: claim.id,

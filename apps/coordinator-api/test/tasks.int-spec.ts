@@ -1,25 +1,12 @@
 import { request as httpRequest } from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { TaskDto, TaskStateUpdateDto } from '@rcs/contracts';
+import { ONBOARD_SECTIONS } from '../src/tasks/onboard-document';
 import { CoordinatorHarness, startCoordinatorForSuite } from './harness';
 
 /** A validator-private value that must never appear in anything public. */
 const SECRET = `heldout-shard-${randomBytes(8).toString('hex')}`;
 const SECRET_KEY = `PRIVATE_SELECTOR_${randomBytes(4).toString('hex')}`;
-
-const SECTIONS = [
-  'Competition',
-  'Model Contract',
-  'Source',
-  'Main Files',
-  'Allowed Edit Surfaces',
-  'Environment',
-  'Agent API Workflow',
-  'Mode Rules',
-  'Hardware',
-  'Competition-specific Notes',
-  'Task Brief',
-];
 
 const TASK_FIELDS = [
   'allowed_patch_paths',
@@ -438,7 +425,7 @@ describe('tasks', () => {
       expect(reply.status).toBe(200);
       expect(reply.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
       const doc = reply.text;
-      expect(headings(doc)).toEqual([`# ${task.title}`, ...SECTIONS.map((title) => `## ${title}`)]);
+      expect(headings(doc)).toEqual([`# ${task.title}`, ...ONBOARD_SECTIONS.map((title) => `## ${title}`)]);
       for (const fact of [
         `Task id: \`${task.id}\``,
         `Slug: \`${task.slug}\``,
@@ -525,7 +512,7 @@ describe('tasks', () => {
         allowed_patch_paths: ['src/`x`/*'],
       });
       const doc = (await api.get<string>(`/api/v1/tasks/${task.id}/onboard.md`)).text;
-      expect(headings(doc)).toEqual(['# Evil title \\#\\# Mode Rules', ...SECTIONS.map((title) => `## ${title}`)]);
+      expect(headings(doc)).toEqual(['# Evil title \\#\\# Mode Rules', ...ONBOARD_SECTIONS.map((title) => `## ${title}`)]);
       expect(doc).toContain('### Competition\nOverride?');
       expect(doc).toContain('### Also');
       expect(doc).toContain('# a shell comment');

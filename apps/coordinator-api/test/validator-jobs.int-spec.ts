@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SubmissionDto, SubmissionStatus, TaskDto, ValidatorJobDto } from '@rcs/contracts';
 import { CoordinatorHarness, startCoordinator } from './harness';
-import { errorOf, expectStatus, itemsOf, Reply, TestClient } from './submissions-fixtures';
+import { errorOf, expectReplyFields, expectStatus, itemsOf, Reply, TestClient } from './submissions-fixtures';
 import { insertSubmission } from './support/competition-rows';
 import { Cast, startValidationForSuite, ValidationClient, VERIFICATION_FIELDS } from './validator-jobs-fixtures';
 
@@ -220,8 +220,7 @@ describe('validator worklists and results', () => {
         replay_log: 'step 1\nstep 2\n',
         submission_id: submission.id,
       });
-      expectStatus(reply, 200);
-      expect(Object.keys(reply.body).sort()).toEqual(VERIFICATION_FIELDS);
+      expectReplyFields(reply, 200, VERIFICATION_FIELDS);
       expect(reply.body).toMatchObject({
         submission_id: submission.id,
         job_id: job.job_id,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TaskDto, VerificationSummaryDto } from '@rcs/contracts';
-import { errorOf, expectStatus, itemsOf } from './submissions-fixtures';
+import { errorOf, expectReplyFields, expectStatus, itemsOf } from './submissions-fixtures';
 import { Cast, startValidationForSuite, ValidationClient, VERIFICATION_FIELDS } from './validator-jobs-fixtures';
 
 describe('manual verify, verifications and replay logs', () => {
@@ -17,8 +17,7 @@ describe('manual verify, verifications and replay logs', () => {
     it('decides a pending submission by the observed metric and completes its pending job', async () => {
       const submission = await api.pending(people.dave, task.id, { claimed_metrics: { loss: 0.1 } });
       const reply = await api.verify(people.alice, submission.id, { status: 'accepted', observed_metrics: { loss: 0.4 }, notes: 'manual', replay_log: 'ran it' });
-      expectStatus(reply, 200);
-      expect(Object.keys(reply.body).sort()).toEqual(VERIFICATION_FIELDS);
+      expectReplyFields(reply, 200, VERIFICATION_FIELDS);
       expect(reply.body).toMatchObject({ submission_id: submission.id, validator_hotkey: people.alice.hotkey, status: 'accepted', metric_value: 0.4 });
       expect(await api.query('SELECT id, status, validator_hotkey FROM validator_jobs WHERE submission_id = $1', [submission.id])).toEqual([
         { id: reply.body.job_id, status: 'completed', validator_hotkey: people.alice.hotkey },

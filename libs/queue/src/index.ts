@@ -15,6 +15,7 @@ export * from './jobs/job-catalog';
 export { JobQueue, QUEUE_REACH_MS } from './jobs/job-queue.service';
 export { JobWorkers } from './jobs/job-workers';
 export { ScheduledJob } from './jobs/scheduled-job';
+export { RepeatableJob } from './jobs/repeatable-job';
 export { ScheduleKeeperOf, type RepeatableScheduleOf } from './jobs/schedule-keeper';
 export { OnJob, type JobRef } from './registry/on-job.decorator';
 export { onJobOf } from './registry/typed-on-job';

@@ -32,3 +32,4 @@ export { until, UntilError } from './until';
 export { benchTaskBody, runValidatorRunner, startCoordinatorProcess, type RunnerRun, type RunningCoordinator } from './stack/coordinator-process';
 export { REPO_ROOT, repoNodeArgs } from './process/repo-node';
 export { ArtifactHost, makeTernaryRepository, packTernaryArtifacts, PACKS_DIR, pythonNumpyProblem, TernaryPackError, ternaryTaskBody, type TernaryPacking } from './stack/ternary-pack';
+export { SPEC_COMPETITION_DEFAULTS, SPEC_TASK_METRIC_DEFAULTS } from './fixtures/spec-defaults';

@@ -1,12 +1,13 @@
 import { Public } from '@rcs/auth';
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { ApiErrors, BestResultChangeDto, BestResultDto, BestResultHistoryQueryDto, ErrorCode, ValidationErrorDto } from '@rcs/contracts';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, BestResultChangeDto, BestResultDto, BestResultHistoryQueryDto, ErrorCode } from '@rcs/contracts';
 import { toBestResultChangeDto, toBestResultDto } from './best-result.mapper';
 import { BestResultsService } from './best-results.service';
 import { JsonAnswer, jsonAnswer, sendJson } from '../common/json-answer';
 import { ReadCoalescer } from '../common/read-coalescer';
+import { ApiValidationFailure } from '../common/validation-response';
 
 const TASK_ID = { name: 'task_id', description: 'Task id (uuid); anything else is 404 `task_not_found`.' };
 
@@ -42,7 +43,7 @@ export class BestResultsController {
   @ApiParam(TASK_ID)
   @ApiOkResponse({ type: [BestResultChangeDto], description: 'Oldest first; empty before the first accepted result.' })
   @ApiErrors(ErrorCode.TaskNotFound)
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Query fails validation (limit 1..1000, offset >= 0, unknown parameters).' })
+  @ApiValidationFailure('Query fails validation (limit 1..1000, offset >= 0, unknown parameters).')
   async history(@Param('task_id') taskId: string, @Query() query: BestResultHistoryQueryDto): Promise<BestResultChangeDto[]> {
     return (await this.bestResults.history(taskId, query)).map(toBestResultChangeDto);
   }

@@ -1,14 +1,11 @@
 import { Body, Controller, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { AuthPrincipal, CurrentAuth, StakeGated } from '@rcs/auth';
-import { ApiErrors, ClaimDto, ClaimQueryDto, CreateTaskClaimDto, ErrorCode, SIGNATURE_ERRORS, ValidationErrorDto } from '@rcs/contracts';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentAuth, HotkeyPrincipal, StakeGated } from '@rcs/auth';
+import { ApiErrors, ClaimDto, ClaimQueryDto, CreateTaskClaimDto, ErrorCode, SIGNATURE_ERRORS } from '@rcs/contracts';
 import { toClaimDto } from './claim.mapper';
 import { ClaimsService } from './claims.service';
 import { PublicListRoute } from '../common/list-route';
-
-/** What `@StakeGated()` admits: a signing hotkey, never an admin token. */
-type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
-
+import { ApiValidationFailure } from '../common/validation-response';
 
 @ApiTags('claims')
 @Controller('api/v1')
@@ -33,7 +30,7 @@ export class ClaimsController {
       'submission of the same task. Rate limited per hotkey.',
   })
   @ApiCreatedResponse({ type: ClaimDto, description: 'The active claim, with the participation disclaimer.' })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Body bounds, unknown properties, or base_submission_invalid.' })
+  @ApiValidationFailure('Body bounds, unknown properties, or base_submission_invalid.')
   @ApiErrors(...SIGNATURE_ERRORS, ErrorCode.InsufficientMinerStake, ErrorCode.TaskNotFound, ErrorCode.TaskNotLive, ErrorCode.DuplicateActiveClaim, [ErrorCode.RateLimited, '(with Retry-After)'], [ErrorCode.ChainUnavailable, 'the stake gate cannot reach the chain'])
   async claimTask(
     @CurrentAuth() miner: HotkeyPrincipal,

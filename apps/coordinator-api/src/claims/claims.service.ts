@@ -12,6 +12,7 @@ import {
 } from '@rcs/contracts';
 import { inTransaction } from '@rcs/persistence';
 import { isUuid } from '../common/ids';
+import { orRefused, type Refusable } from '../common/refusal';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
@@ -30,9 +31,6 @@ export interface ClaimRequest {
   baseSubmissionId: string | null;
   workItemId: string | null;
 }
-
-/** A refusal that changed state (a claim found past its TTL is expired) must commit before it is answered. */
-type CancelOutcome = { claim: ClaimEntity } | { refusal: ApiError };
 
 /**
  * Claim lifecycle (DECISIONS.md §4): `active` for `CLAIM_TTL_SECONDS`, then `submitted`, `expired`
@@ -131,7 +129,7 @@ export class ClaimsService {
   /** `POST /claims/{claim_id}/cancel`, owner only; a work item the claim held returns to `open`. */
   async cancel(claimId: string, hotkey: string): Promise<ClaimEntity> {
     if (!isUuid(claimId)) throw claimNotFound(claimId);
-    const outcome = await inTransaction(this.dataSource, async (manager): Promise<CancelOutcome> => {
+    const outcome = await inTransaction(this.dataSource, async (manager): Promise<Refusable<ClaimEntity>> => {
       const claim = await this.claims.find(manager, claimId, { lock: 'update' });
       if (!claim) throw claimNotFound(claimId);
       if (claim.minerHotkey !== hotkey) {
@@ -139,12 +137,11 @@ export class ClaimsService {
       }
       if (await this.claims.cancelActive(manager, claimId)) {
         await this.claims.releaseWorkItem(manager, claimId);
-        return { claim: await this.claims.get(manager, claimId) };
+        return { value: await this.claims.get(manager, claimId) };
       }
       return { refusal: await this.cancelRefusal(manager, claim) };
     });
-    if ('refusal' in outcome) throw outcome.refusal;
-    return outcome.claim;
+    return orRefused(outcome);
   }
 
   /** The sweeper's pass: every active claim past its TTL expires and its work item reopens. */

@@ -1,7 +1,8 @@
 import { applyDecorators, Get, Type } from '@nestjs/common';
-import { ApiOkResponse, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { Public } from '@rcs/auth';
-import { ApiErrors, ValidationErrorDto } from '@rcs/contracts';
+import { ApiErrors } from '@rcs/contracts';
+import { ApiValidationFailure } from './validation-response';
 
 /** A public list of `row`s, newest first (`created_at`, then `id`); `invalid` says which query bounds answer 422. */
 export function PublicListRoute(path: string | undefined, row: Type<unknown>, invalid: string): MethodDecorator {
@@ -10,6 +11,6 @@ export function PublicListRoute(path: string | undefined, row: Type<unknown>, in
     Public(),
     ApiErrors(),
     ApiOkResponse({ type: [row], description: 'Newest first (created_at, then id).' }),
-    ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: invalid }),
+    ApiValidationFailure(invalid),
   );
 }

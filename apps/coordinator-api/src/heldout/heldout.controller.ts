@@ -1,8 +1,8 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { Admin, AuthPrincipal, CurrentAuth, Validator } from '@rcs/auth';
+import { Admin, CurrentAuth, HotkeyPrincipal, Validator } from '@rcs/auth';
 import {
   ApiErrors,
   ApiValidationError,
@@ -13,14 +13,11 @@ import {
   HeldoutShardDto,
   HeldoutVerificationDto,
   SIGNATURE_ERRORS,
-  ValidationErrorDto,
 } from '@rcs/contracts';
 import { validationItem } from '@rcs/http';
 import { HeldoutShardEntity } from './entities/heldout-shard.entity';
 import { HeldoutService } from './heldout.service';
-
-/** What `@Validator()` admits: an allowlisted signing hotkey. */
-type ValidatorPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
+import { ApiValidationFailure } from '../common/validation-response';
 
 const TASK_ID = { name: 'task_id', description: 'Task id (uuid); anything else is 404 `task_not_found`.' };
 const ADMIN_ERRORS = [ErrorCode.InvalidAdminToken, [ErrorCode.AdminUnconfigured, 'ADMIN_TOKENS is not set']] as const;
@@ -52,7 +49,7 @@ export class HeldoutController {
   @ApiConsumes('application/octet-stream')
   @ApiBody({ description: 'The shard bytes.', schema: { type: 'string', format: 'binary' } })
   @ApiCreatedResponse({ type: HeldoutShardDto, description: 'The stored shard (200 when the task already held these bytes).' })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: '`X-Heldout-Name` missing or not a file-name-like label; an empty body.' })
+  @ApiValidationFailure('`X-Heldout-Name` missing or not a file-name-like label; an empty body.')
   @ApiErrors(ErrorCode.TaskNotFound, [ErrorCode.BodyTooLarge, 'over HELDOUT_MAX_BYTES'], [ErrorCode.UnsupportedMediaType, 'not application/octet-stream'], ...ADMIN_ERRORS)
   async upload(
     @Param('task_id') taskId: string,
@@ -143,7 +140,7 @@ export class HeldoutController {
     ErrorCode.ValidatorNotAllowlisted,
     [ErrorCode.ValidatorAllowlistUnconfigured, 'no VALIDATOR_HOTKEYS'],
   )
-  async download(@CurrentAuth() validator: ValidatorPrincipal, @Param('job_id') jobId: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<StreamableFile> {
+  async download(@CurrentAuth() validator: HotkeyPrincipal, @Param('job_id') jobId: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<StreamableFile> {
     const shard = await this.heldout.download(validator.hotkey, jobId);
     void reply.header('cache-control', 'no-store');
     void reply.header('x-content-sha256', shard.sha256);

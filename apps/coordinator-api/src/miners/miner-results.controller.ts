@@ -1,8 +1,9 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Public } from '@rcs/auth';
-import { ApiErrors, MinerResultsDto, MinerResultsQueryDto, ValidationErrorDto } from '@rcs/contracts';
+import { ApiErrors, MinerResultsDto, MinerResultsQueryDto } from '@rcs/contracts';
 import { MinerResultsService } from './miner-results.service';
+import { ApiValidationFailure } from '../common/validation-response';
 
 @ApiTags('miners')
 @Controller('api/v1/miners')
@@ -21,7 +22,7 @@ export class MinerResultsController {
   })
   @ApiParam({ name: 'hotkey', description: 'The miner hotkey, SS58 with any network prefix.' })
   @ApiOkResponse({ type: MinerResultsDto, description: 'The canonical hotkey and its competitions (empty for a hotkey with no accepted result).' })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: '`ss58_invalid` for a hotkey that is no SS58 address; limit 1..1000, offset >= 0, unknown parameters.' })
+  @ApiValidationFailure('`ss58_invalid` for a hotkey that is no SS58 address; limit 1..1000, offset >= 0, unknown parameters.')
   results(@Param('hotkey') hotkey: string, @Query() query: MinerResultsQueryDto): Promise<MinerResultsDto> {
     return this.miners.results(hotkey, query);
   }

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { AuthPrincipal, CurrentAuth, Public, StakeGated } from '@rcs/auth';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CurrentAuth, HotkeyPrincipal, Public, StakeGated } from '@rcs/auth';
 import {
   ApiErrors,
   ErrorCode,
@@ -9,14 +9,11 @@ import {
   PeerEvaluationDto,
   PeerEvaluationQueryDto,
   SIGNATURE_ERRORS,
-  ValidationErrorDto,
 } from '@rcs/contracts';
 import { toPeerEvaluationDto } from './peer-evaluation.mapper';
 import { PeerEvaluationService } from './peer-evaluation.service';
 import { PublicListRoute } from '../common/list-route';
-
-/** What `@StakeGated()` admits: a signing hotkey, never an admin token. */
-type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
+import { ApiValidationFailure } from '../common/validation-response';
 
 const SUBMISSION_ID = { name: 'submission_id', description: 'Submission id (uuid); anything else is 404 `submission_not_found`.' };
 
@@ -38,10 +35,7 @@ export class PeerEvaluationController {
   })
   @ApiParam(SUBMISSION_ID)
   @ApiOkResponse({ type: PeerEvaluationDto, description: 'The stored evaluation.' })
-  @ApiUnprocessableEntityResponse({
-    type: ValidationErrorDto,
-    description: 'Body bounds or unknown properties; `accepted` without a finite task metric (loc body.observed_metrics.<metric_name>); NUL or unpaired surrogates in any string.',
-  })
+  @ApiValidationFailure('Body bounds or unknown properties; `accepted` without a finite task metric (loc body.observed_metrics.<metric_name>); NUL or unpaired surrogates in any string.')
   @ApiErrors(...SIGNATURE_ERRORS, ErrorCode.InsufficientMinerStake, ErrorCode.CannotEvaluateOwnSubmission, ErrorCode.SubmissionNotFound, ErrorCode.PeerEvaluationNotAllowed, ErrorCode.SubmissionAlreadyDecided, ErrorCode.DuplicatePeerEvaluation, [ErrorCode.ChainUnavailable, 'the stake gate cannot reach the chain'])
   async evaluate(
     @CurrentAuth() evaluator: HotkeyPrincipal,

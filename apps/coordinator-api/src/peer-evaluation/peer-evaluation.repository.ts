@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, FindOptionsWhere } from 'typeorm';
 import { PeerEvaluationQueryDto, VerificationStatus } from '@rcs/contracts';
-import { intColumn, queryOneRow, textColumn } from '@rcs/persistence';
+import { insertReturningEntity, intColumn, queryOneRow } from '@rcs/persistence';
 import { storedHotkey } from '../common/hotkeys';
 import { isUuid } from '../common/ids';
 import { PeerEvaluationEntity } from './entities/peer-evaluation.entity';
@@ -20,8 +20,9 @@ export type NewPeerEvaluation = Pick<
 export class PeerEvaluationRepository {
   /** Stores a completed evaluation (created and completed at the transaction's time); a second one by the same evaluator violates ONE_EVALUATION_PER_EVALUATOR. */
   async insert(manager: EntityManager, evaluation: NewPeerEvaluation): Promise<PeerEvaluationEntity> {
-    const id = await queryOneRow(
+    return insertReturningEntity(
       manager,
+      PeerEvaluationEntity,
       `INSERT INTO peer_evaluations (submission_id, task_id, evaluator_hotkey, status, observed_metrics, metric_value, notes, completed_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, now()) RETURNING id`,
       [
@@ -33,9 +34,7 @@ export class PeerEvaluationRepository {
         evaluation.metricValue,
         evaluation.notes,
       ],
-      (row) => textColumn(row, 'id'),
     );
-    return manager.findOneByOrFail(PeerEvaluationEntity, { id });
   }
 
   /** The evaluations of one submission, newest first; none for an id that is not a uuid. */

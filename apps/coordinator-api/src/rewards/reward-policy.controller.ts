@@ -1,9 +1,10 @@
 import { Body, Controller, Get, HttpCode, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Admin } from '@rcs/auth';
-import { ApiErrors, ErrorCode, RewardPolicyDto, RewardPolicyVersionDto, UpdateRewardPolicyDto, ValidationErrorDto } from '@rcs/contracts';
+import { ApiErrors, ErrorCode, RewardPolicyDto, RewardPolicyVersionDto, UpdateRewardPolicyDto } from '@rcs/contracts';
 import { toRewardPolicyDto, toRewardPolicyVersionDto } from './reward-policy.mapper';
 import { RewardPolicyService } from './reward-policy.service';
+import { ApiValidationFailure } from '../common/validation-response';
 
 
 @ApiTags('reward-policy')
@@ -34,7 +35,7 @@ export class RewardPolicyController {
       'version; every version is kept. The reward snapshot is rebuilt.',
   })
   @ApiOkResponse({ type: RewardPolicyDto, description: 'The stored document, defaults applied.' })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Body outside the spec bounds or with unknown properties, at any level; one item per violation.' })
+  @ApiValidationFailure('Body outside the spec bounds or with unknown properties, at any level; one item per violation.')
   @ApiErrors([ErrorCode.StalePolicyVersion, '(version not above the stored one), with `version` and `current_version`'], ErrorCode.InvalidAdminToken, [ErrorCode.AdminUnconfigured, 'ADMIN_TOKENS is not set'])
   async replace(@Body() body: UpdateRewardPolicyDto): Promise<RewardPolicyDto> {
     return toRewardPolicyDto(await this.policy.replace(body));

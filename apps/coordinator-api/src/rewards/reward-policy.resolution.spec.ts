@@ -1,5 +1,6 @@
 import { encodeAddress } from '@polkadot/util-crypto';
-import { AcceptedRewardFloorMode, CompetitionPolicyDto, PoolPolicyDto, RewardScope, ScoringMode, UpdateRewardPolicyDto } from '@rcs/contracts';
+import { AcceptedRewardFloorMode, CompetitionPolicyDto, PoolPolicyDto, ScoringMode, UpdateRewardPolicyDto } from '@rcs/contracts';
+import { SPEC_COMPETITION_DEFAULTS } from '@rcs/testing';
 import { CompetitionPolicy, defaultRewardPolicy, RewardPolicyBody, rewardPolicyBody } from './reward-policy.defaults';
 import { resolveCompetitionPolicy } from './reward-policy.resolution';
 
@@ -74,18 +75,7 @@ describe('defaultRewardPolicy and rewardPolicyBody', () => {
       competition_defaults: competition({}),
       competition_overrides: {},
     });
-    expect(competition({})).toEqual({
-      enabled: true,
-      weight: 1.0,
-      target_pool_id: 'main',
-      reward_scope: RewardScope.CompetitionOnly,
-      scoring_mode: ScoringMode.AcceptedPlusBest,
-      accepted_reward_metric_tolerance: 1e-6,
-      accepted_reward_floor_mode: AcceptedRewardFloorMode.BestPopulationStddev,
-      accepted_reward_floor_value: null,
-      accepted_reward_floor_stddevs: 2.0,
-      accepted_reward_floor_min_samples: 3,
-    });
+    expect(competition({})).toEqual(SPEC_COMPETITION_DEFAULTS);
   });
 
   it('serialise the same policy to the same JSON whatever the key order it arrived in', () => {

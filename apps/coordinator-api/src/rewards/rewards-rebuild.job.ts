@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EmptyJobData, QueueName, RebuildSnapshotData, RewardsJob } from '@rcs/contracts';
-import { ScheduledJob } from '@rcs/queue';
+import { RepeatableJob } from '@rcs/queue';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { DomainEvents } from '../events/domain-events';
 import { ScheduleKeeper } from '../jobs/schedule-keeper';
 import type { RebuildOutcome, SnapshotCheckOutcome } from '../jobs/job-results';
 import { RewardSnapshotService } from './reward-snapshot.service';
-import { OnCoordinatorJob } from '../jobs/coordinator-jobs';
+import { CoordinatorJobs, OnCoordinatorJob } from '../jobs/coordinator-jobs';
 
 /** Scheduler id of the repeatable snapshot check: one schedule however many replicas keep it. */
 export const SNAPSHOT_CHECK_SCHEDULER_ID = 'check-reward-snapshot';
@@ -19,19 +19,14 @@ export const SNAPSHOT_CHECK_SCHEDULER_ID = 'check-reward-snapshot';
  * SNAPSHOT_MAX_AGE_SECONDS, so no change is missing from it longer than SNAPSHOT_CHECK_INTERVAL_SECONDS.
  */
 @Injectable()
-export class RewardsRebuildJob extends ScheduledJob {
+export class RewardsRebuildJob extends RepeatableJob<CoordinatorJobs> {
   constructor(
     private readonly snapshots: RewardSnapshotService,
-    private readonly schedules: ScheduleKeeper,
-    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+    schedules: ScheduleKeeper,
+    @Inject(COORDINATOR_CONFIG) config: CoordinatorConfig,
     private readonly events: DomainEvents,
   ) {
-    super();
-  }
-
-  protected keepSchedule(): Promise<void> {
-    const everySeconds = this.config.snapshotCheckIntervalSeconds;
-    return this.schedules.keep({ queue: QueueName.Rewards, schedulerId: SNAPSHOT_CHECK_SCHEDULER_ID, name: RewardsJob.CheckSnapshot, data: {}, everySeconds });
+    super(schedules, { queue: QueueName.Rewards, schedulerId: SNAPSHOT_CHECK_SCHEDULER_ID, name: RewardsJob.CheckSnapshot, data: {}, everySeconds: config.snapshotCheckIntervalSeconds });
   }
 
   @OnCoordinatorJob(QueueName.Rewards, RewardsJob.RebuildSnapshot)

@@ -1,17 +1,15 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthPrincipal, CurrentAuth, Signed, StakeGated } from '@rcs/auth';
-import { ApiErrors, ArtifactDescriptorDto, CreateSubmissionDto, ErrorCode, SIGNATURE_ERRORS, SubmissionDetailDto, SubmissionDto, SubmissionQueryDto, ValidationErrorDto } from '@rcs/contracts';
+import { AuthPrincipal, CurrentAuth, HotkeyPrincipal, Signed, StakeGated } from '@rcs/auth';
+import { ApiErrors, ArtifactDescriptorDto, CreateSubmissionDto, ErrorCode, SIGNATURE_ERRORS, SubmissionDetailDto, SubmissionDto, SubmissionQueryDto } from '@rcs/contracts';
 import { JsonAnswer, jsonAnswer, sendJson } from '../common/json-answer';
 import { ReadCoalescer } from '../common/read-coalescer';
 import { toSubmissionDto } from './submission.mapper';
 import { SubmissionsService } from './submissions.service';
+import { ApiValidationFailure } from '../common/validation-response';
 
-/** What `@StakeGated()` admits: a signing hotkey, never an admin token. */
-type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
-
-const PATH_422 = { type: ValidationErrorDto, description: 'Path parameter fails validation.' };
+const PATH_INVALID = 'Path parameter fails validation.';
 
 @ApiTags('submissions')
 @Controller('api/v1/submissions')
@@ -31,13 +29,9 @@ export class SubmissionsController {
       'The claim becomes submitted, its work item completed and, on standard and centerless tasks, a validator job pending.',
   })
   @ApiCreatedResponse({ type: SubmissionDto, description: 'Stored as pending_verification.' })
-  @ApiUnprocessableEntityResponse({
-    type: ValidationErrorDto,
-    description:
-      'Body bounds; patch_or_artifact_required; artifact fields (missing, url_parsing, url_scheme); patch surface ' +
+  @ApiValidationFailure('Body bounds; patch_or_artifact_required; artifact fields (missing, url_parsing, url_scheme); patch surface ' +
       '(patch_path_not_allowed, patch_too_large, patch_bytecode, patch_binary, patch_unparseable); idea rules ' +
-      '(proposed_idea_required, implemented_submission_required, implemented_submission_invalid).',
-  })
+      '(proposed_idea_required, implemented_submission_required, implemented_submission_invalid).')
   @ApiErrors(...SIGNATURE_ERRORS, ErrorCode.InvalidAdminToken, ErrorCode.InsufficientMinerStake, ErrorCode.NotClaimOwner, ErrorCode.ClaimNotFound, ErrorCode.ClaimNotActive, ErrorCode.ClaimExpired, ErrorCode.TaskNotLive, [ErrorCode.RateLimited, '(with Retry-After)'])
   async create(@CurrentAuth() miner: HotkeyPrincipal, @Body() body: CreateSubmissionDto): Promise<SubmissionDto> {
     return toSubmissionDto(await this.submissions.create(miner.hotkey, body));
@@ -47,7 +41,7 @@ export class SubmissionsController {
   @Signed({ allowAdmin: true })
   @ApiOperation({ summary: 'List submissions, newest first', description: 'Any valid signature (or admin token); filtered by task and status, paged.' })
   @ApiOkResponse({ type: [SubmissionDto], description: 'Newest first (created_at, then id).' })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Query fails validation (limit 1..1000, offset >= 0, status).' })
+  @ApiValidationFailure('Query fails validation (limit 1..1000, offset >= 0, status).')
   @ApiErrors(...SIGNATURE_ERRORS, ErrorCode.InvalidAdminToken)
   async list(@Query() query: SubmissionQueryDto): Promise<SubmissionDto[]> {
     return (await this.submissions.list(query)).map(toSubmissionDto);
@@ -58,7 +52,7 @@ export class SubmissionsController {
   @ApiOperation({ summary: 'One submission' })
   @ApiOkResponse({ type: SubmissionDto, description: 'The submission.' })
   @ApiErrors(ErrorCode.SubmissionNotFound, ...SIGNATURE_ERRORS, ErrorCode.InvalidAdminToken)
-  @ApiUnprocessableEntityResponse(PATH_422)
+  @ApiValidationFailure(PATH_INVALID)
   async get(@Param('submission_id') submissionId: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const answer = await this.reads.read(submissionId, async () => jsonAnswer(toSubmissionDto(await this.submissions.get(submissionId))));
     return sendJson(request, reply, answer);
@@ -69,7 +63,7 @@ export class SubmissionsController {
   @ApiOperation({ summary: 'A submission with its verifications, peer evaluations and idea rewards', description: 'Owner (or admin) only.' })
   @ApiOkResponse({ type: SubmissionDetailDto, description: 'The submission and everything decided about it.' })
   @ApiErrors(ErrorCode.NotSubmissionOwner, ErrorCode.SubmissionNotFound, ...SIGNATURE_ERRORS, ErrorCode.InvalidAdminToken)
-  @ApiUnprocessableEntityResponse(PATH_422)
+  @ApiValidationFailure(PATH_INVALID)
   detail(@CurrentAuth() auth: AuthPrincipal, @Param('submission_id') submissionId: string): Promise<SubmissionDetailDto> {
     return this.submissions.detail(auth, submissionId);
   }
@@ -80,7 +74,7 @@ export class SubmissionsController {
   @ApiOperation({ summary: "The miner's own execution log", description: 'Empty when none was submitted.' })
   @ApiOkResponse({ description: 'The log text.', schema: { type: 'string' } })
   @ApiErrors(ErrorCode.SubmissionNotFound, ...SIGNATURE_ERRORS, ErrorCode.InvalidAdminToken)
-  @ApiUnprocessableEntityResponse(PATH_422)
+  @ApiValidationFailure(PATH_INVALID)
   async executionLog(@Param('submission_id') submissionId: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const log = await this.submissions.executionLog(submissionId);
     // Set on success only: a @Header() would also label the JSON error body of a 404 as text.
@@ -93,7 +87,7 @@ export class SubmissionsController {
   @ApiOperation({ summary: 'Where the artifact is and how to check it', description: 'The service stores the URI and integrity metadata, never the bytes.' })
   @ApiOkResponse({ type: ArtifactDescriptorDto, description: 'The artifact descriptor.' })
   @ApiErrors(ErrorCode.SubmissionNotFound, ErrorCode.ArtifactNotFound, ...SIGNATURE_ERRORS, ErrorCode.InvalidAdminToken)
-  @ApiUnprocessableEntityResponse(PATH_422)
+  @ApiValidationFailure(PATH_INVALID)
   artifact(@Param('submission_id') submissionId: string): Promise<ArtifactDescriptorDto> {
     return this.submissions.artifact(submissionId);
   }

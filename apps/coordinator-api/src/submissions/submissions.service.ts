@@ -20,6 +20,7 @@ import { AuthPrincipal, assertOwner } from '@rcs/auth';
 import { ClaimsRepository, ClaimTasks, type SubmittedClaimTask } from '../claims/claims.module';
 import { CoordinatorMetrics } from '../metrics/coordinator-metrics';
 import { isUuid } from '../common/ids';
+import { orRefused, type Refusable } from '../common/refusal';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { CoordinatorConfig } from '../config/config';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
@@ -30,9 +31,6 @@ import { SubmissionDetails } from './submission-detail';
 import { type NewSubmission, SubmissionsRepository } from './submissions.repository';
 import { toArtifactDescriptorDto } from './submission.mapper';
 import { ideaViolations, submissionBodyViolations } from './submission-rules';
-
-/** A refusal that changed state (a claim found past its TTL is expired) must commit before it is answered. */
-type CreateOutcome = { submission: SubmissionEntity } | { refusal: ApiError };
 
 @Injectable()
 export class SubmissionsService {
@@ -67,9 +65,9 @@ export class SubmissionsService {
     const outcome =
       (read.value === null ? null : await this.createInOneStatement(read.value, hotkey, body)) ??
       (await inTransaction(this.dataSource, (manager) => this.createInTransaction(manager, hotkey, body)));
-    if ('refusal' in outcome) throw outcome.refusal;
+    const submission = orRefused(outcome);
     this.metrics.submissions.inc();
-    return outcome.submission;
+    return submission;
   }
 
   /**
@@ -94,7 +92,7 @@ export class SubmissionsService {
    * the refusal), a centerless task or an implemented idea (their rules read other submissions under
    * a lock), or anything changed in between.
    */
-  private async createInOneStatement(task: SubmittedClaimTask, hotkey: string, body: CreateSubmissionDto): Promise<{ submission: SubmissionEntity } | null> {
+  private async createInOneStatement(task: SubmittedClaimTask, hotkey: string, body: CreateSubmissionDto): Promise<{ value: SubmissionEntity } | null> {
     const manager = this.dataSource.manager;
     if (patchItems(body.patch, task).length > 0 || (await ideaItems(this.submissions, manager, task, hotkey, body)).length > 0) return null;
     const submission = await this.submissions.storePendingIfUnchanged(manager, newSubmission(task, hotkey, body), {
@@ -103,10 +101,10 @@ export class SubmissionsService {
     });
     // Submitted on, or not as remembered: either way the claim takes no other submission through this path.
     this.claimTasks.forget(body.claim_id);
-    return submission === null ? null : { submission };
+    return submission === null ? null : { value: submission };
   }
 
-  private async createInTransaction(manager: EntityManager, hotkey: string, body: CreateSubmissionDto): Promise<CreateOutcome> {
+  private async createInTransaction(manager: EntityManager, hotkey: string, body: CreateSubmissionDto): Promise<Refusable<SubmissionEntity>> {
     // The claim taken and its task share-locked in one statement: a concurrent pause or close waits for this submission.
     const task = await this.claims.submitActive(manager, body.claim_id, hotkey);
     if (task === null) return { refusal: await claimRefusal(this.claims, this.submissions, manager, body.claim_id, hotkey) };
@@ -125,7 +123,7 @@ export class SubmissionsService {
       // Peer-evaluation submissions are decided by their peers, not replayed.
       { validatorJob: task.competitionMode !== CompetitionMode.PeerEvaluation },
     );
-    return { submission };
+    return { value: submission };
   }
 
   /** Newest first (`created_at DESC, id DESC`), paged. */

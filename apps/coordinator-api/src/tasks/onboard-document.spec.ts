@@ -1,4 +1,5 @@
 import { CompetitionMode, MetricDirection, MetricResolutionMode, RankingMode, TaskState } from '@rcs/contracts';
+import { SPEC_TASK_METRIC_DEFAULTS } from '@rcs/testing';
 import { ONBOARD_SECTIONS, OnboardTask, renderOnboardDocument } from './onboard-document';
 
 const ID = '0c5e6f1e-1111-4222-8333-444455556666';
@@ -23,15 +24,7 @@ function task(fields: Partial<OnboardTask> = {}): OnboardTask {
     metric_name: 'heldout_ppl',
     metric_direction: MetricDirection.Minimize,
     ranking_mode: RankingMode.Scalar,
-    secondary_metric_name: null,
-    secondary_metric_direction: null,
-    metric_resolution: 0,
-    metric_resolution_mode: MetricResolutionMode.Absolute,
-    reference_model_id: null,
-    reference_parameter_count: null,
-    model_family: null,
-    slug_compatibility_note: null,
-    hardware: null,
+    ...SPEC_TASK_METRIC_DEFAULTS,
     competition_mode: CompetitionMode.Centerless,
     min_peer_evaluations: 2,
     time_budget_seconds: 21600,

@@ -1,8 +1,8 @@
 import { applyDecorators, Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Admin, Public } from '@rcs/auth';
-import { ApiErrors, CreateTaskDto, ErrorCode, TaskDto, TaskQueryDto, TaskStateUpdateDto, ValidationErrorDto } from '@rcs/contracts';
+import { ApiErrors, CreateTaskDto, ErrorCode, TaskDto, TaskQueryDto, TaskStateUpdateDto } from '@rcs/contracts';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { JsonAnswer, jsonAnswer, sendJson } from '../common/json-answer';
@@ -12,6 +12,7 @@ import { toTaskDto } from './task.mapper';
 import { TaskOperation } from './task-transitions';
 import { TasksService } from './tasks.service';
 import { PublicListRoute } from '../common/list-route';
+import { ApiValidationFailure } from '../common/validation-response';
 
 const TASK_ID = { name: 'task_id', description: 'Task id (uuid); anything else is 404 `task_not_found`.' };
 
@@ -51,7 +52,7 @@ export class TasksController {
     description: 'Admin only. The task starts `live`. `validator_benchmark_env` is stored for validators and never shown publicly.',
   })
   @ApiCreatedResponse({ type: TaskDto, description: 'The new task, defaults applied.' })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Body outside the spec bounds; one item per violation.' })
+  @ApiValidationFailure('Body outside the spec bounds; one item per violation.')
   @ApiErrors(ErrorCode.InvalidAdminToken, ErrorCode.DuplicateSlug, [ErrorCode.AdminUnconfigured, 'ADMIN_TOKENS is not set'])
   async create(@Body() body: CreateTaskDto): Promise<TaskDto> {
     return toTaskDto(await this.tasks.create(body));

@@ -1,32 +1,27 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EmptyJobData, MaintenanceJob, QueueName } from '@rcs/contracts';
-import { ScheduledJob } from '@rcs/queue';
+import { RepeatableJob } from '@rcs/queue';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { ScheduleKeeper } from '../jobs/schedule-keeper';
 import type { LeaseExpiryOutcome } from '../jobs/job-results';
 import { CoordinatorMetrics } from '../metrics/coordinator-metrics';
 import { ValidatorJobsService } from './validator-jobs.service';
-import { OnCoordinatorJob } from '../jobs/coordinator-jobs';
+import { CoordinatorJobs, OnCoordinatorJob } from '../jobs/coordinator-jobs';
 
 /** Scheduler id of the repeatable sweep: one schedule however many replicas upsert it. */
 export const LEASE_SWEEP_SCHEDULER_ID = 'expire-leases';
 
 /** The BullMQ sweeper that ends validator-job leases past their expiry (DECISIONS.md §6). */
 @Injectable()
-export class LeaseExpiryJob extends ScheduledJob {
+export class LeaseExpiryJob extends RepeatableJob<CoordinatorJobs> {
   constructor(
     private readonly validatorJobs: ValidatorJobsService,
-    private readonly schedules: ScheduleKeeper,
-    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
+    schedules: ScheduleKeeper,
+    @Inject(COORDINATOR_CONFIG) config: CoordinatorConfig,
     private readonly metrics: CoordinatorMetrics,
   ) {
-    super();
-  }
-
-  protected keepSchedule(): Promise<void> {
-    const everySeconds = this.config.leaseSweepIntervalSeconds;
-    return this.schedules.keep({ queue: QueueName.Maintenance, schedulerId: LEASE_SWEEP_SCHEDULER_ID, name: MaintenanceJob.ExpireLeases, data: {}, everySeconds });
+    super(schedules, { queue: QueueName.Maintenance, schedulerId: LEASE_SWEEP_SCHEDULER_ID, name: MaintenanceJob.ExpireLeases, data: {}, everySeconds: config.leaseSweepIntervalSeconds });
   }
 
   @OnCoordinatorJob(QueueName.Maintenance, MaintenanceJob.ExpireLeases)

@@ -1,17 +1,15 @@
 import { Body, Controller, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { AuthPrincipal, CurrentAuth, Validator } from '@rcs/auth';
-import { ApiErrors, ErrorCode, ScanRequestDto, ScanResponseDto, SIGNATURE_ERRORS, ValidationErrorDto, ValidatorJobClaimDto, ValidatorJobDto, ValidatorJobResultDto, VerificationSummaryDto } from '@rcs/contracts';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentAuth, HotkeyPrincipal, Validator } from '@rcs/auth';
+import { ApiErrors, ErrorCode, ScanRequestDto, ScanResponseDto, SIGNATURE_ERRORS, ValidatorJobClaimDto, ValidatorJobDto, ValidatorJobResultDto, VerificationSummaryDto } from '@rcs/contracts';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { requestBaseUrl } from '../tasks/request-base-url';
 import { ValidatorJobsService } from './validator-jobs.service';
 import { toVerificationSummaryDto } from './verification.mapper';
-
-/** What `@Validator()` admits: an allowlisted signing hotkey. */
-type ValidatorPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
-
+import { ApiValidationFailure } from '../common/validation-response';
+import { ValidatorResultRoute } from './validator-result-route';
 
 @ApiTags('validator')
 @Controller('api/v1/validator')
@@ -40,9 +38,9 @@ export class ValidatorController {
   })
   @ApiBody({ type: ScanRequestDto, required: false })
   @ApiOkResponse({ type: ScanResponseDto, description: 'The jobs now leased to the caller.' })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Body fails validation (limit 1..16, unknown properties).' })
+  @ApiValidationFailure('Body fails validation (limit 1..16, unknown properties).')
   @ApiErrors(...SIGNATURE_ERRORS, ErrorCode.ValidatorNotAllowlisted, [ErrorCode.ValidatorAllowlistUnconfigured, 'no VALIDATOR_HOTKEYS'])
-  async scan(@CurrentAuth() validator: ValidatorPrincipal, @Body() body: ScanRequestDto, @Req() request: FastifyRequest): Promise<ScanResponseDto> {
+  async scan(@CurrentAuth() validator: HotkeyPrincipal, @Body() body: ScanRequestDto, @Req() request: FastifyRequest): Promise<ScanResponseDto> {
     return { jobs: await this.jobs.scan(validator.hotkey, body, this.baseUrl(request)) };
   }
 
@@ -53,28 +51,20 @@ export class ValidatorController {
   @ApiBody({ type: ValidatorJobClaimDto, required: false })
   @ApiOkResponse({ type: ValidatorJobDto, description: 'The job now leased to the caller.' })
   @ApiErrors([ErrorCode.NoPendingValidatorJobs, '(the message says "no pending validator jobs")'], ...SIGNATURE_ERRORS, ErrorCode.ValidatorNotAllowlisted, [ErrorCode.ValidatorAllowlistUnconfigured, 'no VALIDATOR_HOTKEYS'])
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Body fails validation (unknown properties).' })
-  claim(@CurrentAuth() validator: ValidatorPrincipal, @Body() body: ValidatorJobClaimDto, @Req() request: FastifyRequest): Promise<ValidatorJobDto> {
+  @ApiValidationFailure('Body fails validation (unknown properties).')
+  claim(@CurrentAuth() validator: HotkeyPrincipal, @Body() body: ValidatorJobClaimDto, @Req() request: FastifyRequest): Promise<ValidatorJobDto> {
     return this.jobs.claim(validator.hotkey, body, this.baseUrl(request));
   }
 
-  @Post('jobs/:job_id/result')
-  @HttpCode(200)
-  @Validator()
+  @ValidatorResultRoute('jobs/:job_id/result', 'Body fails validation; `missing` or `finite_number` for the task metric of an accepted result; `submission_mismatch`.', ErrorCode.JobNotFound, ErrorCode.JobNotLeased, ErrorCode.JobAlreadyCompleted)
   @ApiOperation({
     summary: "Post a leased job's observed result",
     description:
       'Only the validator holding a live lease may post. The observed task metric decides: `accepted` needs it as a finite ' +
       'number in observed_metrics. Re-posting the identical result to a completed job answers the same verification.',
   })
-  @ApiOkResponse({ type: VerificationSummaryDto, description: 'The recorded verification.' })
-  @ApiUnprocessableEntityResponse({
-    type: ValidationErrorDto,
-    description: 'Body fails validation; `missing` or `finite_number` for the task metric of an accepted result; `submission_mismatch`.',
-  })
-  @ApiErrors(ErrorCode.JobNotFound, ErrorCode.JobNotLeased, ErrorCode.JobAlreadyCompleted, ...SIGNATURE_ERRORS, ErrorCode.ValidatorNotAllowlisted, [ErrorCode.ValidatorAllowlistUnconfigured, 'no VALIDATOR_HOTKEYS'])
   async result(
-    @CurrentAuth() validator: ValidatorPrincipal,
+    @CurrentAuth() validator: HotkeyPrincipal,
     @Param('job_id') jobId: string,
     @Body() body: ValidatorJobResultDto,
   ): Promise<VerificationSummaryDto> {

@@ -1,36 +1,30 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { Body, Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Admin, AuthPrincipal, CurrentAuth, Validator } from '@rcs/auth';
-import { ApiErrors, ErrorCode, SIGNATURE_ERRORS, ValidationErrorDto, VerificationQueryDto, VerificationSummaryDto, VerifyDto } from '@rcs/contracts';
+import { Admin, CurrentAuth, HotkeyPrincipal } from '@rcs/auth';
+import { ApiErrors, ErrorCode, VerificationQueryDto, VerificationSummaryDto, VerifyDto } from '@rcs/contracts';
 import { toVerificationSummaryDto } from './verification.mapper';
 import { VerificationsService } from './verifications.service';
 import { PublicListRoute } from '../common/list-route';
+import { ApiValidationFailure } from '../common/validation-response';
+import { ValidatorResultRoute } from './validator-result-route';
 
-/** What `@Validator()` admits: an allowlisted signing hotkey. */
-type ValidatorPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
-
-const PATH_422 = { type: ValidationErrorDto, description: 'Path parameter fails validation.' };
+const PATH_INVALID = 'Path parameter fails validation.';
 
 @ApiTags('verifications')
 @Controller('api/v1')
 export class VerificationsController {
   constructor(private readonly verifications: VerificationsService) {}
 
-  @Post('submissions/:submission_id/verify')
-  @HttpCode(200)
-  @Validator()
+  @ValidatorResultRoute('submissions/:submission_id/verify', 'Body fails validation; `missing` or `finite_number` for the task metric of an accepted result.', ErrorCode.SubmissionNotFound, ErrorCode.VerifyNotAllowedForPeerEvaluation, ErrorCode.SubmissionAlreadyDecided)
   @ApiOperation({
     summary: 'Manually verify a pending submission',
     description:
       "An allowlisted validator's observed result outside the lease flow; it completes the submission's job whatever its " +
       'lease state. Refused for peer_evaluation tasks.',
   })
-  @ApiOkResponse({ type: VerificationSummaryDto, description: 'The recorded verification.' })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Body fails validation; `missing` or `finite_number` for the task metric of an accepted result.' })
-  @ApiErrors(ErrorCode.SubmissionNotFound, ErrorCode.VerifyNotAllowedForPeerEvaluation, ErrorCode.SubmissionAlreadyDecided, ...SIGNATURE_ERRORS, ErrorCode.ValidatorNotAllowlisted, [ErrorCode.ValidatorAllowlistUnconfigured, 'no VALIDATOR_HOTKEYS'])
   async verify(
-    @CurrentAuth() validator: ValidatorPrincipal,
+    @CurrentAuth() validator: HotkeyPrincipal,
     @Param('submission_id') submissionId: string,
     @Body() body: VerifyDto,
   ): Promise<VerificationSummaryDto> {
@@ -49,7 +43,7 @@ export class VerificationsController {
   @ApiOperation({ summary: "The replay log of a submission's latest verification", description: 'Admin only.' })
   @ApiOkResponse({ description: 'The log text.', schema: { type: 'string' } })
   @ApiErrors(ErrorCode.SubmissionNotFound, ErrorCode.ReplayLogNotFound, ErrorCode.InvalidAdminToken, ErrorCode.AdminUnconfigured)
-  @ApiUnprocessableEntityResponse(PATH_422)
+  @ApiValidationFailure(PATH_INVALID)
   async replayLog(@Param('submission_id') submissionId: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const log = await this.verifications.replayLog(submissionId);
     // Set on success only: a @Header() would also label the JSON error body of a 404 as text.

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, FindOptionsWhere } from 'typeorm';
 import { VerificationQueryDto } from '@rcs/contracts';
-import { queryOneRow, textColumn } from '@rcs/persistence';
+import { insertReturningEntity } from '@rcs/persistence';
 import { isUuid } from '../common/ids';
 import { VerificationEntity } from './entities/verification.entity';
 
@@ -12,8 +12,9 @@ export type NewVerification = Omit<VerificationEntity, 'id' | 'createdAt' | 'hel
 export class VerificationsRepository {
   /** Records a decision's verification; `verifications_one_per_job_unique` keeps one per job. */
   async insert(manager: EntityManager, verification: NewVerification): Promise<VerificationEntity> {
-    const id = await queryOneRow(
+    return insertReturningEntity(
       manager,
+      VerificationEntity,
       // clock_timestamp(), not now(): decisions of a task commit in lock order, not in transaction-start order.
       `INSERT INTO verifications
          (submission_id, job_id, task_id, validator_hotkey, status, metric_name, metric_value, observed_metrics, notes, replay_log, created_at,
@@ -34,9 +35,7 @@ export class VerificationsRepository {
         verification.notes,
         verification.replayLog,
       ],
-      (row) => textColumn(row, 'id'),
     );
-    return manager.findOneByOrFail(VerificationEntity, { id });
   }
 
   findForJob(manager: EntityManager, jobId: string): Promise<VerificationEntity | null> {

@@ -1,14 +1,12 @@
 import { Body, Controller, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { AuthPrincipal, CurrentAuth, StakeGated } from '@rcs/auth';
-import { ApiErrors, ClaimDto, CreateWorkItemClaimDto, ErrorCode, SIGNATURE_ERRORS, ValidationErrorDto, WorkItemDto, WorkItemQueryDto } from '@rcs/contracts';
+import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentAuth, HotkeyPrincipal, StakeGated } from '@rcs/auth';
+import { ApiErrors, ClaimDto, CreateWorkItemClaimDto, ErrorCode, SIGNATURE_ERRORS, WorkItemDto, WorkItemQueryDto } from '@rcs/contracts';
 import { toClaimDto } from '../claims/claim.mapper';
 import { toWorkItemDto } from './work-item.mapper';
 import { WorkItemsService } from './work-items.service';
 import { PublicListRoute } from '../common/list-route';
-
-/** What `@StakeGated()` admits: a signing hotkey, never an admin token. */
-type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
+import { ApiValidationFailure } from '../common/validation-response';
 
 @ApiTags('work-items')
 @Controller('api/v1/work-items')
@@ -31,7 +29,7 @@ export class WorkItemsController {
       'claim_description defaults to the item title.',
   })
   @ApiCreatedResponse({ type: ClaimDto, description: 'The active claim, with the participation disclaimer.' })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Body bounds or unknown properties.' })
+  @ApiValidationFailure('Body bounds or unknown properties.')
   @ApiErrors(...SIGNATURE_ERRORS, ErrorCode.InsufficientMinerStake, ErrorCode.WorkItemNotFound, ErrorCode.WorkItemNotOpen, ErrorCode.TaskNotLive, ErrorCode.DuplicateActiveClaim, [ErrorCode.RateLimited, '(with Retry-After)'], [ErrorCode.ChainUnavailable, 'the stake gate cannot reach the chain'])
   async claim(
     @CurrentAuth() miner: HotkeyPrincipal,

@@ -1,4 +1,5 @@
-import { CompetitionMode, CreateTaskDto, MetricResolutionMode, RankingMode } from '@rcs/contracts';
+import { CompetitionMode, CreateTaskDto, RankingMode } from '@rcs/contracts';
+import { SPEC_TASK_METRIC_DEFAULTS } from '@rcs/testing';
 import { accept, expectBounds, ge, lengthBounds, rangeBounds, reject, text, tooLong, tooShort } from './pipe.test-helpers';
 
 const valid = {
@@ -25,18 +26,10 @@ describe('CreateTaskDto', () => {
       allowed_patch_paths: [],
       max_patch_bytes: 262144,
       ranking_mode: RankingMode.Scalar,
-      secondary_metric_name: null,
-      secondary_metric_direction: null,
+      ...SPEC_TASK_METRIC_DEFAULTS,
       validator_benchmark_env: {},
       competition_mode: CompetitionMode.Centerless,
       min_peer_evaluations: 2,
-      metric_resolution: 0,
-      metric_resolution_mode: MetricResolutionMode.Absolute,
-      reference_model_id: null,
-      reference_parameter_count: null,
-      model_family: null,
-      slug_compatibility_note: null,
-      hardware: null,
     });
   });
 

@@ -1,27 +1,14 @@
 import {
-  AcceptedRewardFloorMode,
   CompetitionPolicyDto,
   ContractHotkeyMode,
-  RewardScope,
   ScoringMode,
   UpdateRewardPolicyDto,
   ValidatorWeightsMode,
 } from '@rcs/contracts';
+import { SPEC_COMPETITION_DEFAULTS } from '@rcs/testing';
 import { accept, expectBounds, reject, text } from './pipe.test-helpers';
 
 const pool = { pool_id: 'main', label: 'Main pool' };
-const defaultCompetition = {
-  enabled: true,
-  weight: 1,
-  target_pool_id: 'main',
-  reward_scope: RewardScope.CompetitionOnly,
-  scoring_mode: ScoringMode.AcceptedPlusBest,
-  accepted_reward_metric_tolerance: 1e-6,
-  accepted_reward_floor_mode: AcceptedRewardFloorMode.BestPopulationStddev,
-  accepted_reward_floor_value: null,
-  accepted_reward_floor_stddevs: 2,
-  accepted_reward_floor_min_samples: 3,
-};
 
 const locs = async (value: unknown) => (await reject(UpdateRewardPolicyDto, value)).map((item) => [item.type, item.loc]);
 
@@ -31,8 +18,8 @@ describe('UpdateRewardPolicyDto', () => {
       version: 1,
       pools: [],
       validator_weights: { mode: ValidatorWeightsMode.Local, targets: [], version_key: 1337 },
-      local_competition: defaultCompetition,
-      competition_defaults: defaultCompetition,
+      local_competition: SPEC_COMPETITION_DEFAULTS,
+      competition_defaults: SPEC_COMPETITION_DEFAULTS,
       competition_overrides: {},
     });
   });
@@ -111,7 +98,7 @@ describe('UpdateRewardPolicyDto', () => {
     it('keeps given values and fills the rest', async () => {
       const policy = (await accept(UpdateRewardPolicyDto, { [field]: { weight: 2.5, scoring_mode: 'best_only' } })) as unknown as Record<string, unknown>;
       expect(policy[field]).toBeInstanceOf(CompetitionPolicyDto);
-      expect(policy[field]).toEqual({ ...defaultCompetition, weight: 2.5, scoring_mode: ScoringMode.BestOnly });
+      expect(policy[field]).toEqual({ ...SPEC_COMPETITION_DEFAULTS, weight: 2.5, scoring_mode: ScoringMode.BestOnly });
     });
 
     it('rejects unknown nested properties', async () => {
@@ -175,7 +162,7 @@ describe('UpdateRewardPolicyDto', () => {
     it('builds every entry as a competition policy with defaults', async () => {
       const policy = await accept(UpdateRewardPolicyDto, { competition_overrides: { 'tiny-lm': { weight: 3 }, 'task-id-7': {} } });
       expect(policy.competition_overrides['tiny-lm']).toBeInstanceOf(CompetitionPolicyDto);
-      expect(policy.competition_overrides).toEqual({ 'tiny-lm': { ...defaultCompetition, weight: 3 }, 'task-id-7': defaultCompetition });
+      expect(policy.competition_overrides).toEqual({ 'tiny-lm': { ...SPEC_COMPETITION_DEFAULTS, weight: 3 }, 'task-id-7': SPEC_COMPETITION_DEFAULTS });
     });
 
     it('rejects unknown properties inside a record entry', async () => {

@@ -1,4 +1,4 @@
-import { type DataSource, type EntityManager, QueryFailedError } from 'typeorm';
+import { type DataSource, type EntityManager, type EntityTarget, type FindOptionsWhere, QueryFailedError } from 'typeorm';
 import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
 /** One row of a raw query, before it is read: TypeORM types raw results as `any`, so nothing about it is trusted. */
@@ -33,6 +33,21 @@ export async function queryOneRow<T>(manager: EntityManager, sql: string, parame
   const [row, ...more] = await queryRows(manager, sql, parameters, read);
   if (row === undefined || more.length > 0) throw new UnexpectedRowError(`Expected one row, got ${more.length + (row === undefined ? 0 : 1)}`);
   return row;
+}
+
+/**
+ * Runs an `INSERT … RETURNING id` written in SQL (for what TypeORM's insert cannot say: server clocks,
+ * subqueries, casts) and reads the stored row back as its entity, through the same manager.
+ */
+export async function insertReturningEntity<E extends { id: string }>(
+  manager: EntityManager,
+  entity: EntityTarget<E>,
+  sql: string,
+  parameters: readonly unknown[],
+): Promise<E> {
+  const id = await queryOneRow(manager, sql, parameters, (row) => textColumn(row, 'id'));
+  // `id` is the entity's own key (the constraint says so); TypeORM's generic where type cannot see it.
+  return manager.findOneByOrFail(entity, { id } as FindOptionsWhere<E>);
 }
 
 export function textColumn(row: SqlRow, column: string): string {
