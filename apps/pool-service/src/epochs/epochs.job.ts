@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EmptyJobData, EpochJob, QueueName, RolloverData } from '@rcs/contracts';
-import { JobQueue, ScheduledJob } from '@rcs/queue';
+import { JobQueue, RepeatableJob } from '@rcs/queue';
 import { DataSource } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PoolClock } from '../common/pool-clock';
@@ -34,23 +34,18 @@ const LIVE_STATES = new Set(['waiting', 'delayed', 'prioritized', 'waiting-child
  * epoch: the check removes that job and runs the window again; the database makes it exactly once.
  */
 @Injectable()
-export class EpochsJob extends ScheduledJob {
+export class EpochsJob extends RepeatableJob<PoolJobs> {
   constructor(
     private readonly service: EpochsService,
     private readonly publisher: EpochPublisher,
     private readonly epochs: EpochsRepository,
     private readonly jobs: JobQueue<PoolJobs>,
-    private readonly schedules: ScheduleKeeper,
+    schedules: ScheduleKeeper,
     private readonly clock: PoolClock,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
   ) {
-    super();
-  }
-
-  protected keepSchedule(): Promise<void> {
-    const everySeconds = this.config.payout.epochCheckSeconds;
-    return this.schedules.keep({ queue: QueueName.Epochs, schedulerId: EPOCH_CHECK_SCHEDULER_ID, name: EpochJob.Check, data: {}, everySeconds });
+    super(schedules, { queue: QueueName.Epochs, schedulerId: EPOCH_CHECK_SCHEDULER_ID, name: EpochJob.Check, data: {}, everySeconds: config.payout.epochCheckSeconds });
   }
 
   @OnPoolJob(QueueName.Epochs, EpochJob.Check)

@@ -1,7 +1,7 @@
 import { applyDecorators, Controller, createParamDecorator, ExecutionContext, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { AuthPrincipal, AuthPrincipalMissingError, CurrentAuth, PoolSigned, Public, RecipientColdkeyMissingError, RecipientUpdateSigned } from '@rcs/auth';
+import { AuthPrincipalMissingError, CurrentAuth, HotkeyPrincipal, PoolSigned, Public, RecipientColdkeyMissingError, RecipientUpdateSigned } from '@rcs/auth';
 import {
   ApiErrors,
   ColdkeyDeclaredDto,
@@ -20,7 +20,6 @@ import { iso } from '../common/iso';
 import { IgnoredPoolBody, PoolBody, PoolQuery } from '../common/pool-model.pipe';
 import { MinersService, SignedColdkey } from './miners.service';
 
-type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
 
 /** Recipient-update signatures cover the coldkey too. */
 const RECIPIENT_SIGNATURE_ERRORS = [

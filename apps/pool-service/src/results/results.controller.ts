@@ -1,11 +1,10 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { AuthPrincipal, CurrentAuth, PoolSigned, PoolValidator, Public } from '@rcs/auth';
+import { CurrentAuth, HotkeyPrincipal, PoolSigned, PoolValidator, Public } from '@rcs/auth';
 import { ApiErrors, ErrorCode, PoolResultDto, ResultsQueryDto, ResultVerifiedDto, SIGNATURE_ERRORS, SotaDto, SotaQueryDto, ValidationErrorDto } from '@rcs/contracts';
 import { IgnoredPoolBody, PoolQuery } from '../common/pool-model.pipe';
 import { ResultsService } from './results.service';
 
-type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
 
 /** Pool results and the state of the art (spec 001 "Pool results"; DECISIONS.md §11). */
 @ApiTags('pool results')

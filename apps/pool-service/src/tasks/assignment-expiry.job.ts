@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EmptyJobData, PoolMaintenanceJob, QueueName } from '@rcs/contracts';
-import { ScheduledJob } from '@rcs/queue';
+import { RepeatableJob } from '@rcs/queue';
 import { PoolServiceConfig } from '../config/config';
 import { POOL_CONFIG } from '../config/config.module';
-import { AssignmentExpiryOutcome, OnPoolJob } from '../jobs/pool-jobs';
+import { AssignmentExpiryOutcome, OnPoolJob, PoolJobs } from '../jobs/pool-jobs';
 import { ScheduleKeeper } from '../jobs/schedule-keeper';
 import { AssignmentsService } from './assignments.service';
 
@@ -12,24 +12,19 @@ export const ASSIGNMENT_SWEEP_SCHEDULER_ID = 'expire-assignments';
 
 /** The BullMQ sweeper that expires batches and leases past `timeout_at` (DECISIONS.md §11). */
 @Injectable()
-export class AssignmentExpiryJob extends ScheduledJob {
+export class AssignmentExpiryJob extends RepeatableJob<PoolJobs> {
+  // Without Redis the app still starts (/health says so); the keeper logs the failure and re-adds it later.
   constructor(
     private readonly assignments: AssignmentsService,
-    private readonly schedules: ScheduleKeeper,
-    @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
+    schedules: ScheduleKeeper,
+    @Inject(POOL_CONFIG) config: PoolServiceConfig,
   ) {
-    super();
-  }
-
-  protected keepSchedule(): Promise<void> {
-    // Without Redis the app still starts (/health says so); the keeper logs the failure and re-adds it later.
-    const everySeconds = this.config.mining.assignmentSweepIntervalSeconds;
-    return this.schedules.keep({
+    super(schedules, {
       queue: QueueName.PoolMaintenance,
       schedulerId: ASSIGNMENT_SWEEP_SCHEDULER_ID,
       name: PoolMaintenanceJob.ExpireAssignments,
       data: {},
-      everySeconds,
+      everySeconds: config.mining.assignmentSweepIntervalSeconds,
     });
   }
 

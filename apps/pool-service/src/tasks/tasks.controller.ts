@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { AuthPrincipal, CurrentAuth, PoolSigned } from '@rcs/auth';
+import { CurrentAuth, HotkeyPrincipal, PoolSigned } from '@rcs/auth';
 import {
   ApiErrors,
   DeclaredError,
@@ -24,7 +24,6 @@ import { iso } from '../common/iso';
 import { PoolBody } from '../common/pool-model.pipe';
 import { AssignmentsService } from './assignments.service';
 
-type HotkeyPrincipal = Extract<AuthPrincipal, { kind: 'hotkey' }>;
 
 /** What every miner route may answer besides its own refusals: the signature's 401s and the stake gate's 403. */
 const MINER_ERRORS: DeclaredError[] = [
