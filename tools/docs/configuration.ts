@@ -7,7 +7,8 @@
  *   readers (`read('NAME') ?? fallback`, `integer('NAME', min, max, fallback)`): the name, its kind,
  *   its default as written in the code (a constant resolved to its value), its range, the doc
  *   comment of the field it fills;
- * - every `env['NAME']` / `env.NAME` read (the CLI's settings);
+ * - every `env['NAME']` / `env.NAME` read (the CLI's settings), and `env[name]` in a loop over a
+ *   list of names (`for (const name of CHAIN_ENV_NAMES)`);
  * - every name a booted app read that the code spells elsewhere (passed to a shared reader, e.g.
  *   `readServiceBaseConfig(read, 'POOL_PORT', 8434)`), or, failing that, by no literal at all.
  *
@@ -70,6 +71,37 @@ function existsDir(path: string): boolean {
 }
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+/** `const X = ['A', 'B'] (as const)` of every scanned file: lists of names a loop may read. */
+function nameLists(sources: ts.SourceFile[]): Map<string, string[]> {
+  const lists = new Map<string, string[]>();
+  for (const source of sources) {
+    for (const statement of source.statements) {
+      if (!ts.isVariableStatement(statement)) continue;
+      for (const declaration of statement.declarationList.declarations) {
+        if (!ts.isIdentifier(declaration.name) || !declaration.initializer) continue;
+        const init = ts.isAsExpression(declaration.initializer) ? declaration.initializer.expression : declaration.initializer;
+        if (ts.isArrayLiteralExpression(init) && init.elements.length > 0 && init.elements.every((element) => ts.isStringLiteral(element))) {
+          lists.set(declaration.name.text, init.elements.map((element) => (element as ts.StringLiteral).text));
+        }
+      }
+    }
+  }
+  return lists;
+}
+
+/** `for (const name of LIST) … env[name]`: the list's names, when `node` reads the environment under the loop's variable. */
+function loopNames(node: ts.ElementAccessExpression, lists: Map<string, string[]>): { list: string; names: string[] } | null {
+  const key = node.argumentExpression;
+  if (!ts.isIdentifier(key)) return null;
+  for (let at: ts.Node | undefined = node.parent; at; at = at.parent) {
+    if (ts.isForOfStatement(at) && ts.isVariableDeclarationList(at.initializer) && at.initializer.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === key.text)) {
+      return ts.isIdentifier(at.expression) && lists.has(at.expression.text) ? { list: at.expression.text, names: lists.get(at.expression.text) ?? [] } : null;
+    }
+    if (ts.isFunctionLike(at)) return null;
+  }
+  return null;
+}
 
 /** `export const X = <literal or simple expression>` of every scanned file: the defaults written as constants. */
 function constants(sources: ts.SourceFile[]): Map<string, string> {
@@ -215,6 +247,7 @@ function scan(): Scan {
   const files = sourceFiles();
   const sources = files.map((file) => ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true));
   const values = constants(sources);
+  const lists = nameLists(sources);
   const reads: EnvVariable[] = [];
   const literals = new Map<string, Literal[]>();
   const units = new Map<string, number[]>();
@@ -240,6 +273,10 @@ function scan(): Scan {
           : ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && /^env$/.test(node.expression.text) && NAME.test(node.name.text) && !isAssigned(node)
             ? node.name.text
             : null;
+      const looped = ts.isElementAccessExpression(node) && ts.isIdentifier(node.expression) && /env$/i.test(node.expression.text) ? loopNames(node, lists) : null;
+      for (const name of looped?.names ?? []) {
+        reads.push({ name, file, line: lineOf(node, source), unit: unitOf(node, source), kind: `listed in ${looped?.list}`, fallback: null, range: null, description: null });
+      }
       if (envRead !== null) {
         const field = fieldName(node);
         reads.push({ name: envRead, file, line: lineOf(node, source), unit: unitOf(node, source), kind: 'string', fallback: null, range: null, description: field ? (docs.get(field) ?? null) : null });
