@@ -31,7 +31,7 @@ function selectApps(args: string[]): StackApp[] {
   if (args.includes('--help') || args.includes('-h')) {
     process.stdout.write(
       `usage: npm start [-- app ...]\n\napps: ${STACK_APPS.map((a) => a.name).join(', ')} (default: all)\n` +
-        'Environment variables override every default (see README, Configuration).\n',
+        'Environment variables override every default (see docs/configuration.md).\n',
     );
     process.exit(0);
   }

@@ -83,7 +83,7 @@ describe('coordinator-api foundation', () => {
 
 describe('coordinator-api readiness without Redis', () => {
   // Its own process, as operators run it: BullMQ's connection retries against a dead Redis outlive app.close()
-  // and would surface in this test process as unhandled rejections (see README, Operations).
+  // and would surface in this test process as unhandled rejections (see docs/operations.md).
   it('answers 503 and names the failing dependency; its / index points at both probes', async () => {
     const db = await createCoordinatorTestDatabase();
     const service = await spawnService({

@@ -17,7 +17,7 @@ const SERVICE: SpawnServiceOptions = { entry: 'apps/pool-service/src/main.ts', p
 const BUDGET = 1000n;
 const BLOCK_MS = 100;
 const WINDOW_BLOCKS = 20; // 2 s windows
-/** How long after the restart the killed window may take to get its epoch (the epochs queue's lock and stall check, README "Pool under faults"). */
+/** How long after the restart the killed window may take to get its epoch (the epochs queue's lock and stall check, docs/operations.md, "Pool under faults"). */
 const RERUN_BOUND_MS = 10_000;
 
 interface StoredEpoch {

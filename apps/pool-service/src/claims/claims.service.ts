@@ -195,7 +195,7 @@ export class ClaimsService {
     let outcome: { paid: bigint; block: number } | 'nothing_to_claim';
     try {
       // The payment and its ledger row under the hotkey's lock, after the ledger has caught up with the
-      // contract: a row lost after an earlier payment is written now, never twice (README "Epochs and claims").
+      // contract: a row lost after an earlier payment is written now, never twice (docs/pool-and-payouts.md, "Epochs and claims").
       outcome = await this.dataSource.transaction(async (manager) => {
         await this.epochs.lockHotkeyClaims(manager, hotkey);
         await this.reconcileLocked(manager, hotkey, row.epoch, recipient);

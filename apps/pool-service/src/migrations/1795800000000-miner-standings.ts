@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The leaderboard's aggregate (DECISIONS.md §11, README "Pool"): one row per miner with its decayed
+ * The leaderboard's aggregate (DECISIONS.md §11, docs/pool-and-payouts.md): one row per miner with its decayed
  * reputation as of its newest event and its evaluation and evolution counts, so the public
  * leaderboard no longer reads all mining history. The counts are kept by triggers and backfilled
  * here; the reputation sums need SCORE_EMA_DAYS, so the service builds them at its first boot. `rank_key`

@@ -1,8 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The simulated-claim ledger reconciled from the claim contract (DECISIONS.md §8 Simulation, README
- * "Epochs and claims"): a row the pool wrote because the contract had paid more than the ledger held
+ * The simulated-claim ledger reconciled from the claim contract (DECISIONS.md §8 Simulation,
+ * docs/pool-and-payouts.md): a row the pool wrote because the contract had paid more than the ledger held
  * (the claim's own row was lost, e.g. to a Postgres crash after the payment) says so, and the
  * per-hotkey sums it is reconciled by are read through an index on the hotkey.
  */

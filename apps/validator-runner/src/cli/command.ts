@@ -16,7 +16,7 @@ Commands:
   replay --job-file FILE  replay a saved job (a ValidatorJobDto as the scan returns it) and print the result
                           that would be posted, without posting it (needs no identity and no coordinator)
 
-Configuration comes from the environment (see the README, "Running a validator").`;
+Configuration comes from the environment (see docs/validator.md and docs/configuration.md).`;
 
 /** The command line of the runner: a subcommand (default `run`) and its options. */
 export function parseCommand(argv: string[]): RunnerCommand {

@@ -32,7 +32,7 @@ export class SimulatedClaimEntity {
   @IntegerColumn()
   block!: number;
 
-  /** Written from the contract's `claimed_cumulative` because the claim's own row was lost (README "Epochs and claims"). */
+  /** Written from the contract's `claimed_cumulative` because the claim's own row was lost (docs/pool-and-payouts.md, "Epochs and claims"). */
   @Column({ type: 'boolean', default: false })
   reconciled!: boolean;
 
