@@ -10,6 +10,7 @@ import { ReadCoalescer } from '../common/read-coalescer';
 import { BASE_URL_HEADERS, requestBaseUrl } from './request-base-url';
 import { toTaskDto } from './task.mapper';
 import { TaskOperation } from './task-transitions';
+import { OnboardDocumentService } from './onboard-document.service';
 import { TasksService } from './tasks.service';
 import { PublicListRoute } from '../common/list-route';
 import { ApiValidationFailure } from '../common/validation-response';
@@ -42,6 +43,7 @@ export class TasksController {
 
   constructor(
     private readonly tasks: TasksService,
+    private readonly onboardDocuments: OnboardDocumentService,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
@@ -97,7 +99,7 @@ export class TasksController {
     const { publicBaseUrl, trustedProxies } = this.config;
     const baseUrl =
       publicBaseUrl ?? requestBaseUrl(request.headers, request.protocol, trustedProxies.includes(request.socket.remoteAddress));
-    const document = await this.tasks.onboardDocument(taskId, baseUrl);
+    const document = await this.onboardDocuments.render(taskId, baseUrl);
     // Set only on success (unlike @Header), so a 404 still goes out as JSON.
     void reply.type('text/markdown; charset=utf-8');
     // Without PUBLIC_BASE_URL the document depends on these headers: a shared cache must key on them.
