@@ -28,6 +28,9 @@ export function requestBaseUrl(headers: IncomingHttpHeaders, connectionProtocol:
 }
 
 /** Where clients reach this service: PUBLIC_BASE_URL when set, else the request's base URL (forwarded headers believed only from TRUSTED_PROXIES). */
-export function serviceBaseUrl(config: Pick<CoordinatorConfig, 'publicBaseUrl' | 'trustedProxies'>, request: FastifyRequest): string {
+export function serviceBaseUrl(
+  config: Pick<CoordinatorConfig, 'publicBaseUrl' | 'trustedProxies'>,
+  request: Pick<FastifyRequest, 'headers' | 'protocol'> & { socket: { remoteAddress?: string } },
+): string {
   return config.publicBaseUrl ?? requestBaseUrl(request.headers, request.protocol, config.trustedProxies.includes(request.socket.remoteAddress));
 }
