@@ -17,7 +17,6 @@ import { DecisionService, DecisionTransaction } from '../decisions/decisions.mod
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { SubmissionsRepository } from '../submissions/submissions-repository.module';
 import { TaskEntity } from '../tasks/entities/task.entity';
-import { TasksRepository } from '../tasks/tasks.module';
 import { PeerEvaluationEntity } from './entities/peer-evaluation.entity';
 import { toPeerConsensusDto } from './peer-evaluation.mapper';
 import { ONE_EVALUATION_PER_EVALUATOR, PeerEvaluationRepository } from './peer-evaluation.repository';
@@ -34,7 +33,6 @@ export class PeerEvaluationService {
     private readonly decisions: DecisionService,
     private readonly evaluations: PeerEvaluationRepository,
     private readonly submissions: SubmissionsRepository,
-    private readonly tasks: TasksRepository,
   ) {}
 
   /**
@@ -42,8 +40,7 @@ export class PeerEvaluationService {
    * count to the task's `min_peer_evaluations` decides the submission in its own transaction.
    */
   async evaluate(evaluator: string, submissionId: string, body: PeerEvaluateDto): Promise<PeerEvaluationEntity> {
-    const submission = await this.submissions.findOrThrow(this.dataSource.manager, submissionId);
-    const task = await this.tasks.findOrThrow(this.dataSource.manager, submission.taskId);
+    const { submission, task } = await this.submissions.findWithTask(this.dataSource.manager, submissionId);
     assertPeerEvaluationTask(task, submission);
     if (submission.minerHotkey === evaluator) {
       throw ApiError.forbidden(ErrorCode.CannotEvaluateOwnSubmission, 'A miner cannot evaluate its own submission.', { submission_id: submission.id });
@@ -66,8 +63,7 @@ export class PeerEvaluationService {
   /** The consensus so far; 404 for an unknown submission, 409 `peer_evaluation_not_allowed` outside peer_evaluation tasks. */
   async consensus(submissionId: string): Promise<PeerConsensusDto> {
     const manager = this.dataSource.manager;
-    const submission = await this.submissions.findOrThrow(manager, submissionId);
-    const task = await this.tasks.findOrThrow(manager, submission.taskId);
+    const { submission, task } = await this.submissions.findWithTask(manager, submissionId);
     assertPeerEvaluationTask(task, submission);
     return toPeerConsensusDto(submission, task, await this.evaluations.countsOf(manager, submission.id));
   }

@@ -46,6 +46,12 @@ export interface DecidedValues {
   verifiedSecondaryMetric: number | null;
 }
 
+/** A submission read with the task it belongs to. */
+export interface SubmissionWithTask {
+  submission: SubmissionEntity;
+  task: TaskEntity;
+}
+
 /** The submissions table, always through the caller's manager (decisions are recorded by the decision service). */
 @Injectable()
 export class SubmissionsRepository {
@@ -134,6 +140,12 @@ export class SubmissionsRepository {
       throw ApiError.notFound(ErrorCode.SubmissionNotFound, `No submission with id ${submissionId}.`, { submission_id: submissionId });
     }
     return submission;
+  }
+
+  /** The submission and its task (which its foreign key keeps), or 404 `submission_not_found`. */
+  async findWithTask(manager: EntityManager, submissionId: string): Promise<SubmissionWithTask> {
+    const submission = await this.findOrThrow(manager, submissionId);
+    return { submission, task: await manager.findOneByOrFail(TaskEntity, { id: submission.taskId }) };
   }
 
   /** The submission, which the caller knows exists. */

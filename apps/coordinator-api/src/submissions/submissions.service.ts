@@ -25,7 +25,6 @@ import { COORDINATOR_CONFIG } from '../config/config.module';
 import { CoordinatorConfig } from '../config/config';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { assertTaskLive } from '../tasks/task-lookup';
-import { TasksRepository } from '../tasks/tasks.module';
 import { SubmissionEntity } from './entities/submission.entity';
 import { SubmissionDetails } from './submission-detail';
 import { type NewSubmission, SubmissionsRepository } from './submissions.repository';
@@ -41,7 +40,6 @@ export class SubmissionsService {
     private readonly submissions: SubmissionsRepository,
     private readonly metrics: CoordinatorMetrics,
     private readonly claims: ClaimsRepository,
-    private readonly tasks: TasksRepository,
     private readonly details: SubmissionDetails,
     private readonly claimTasks: ClaimTasks,
   ) {}
@@ -139,9 +137,8 @@ export class SubmissionsService {
 
   /** Owner (or admin) only: the submission with its verifications, peer evaluations, consensus and idea rewards. */
   async detail(principal: AuthPrincipal, submissionId: string): Promise<SubmissionDetailDto> {
-    const submission = await this.get(submissionId);
+    const { submission, task } = await this.submissions.findWithTask(this.dataSource.manager, submissionId);
     assertOwner(principal, submission.minerHotkey, ErrorCode.NotSubmissionOwner);
-    const task = await this.tasks.findOrThrow(this.dataSource.manager, submission.taskId);
     return this.details.of(this.dataSource.manager, task, submission);
   }
 

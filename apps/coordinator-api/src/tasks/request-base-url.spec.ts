@@ -1,4 +1,5 @@
-import { requestBaseUrl } from './request-base-url';
+import { TrustedProxies } from '@rcs/http';
+import { requestBaseUrl, serviceBaseUrl } from './request-base-url';
 
 describe('requestBaseUrl', () => {
   it('uses the connection protocol and Host', () => {
@@ -33,5 +34,23 @@ describe('requestBaseUrl', () => {
 
   it('falls back to localhost when no usable host is given', () => {
     expect(requestBaseUrl({ host: 'bad host' }, 'http', false)).toBe('http://localhost');
+  });
+});
+
+describe('serviceBaseUrl', () => {
+  const { proxies } = TrustedProxies.parse(['10.0.0.1']);
+  const request = (remoteAddress: string) => ({
+    headers: { host: 'internal:8000', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'coordinator.example' },
+    protocol: 'http' as const,
+    socket: { remoteAddress },
+  });
+
+  it('answers PUBLIC_BASE_URL whatever the request says', () => {
+    expect(serviceBaseUrl({ publicBaseUrl: 'https://public.example', trustedProxies: proxies }, request('10.0.0.1'))).toBe('https://public.example');
+  });
+
+  it('without it, believes forwarded headers only from a trusted proxy', () => {
+    expect(serviceBaseUrl({ publicBaseUrl: null, trustedProxies: proxies }, request('10.0.0.1'))).toBe('https://coordinator.example');
+    expect(serviceBaseUrl({ publicBaseUrl: null, trustedProxies: proxies }, request('10.0.0.2'))).toBe('http://internal:8000');
   });
 });

@@ -1,4 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyRequest } from 'fastify';
+import type { CoordinatorConfig } from '../config/config';
 
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(?::\d{1,5})?$/;
 
@@ -23,4 +25,12 @@ export function requestBaseUrl(headers: IncomingHttpHeaders, connectionProtocol:
   const forwardedHost = fromTrustedProxy ? firstEntry(headers['x-forwarded-host']) : undefined;
   const host = [forwardedHost, headers.host].find((candidate) => candidate !== undefined && HOST.test(candidate));
   return `${protocol}://${host ?? 'localhost'}`;
+}
+
+/** Where clients reach this service: PUBLIC_BASE_URL when set, else the request's base URL (forwarded headers believed only from TRUSTED_PROXIES). */
+export function serviceBaseUrl(
+  config: Pick<CoordinatorConfig, 'publicBaseUrl' | 'trustedProxies'>,
+  request: Pick<FastifyRequest, 'headers' | 'protocol'> & { socket: { remoteAddress?: string } },
+): string {
+  return config.publicBaseUrl ?? requestBaseUrl(request.headers, request.protocol, config.trustedProxies.includes(request.socket.remoteAddress));
 }

@@ -7,9 +7,10 @@ import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { JsonAnswer, jsonAnswer, sendJson } from '../common/json-answer';
 import { ReadCoalescer } from '../common/read-coalescer';
-import { BASE_URL_HEADERS, requestBaseUrl } from './request-base-url';
+import { BASE_URL_HEADERS, serviceBaseUrl } from './request-base-url';
 import { toTaskDto } from './task.mapper';
 import { TaskOperation } from './task-transitions';
+import { OnboardDocumentService } from './onboard-document.service';
 import { TasksService } from './tasks.service';
 import { PublicListRoute } from '../common/list-route';
 import { ApiValidationFailure } from '../common/validation-response';
@@ -42,6 +43,7 @@ export class TasksController {
 
   constructor(
     private readonly tasks: TasksService,
+    private readonly onboardDocuments: OnboardDocumentService,
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
   ) {}
 
@@ -94,14 +96,11 @@ export class TasksController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    const { publicBaseUrl, trustedProxies } = this.config;
-    const baseUrl =
-      publicBaseUrl ?? requestBaseUrl(request.headers, request.protocol, trustedProxies.includes(request.socket.remoteAddress));
-    const document = await this.tasks.onboardDocument(taskId, baseUrl);
+    const document = await this.onboardDocuments.render(taskId, serviceBaseUrl(this.config, request));
     // Set only on success (unlike @Header), so a 404 still goes out as JSON.
     void reply.type('text/markdown; charset=utf-8');
     // Without PUBLIC_BASE_URL the document depends on these headers: a shared cache must key on them.
-    if (publicBaseUrl === null) void reply.header('vary', BASE_URL_HEADERS);
+    if (this.config.publicBaseUrl === null) void reply.header('vary', BASE_URL_HEADERS);
     return document;
   }
 

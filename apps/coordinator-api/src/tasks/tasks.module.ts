@@ -2,12 +2,13 @@ import { Module } from '@nestjs/common';
 import { EventsModule } from '../events/events.module';
 import { TasksController } from './tasks.controller';
 import { TasksRepository } from './tasks.repository';
+import { OnboardDocumentService } from './onboard-document.service';
 import { TasksService } from './tasks.service';
 
 @Module({
   imports: [EventsModule],
   controllers: [TasksController],
-  providers: [TasksService, TasksRepository],
+  providers: [TasksService, OnboardDocumentService, TasksRepository],
   // Claims, submissions, work items, validation and decisions read and lock tasks inside their own transaction.
   exports: [TasksService, TasksRepository],
 })

@@ -1,15 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError, CreateTaskDto, ErrorCode, TaskQueryDto, TaskState, TaskStateUpdateDto } from '@rcs/contracts';
 import { isUniqueViolation } from '@rcs/persistence';
 import { isUuid } from '../common/ids';
-import { CoordinatorConfig } from '../config/config';
-import { COORDINATOR_CONFIG } from '../config/config.module';
 import { DomainEvents } from '../events/domain-events';
 import { TaskEntity } from './entities/task.entity';
-import { renderOnboardDocument } from './onboard-document';
-import { toTaskDto } from './task.mapper';
 import { TASK_TRANSITIONS, TaskOperation } from './task-transitions';
 import { NewTask, TasksRepository } from './tasks.repository';
 
@@ -51,12 +47,11 @@ function newTask(body: CreateTaskDto): NewTask {
   };
 }
 
-/** Tasks (competitions): creation, reading, the onboarding document and the admin state moves (DECISIONS.md §3). */
+/** Tasks (competitions): creation, reading and the admin state moves (DECISIONS.md §3); the onboarding document is OnboardDocumentService's. */
 @Injectable()
 export class TasksService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly events: DomainEvents,
     private readonly tasks: TasksRepository,
   ) {}
@@ -84,15 +79,6 @@ export class TasksService {
   /** The task, or 404 `task_not_found` (also for an id that is not a uuid). */
   get(taskId: string): Promise<TaskEntity> {
     return this.tasks.findOrThrow(this.dataSource.manager, taskId);
-  }
-
-  /** The task's onboarding Markdown, with URLs under `baseUrl`. */
-  async onboardDocument(taskId: string, baseUrl: string): Promise<string> {
-    const task = await this.get(taskId);
-    return renderOnboardDocument(
-      { ...toTaskDto(task), onboard_md: task.onboardMd, base_commit_sha: task.baseCommitSha },
-      { baseUrl, claimTtlSeconds: this.config.claimTtlSeconds, authMaxSkewSeconds: this.config.authMaxSkewSeconds },
-    );
   }
 
   /** pause, resume or close in one locked statement; 404 for an unknown task, 409 `invalid_task_transition` for a refused move. */

@@ -5,7 +5,7 @@ import { CurrentAuth, HotkeyPrincipal, Validator } from '@rcs/auth';
 import { ApiErrors, ErrorCode, ScanRequestDto, ScanResponseDto, SIGNATURE_ERRORS, ValidatorJobClaimDto, ValidatorJobDto, ValidatorJobResultDto, VerificationSummaryDto } from '@rcs/contracts';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
-import { requestBaseUrl } from '../tasks/request-base-url';
+import { serviceBaseUrl } from '../tasks/request-base-url';
 import { ValidatorJobsService } from './validator-jobs.service';
 import { toVerificationSummaryDto } from './verification.mapper';
 import { ApiValidationFailure } from '../common/validation-response';
@@ -21,8 +21,7 @@ export class ValidatorController {
 
   /** Where the validator reaches this service: the held-out download URLs of its jobs start with it. */
   private baseUrl(request: FastifyRequest): string {
-    const { publicBaseUrl, trustedProxies } = this.config;
-    return publicBaseUrl ?? requestBaseUrl(request.headers, request.protocol, trustedProxies.includes(request.socket.remoteAddress));
+    return serviceBaseUrl(this.config, request);
   }
 
   @Post('submissions/scan')

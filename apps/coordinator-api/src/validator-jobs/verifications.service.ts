@@ -4,7 +4,6 @@ import { DataSource } from 'typeorm';
 import { ApiError, ApiValidationError, CompetitionMode, ErrorCode, VerificationQueryDto, VerifyDto } from '@rcs/contracts';
 import { DecisionService } from '../decisions/decisions.module';
 import { SubmissionsRepository } from '../submissions/submissions-repository.module';
-import { TasksRepository } from '../tasks/tasks.module';
 import { VerificationEntity } from './entities/verification.entity';
 import { resultViolations, toObservedResult } from './observed-result';
 import { JobCompletionLostError, SubmissionDecider } from './submission-decider';
@@ -29,7 +28,6 @@ export class VerificationsService {
     private readonly decisions: DecisionService,
     private readonly verifications: VerificationsRepository,
     private readonly submissions: SubmissionsRepository,
-    private readonly tasks: TasksRepository,
   ) {}
 
   /**
@@ -37,8 +35,7 @@ export class VerificationsService {
    * decides the submission and completes its job whatever the job's lease state, recording who verified.
    */
   async verify(validatorHotkey: string, submissionId: string, body: VerifyDto): Promise<VerificationEntity> {
-    const submission = await this.submissions.findOrThrow(this.dataSource.manager, submissionId);
-    const task = await this.tasks.findOrThrow(this.dataSource.manager, submission.taskId);
+    const { submission, task } = await this.submissions.findWithTask(this.dataSource.manager, submissionId);
     if (task.competitionMode === CompetitionMode.PeerEvaluation) {
       throw ApiError.conflict(
         ErrorCode.VerifyNotAllowedForPeerEvaluation,
