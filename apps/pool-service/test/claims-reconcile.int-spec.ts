@@ -33,7 +33,7 @@ describe('claims under a Postgres crash between the payment and the ledger row',
     await stores.db.query(`INSERT INTO miners (hotkey, recipient_coldkey, recipient_updated_at) VALUES ($1, $2, now())`, [hotkey, coldkey]);
     coordinator.snapshot = snapshotOf([[hotkey, 1]]);
     pool = await servePoolOn(stores, 'reconcile', { COORDINATOR_URL: coordinator.url, ...simulatedClaimsEnv(BUDGET) });
-    client = new PoolClient(pool.url);
+    client = pool.client;
     contract = pool.app.get<ClaimContractPort>(CLAIM_CONTRACT_PORT);
   }, 120_000);
 

@@ -1,20 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { addPoolAuthSecuritySchemes, keypairFromUri } from '@rcs/auth';
+import { keypairFromUri } from '@rcs/auth';
 import { CLAIM_CONTRACT_PORT, type ClaimContractPort } from '@rcs/chain';
 import { EpochJob, QueueName } from '@rcs/contracts';
-import { createHttpApp, createLogger, listen } from '@rcs/http';
+import { listen } from '@rcs/http';
 import { ss58ToAccountId, accountIdToSs58, verifyClaimPackage, type ClaimPackage } from '@rcs/merkle';
 import { JobQueue } from '@rcs/queue';
 import { FakeCoordinator, metricValue, scrapeMetrics, snapshotOf, SseClient } from '@rcs/testing';
-import { AppModule } from '../src/app.module';
 import { loadPoolServiceConfig } from '../src/config/config';
 import { rolloverJobId } from '../src/epochs/epochs.job';
 import { EpochPublisher } from '../src/epochs/epoch-publisher.service';
 import { EpochsService } from '../src/epochs/epochs.service';
 import { SnapshotRefusedError } from '../src/epochs/errors';
 import type { PoolJobs } from '../src/jobs/pool-jobs';
-import { PoolClient, PoolHarness, startPool, type ErrorBody } from './support/harness';
+import { createPoolApp, PoolClient, PoolHarness, poolStoresEnv, startPool, type ErrorBody } from './support/harness';
 import { simulatedClaimsEnv } from './support/own-stores';
 
 const BUDGET = 1000n;
@@ -22,7 +21,6 @@ const BUDGET = 1000n;
 describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () => {
   const coordinator = new FakeCoordinator();
   let pool: PoolHarness;
-  let client: PoolClient;
   let contract: ClaimContractPort;
   let epochs: EpochsService;
   const hk: Record<string, string> = {};
@@ -38,7 +36,6 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
       COORDINATOR_URL: coordinator.url,
       ...simulatedClaimsEnv(BUDGET),
     });
-    client = new PoolClient(pool.url);
     contract = pool.app.get<ClaimContractPort>(CLAIM_CONTRACT_PORT);
     epochs = pool.app.get(EpochsService);
     for (const name of ['a', 'b', 'c']) {
@@ -77,8 +74,8 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
     expect(metricValue(metrics, 'pool_epochs_total', { publication: 'published' })).toBe(1);
     expect(metricValue(metrics, 'bullmq_queue_jobs', { queue: 'pool.epochs', state: 'waiting' })).toBeDefined();
 
-    expect((await client.send('GET', '/claims/epochs')).body).toEqual({ epochs: [10], default_epoch: 10 });
-    const meta = await client.send<Record<string, unknown>>('GET', '/claims/epoch/10');
+    expect((await pool.client.send('GET', '/claims/epochs')).body).toEqual({ epochs: [10], default_epoch: 10 });
+    const meta = await pool.client.send<Record<string, unknown>>('GET', '/claims/epoch/10');
     expect(meta.status).toBe(200);
     expect(meta.body).toMatchObject({ epoch: 10, leaf_count: 2, status: 'published', hash: 'blake2b-256', tree: 'rfc9162', snapshot_stale: false });
     // 1000 by 3:1:1 = 600, 200, 200; d accrues without a leaf.
@@ -93,10 +90,10 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
 
     // Any SS58 spelling of the hotkey finds its leaf; the alias answers the same package.
     const otherSpelling = accountIdToSs58(ss58ToAccountId(hk['a']), 0);
-    const pkg = await client.send<ClaimPackage>('GET', `/claims/epoch/proof/${otherSpelling}`);
+    const pkg = await pool.client.send<ClaimPackage>('GET', `/claims/epoch/proof/${otherSpelling}`);
     expect(pkg.status).toBe(200);
     expect(pkg.body).toMatchObject({ epoch: 10, hotkey: hk['a'], recipient_coldkey: cold['a'], amount: '600', amount_units: '600' });
-    expect((await client.send('GET', `/claims/epoch/10/claim/${hk['a']}`)).body).toEqual(pkg.body);
+    expect((await pool.client.send('GET', `/claims/epoch/10/claim/${hk['a']}`)).body).toEqual(pkg.body);
     const onChain = await contract.epochInfo(10);
     expect(onChain?.root).toBe(pkg.body.root);
     expect(verifyClaimPackage(pkg.body, { root: onChain?.root ?? '', leafCount: onChain?.numOfLeaves ?? 0 })).toMatchObject({ ok: true });
@@ -104,11 +101,11 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
       expect(verifyClaimPackage({ ...pkg.body, ...tampered }, { root: onChain?.root ?? '', leafCount: 2 }).ok).toBe(false);
     }
 
-    const missing = await client.send<ErrorBody>('GET', `/claims/epoch/proof/${hk['d']}`);
+    const missing = await pool.client.send<ErrorBody>('GET', `/claims/epoch/proof/${hk['d']}`);
     expect([missing.status, missing.body.detail.error]).toEqual([404, 'hotkey_not_in_epoch']);
-    expect((await client.send<ErrorBody>('GET', '/claims/epoch/99/proof/x')).body.detail.error).toBe('epoch_not_found');
+    expect((await pool.client.send<ErrorBody>('GET', '/claims/epoch/99/proof/x')).body.detail.error).toBe('epoch_not_found');
 
-    const status = await client.send<{ latest_epoch: number; payout: { publication: { enabled: boolean; pending_epoch: number | null } } }>('GET', '/status');
+    const status = await pool.client.send<{ latest_epoch: number; payout: { publication: { enabled: boolean; pending_epoch: number | null } } }>('GET', '/status');
     expect(status.body.latest_epoch).toBe(10);
     expect(status.body.payout.publication).toMatchObject({ enabled: true, pending_epoch: null });
     // What BitSota's pool verifier checks on /status: healthy, the on-chain runtime and proof API enabled, no read error or veto, the publisher running.
@@ -147,15 +144,15 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
   }, 60_000);
 
   it('pays a simulated claim once (amount − claimed), refuses a second, a tampered package and a superseded epoch, and pays only the difference later', async () => {
-    const pkg = (await client.send<ClaimPackage>('GET', `/claims/epoch/proof/${hk['a']}`)).body;
+    const pkg = (await pool.client.send<ClaimPackage>('GET', `/claims/epoch/proof/${hk['a']}`)).body;
     expect(pkg.epoch).toBe(11);
     // a: 600 + 600 by now.
     expect(pkg.amount).toBe('1200');
-    const tampered = await client.send<{ detail: { type: string }[] }>('POST', '/claims/epoch/claim', { ...pkg, amount: '1300', amount_units: '1300' });
+    const tampered = await pool.client.send<{ detail: { type: string }[] }>('POST', '/claims/epoch/claim', { ...pkg, amount: '1300', amount_units: '1300' });
     expect([tampered.status, tampered.body.detail[0].type]).toEqual([422, 'invalid_proof']);
 
     const simulatedBefore = metricValue(await scrapeMetrics(pool.url), 'pool_claims_simulated_total') ?? 0;
-    const results = await Promise.all(Array.from({ length: 5 }, () => client.send<Record<string, unknown>>('POST', '/claims/epoch/claim', pkg)));
+    const results = await Promise.all(Array.from({ length: 5 }, () => pool.client.send<Record<string, unknown>>('POST', '/claims/epoch/claim', pkg)));
     const paid = results.filter((r) => r.status === 200);
     expect(paid).toHaveLength(1);
     expect(metricValue(await scrapeMetrics(pool.url), 'pool_claims_simulated_total')).toBe(simulatedBefore + 1);
@@ -166,31 +163,31 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
     await pool.db.dataSource.query(`UPDATE miners SET recipient_coldkey = $2 WHERE hotkey = $1`, [hk['a'], cold['c']]);
     coordinator.snapshot = snapshotOf([[hk['a'], 1]]);
     expect((await epochs.rollover(12)).publication).toBe('published');
-    const old = await client.send<ErrorBody>('POST', '/claims/epoch/11/claim', pkg);
+    const old = await pool.client.send<ErrorBody>('POST', '/claims/epoch/11/claim', pkg);
     expect([old.status, old.body.detail.error]).toEqual([409, 'epoch_not_claimable']);
-    const next = (await client.send<ClaimPackage>('GET', `/claims/epoch/proof/${hk['a']}`)).body;
+    const next = (await pool.client.send<ClaimPackage>('GET', `/claims/epoch/proof/${hk['a']}`)).body;
     expect(next).toMatchObject({ epoch: 12, amount: '2200', recipient_coldkey: cold['c'] });
-    const second = await client.send<Record<string, unknown>>('POST', '/claims/epoch/12/claim', next);
+    const second = await pool.client.send<Record<string, unknown>>('POST', '/claims/epoch/12/claim', next);
     expect(second.body).toMatchObject({ paid: '1000', recipient_coldkey: cold['c'], claimed_cumulative: '2200' });
-    const ledger = await client.send<{ claims: { paid: string }[] }>('GET', '/claims/ledger/12');
+    const ledger = await pool.client.send<{ claims: { paid: string }[] }>('GET', '/claims/ledger/12');
     expect(ledger.body.claims.map((c) => c.paid)).toEqual(['1000']);
 
     // Disputed: claims are locked.
-    const b = (await client.send<ClaimPackage>('GET', `/claims/epoch/proof/${hk['b']}`)).body;
+    const b = (await pool.client.send<ClaimPackage>('GET', `/claims/epoch/proof/${hk['b']}`)).body;
     await contract.challengeEpoch(12, `0x${'11'.repeat(32)}`, await keypairFromUri('//Bob'));
-    const locked = await client.send<ErrorBody>('POST', '/claims/epoch/claim', b);
+    const locked = await pool.client.send<ErrorBody>('POST', '/claims/epoch/claim', b);
     expect([locked.status, locked.body.detail.error]).toEqual([409, 'claims_locked']);
-    expect((await client.send<{ status: string }>('GET', '/claims/epoch/12')).body.status).toBe('disputed');
+    expect((await pool.client.send<{ status: string }>('GET', '/claims/epoch/12')).body.status).toBe('disputed');
   }, 60_000);
 
   it('without the coordinator uses the last stored snapshot within POOL_SNAPSHOT_MAX_AGE_SECONDS, else stores no epoch and says so', async () => {
     coordinator.snapshot = null;
     expect(await epochs.rollover(13)).toMatchObject({ rollover: 'stored' });
-    expect((await client.send<{ snapshot_stale: boolean }>('GET', '/claims/epoch/13')).body.snapshot_stale).toBe(true);
+    expect((await pool.client.send<{ snapshot_stale: boolean }>('GET', '/claims/epoch/13')).body.snapshot_stale).toBe(true);
     await pool.db.dataSource.query(`UPDATE reward_snapshots SET fetched_at = now() - interval '2 hours'`);
     expect(await epochs.rollover(14)).toEqual({ epoch: 14, rollover: 'no_snapshot', publication: null });
     expect(await epochCount(14)).toBe(0);
-    const status = await client.send<{ payout: { snapshot: { unavailable_window: number; last_error: string } } }>('GET', '/status');
+    const status = await pool.client.send<{ payout: { snapshot: { unavailable_window: number; last_error: string } } }>('GET', '/status');
     expect(status.body.payout.snapshot.unavailable_window).toBe(14);
     expect(status.body.payout.snapshot.last_error).toContain('503');
   }, 60_000);
@@ -201,7 +198,7 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
     await contract.publishEpoch({ epoch: 15, root: `0x${'22'.repeat(32)}`, numOfLeaves: 1, totalRao: 1n, uri: 'x' }, alice);
     coordinator.snapshot = snapshotOf([[hk['b'], 1]]);
     expect(await epochs.rollover(15)).toMatchObject({ rollover: 'stored', publication: 'failed' });
-    const status = await client.send<{ status: string; payout: { publication: { pending_epoch: number; attempts: number; last_error: string } } }>('GET', '/status');
+    const status = await pool.client.send<{ status: string; payout: { publication: { pending_epoch: number; attempts: number; last_error: string } } }>('GET', '/status');
     expect(status.body.status).toBe('degraded');
     expect(status.body.payout.publication).toMatchObject({ pending_epoch: 15, attempts: 1 });
     expect(status.body.payout.publication.last_error).toContain('epoch_exists');
@@ -213,7 +210,7 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
     try {
       coordinator.snapshot = snapshotOf([[hk['c'], 1]]);
       expect(await late.app.get(EpochsService).rollover(16)).toMatchObject({ rollover: 'stored', publication: 'published' });
-      const pkg = (await client.send<ClaimPackage>('GET', `/claims/epoch/proof/${hk['c']}`)).body;
+      const pkg = (await pool.client.send<ClaimPackage>('GET', `/claims/epoch/proof/${hk['c']}`)).body;
       const early = await new PoolClient(late.url).send<ErrorBody>('POST', '/claims/epoch/claim', pkg);
       expect([early.status, early.body.detail.error]).toEqual([409, 'claims_not_open']);
     } finally {
@@ -273,7 +270,7 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
       const snapshot = snapshotOf([]) as { competitions: Record<string, unknown>[] };
       return { ...snapshot, competitions: [{ ...snapshot.competitions[0], miners }] };
     };
-    const status = async () => (await client.send<{ payout: { snapshot: { unavailable_window: number; last_error: string } } }>('GET', '/status')).body.payout.snapshot;
+    const status = async () => (await pool.client.send<{ payout: { snapshot: { unavailable_window: number; last_error: string } } }>('GET', '/status')).body.payout.snapshot;
 
     // The contract's own check (`@rcs/client`): a score must be > 0.
     coordinator.snapshot = withMiners([{ miner_hotkey: hk['a'], score: 1 }, { miner_hotkey: hk['b'], score: 0 }]);
@@ -313,18 +310,13 @@ async function startSibling(pool: PoolHarness, env: NodeJS.ProcessEnv): Promise<
   const config = loadPoolServiceConfig({
     CHAIN: 'dev',
     NETUID: '1',
-    POOL_DATABASE_URL: pool.db.url,
-    REDIS_URL: pool.redis.url,
-    REDIS_KEY_PREFIX: pool.redis.prefix,
+    ...poolStoresEnv(pool.db, pool.redis),
     LOG_LEVEL: 'silent',
     POOL_EPOCH_CHECK_SECONDS: '3600',
     POOL_SNAPSHOT_ATTEMPTS: '1',
     POOL_EPOCH_BUDGET_UNITS: BUDGET.toString(),
     ...env,
   });
-  const app = await createHttpApp(AppModule.forRoot(config), {
-    logger: createLogger({ level: config.logLevel, name: 'pool-service' }),
-    openApi: { title: 'Payout (Pool) Service', description: 'test', version: '0.1.0', configure: addPoolAuthSecuritySchemes },
-  });
+  const app = await createPoolApp(config);
   return { app, url: await listen(app, 0, '127.0.0.1') };
 }

@@ -36,7 +36,7 @@ describe('pool faults: Redis going away', () => {
       COORDINATOR_URL: coordinator.url,
       ...simulatedClaimsEnv(1000n),
     });
-    api = new PoolClient(pool.url);
+    api = pool.client;
     const db = new Client({ connectionString: pg.databaseUrl('pool') });
     await db.connect();
     for (const name of ['a', 'b', 'c']) {

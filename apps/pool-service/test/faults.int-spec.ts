@@ -29,7 +29,7 @@ describe('pool faults: rollovers across a Postgres outage and an emptied Redis',
     redis = new Redis(stores.redis.url, { maxRetriesPerRequest: 1 });
     coordinator.snapshot = snapshotOf([[(await keypairFromUri('//FaultMiner')).address, 1]]);
     pool = await servePoolOn(stores, 'faults', { COORDINATOR_URL: coordinator.url, ...fastEpochsEnv(BUDGET, WINDOW_BLOCKS, BLOCK_MS) });
-    client = new PoolClient(pool.url);
+    client = pool.client;
   }, 120_000);
 
   afterAll(async () => {

@@ -18,7 +18,7 @@ describe('leaderboard from the miner standings', () => {
 
   beforeAll(async () => {
     pool = await startPool({ SCORE_EMA_DAYS: String(D_DAYS) });
-    api = new PoolClient(pool.url);
+    api = pool.client;
     reputation = pool.app.get(ReputationRepository);
   }, 60_000);
 

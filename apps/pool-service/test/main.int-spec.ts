@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
 import { createTestRedis, expectServiceAnswers, spawnService, SpawnServiceOptions, TestDatabase, TestRedis } from '@rcs/testing';
-import { createPoolTestDatabase } from './support/harness';
+import { createPoolTestDatabase, poolStoresEnv } from './support/harness';
 
 const SERVICE: SpawnServiceOptions = { entry: 'apps/pool-service/src/main.ts', portVariable: 'POOL_PORT', healthPath: '/healthz' };
 
@@ -23,7 +23,7 @@ describe('pool-service process', () => {
   it('boots from its entry point, serves /healthz, /readyz, /health and OpenAPI, and exits 0 on SIGTERM', async () => {
     const service = await spawnService({
       ...SERVICE,
-      env: { POOL_DATABASE_URL: db.url, REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.prefix, CHAIN: 'dev', NETUID: '1' },
+      env: { ...poolStoresEnv(db, redis), CHAIN: 'dev', NETUID: '1' },
     });
     try {
       await expectServiceAnswers(service, 'pool-service', '/healthz', { status: '/status', leaderboard: '/api/v1/miners/leaderboard' });

@@ -23,7 +23,7 @@ describe('GET /api/v1/miners/{hotkey}/standing', () => {
 
   beforeAll(async () => {
     pool = await startPool({ SCORE_EMA_DAYS: '10' });
-    api = new PoolClient(pool.url);
+    api = pool.client;
     const q = (sql: string, params: unknown[] = []): Promise<unknown[]> => pool.db.dataSource.query(sql, params);
     await q(`INSERT INTO miners (hotkey) SELECT unnest($1::text[])`, [[...ranked, ...negative, ...silent]]);
     const [{ id: algorithm }] = (await q(

@@ -1,14 +1,12 @@
-import { addPoolAuthSecuritySchemes, keypairFromUri } from '@rcs/auth';
+import { keypairFromUri } from '@rcs/auth';
 import { CLAIM_CONTRACT_PORT, ClaimContractError, type ClaimContractPort, type ClaimData, type HexHash } from '@rcs/chain';
 import { LocalClaimContract, LocalRpcServer, MERKLEPOOL_5A988BF_METADATA_PATH, MERKLEPOOL_METADATA_PATH } from '@rcs/chain/testing';
-import { createHttpApp, createLogger } from '@rcs/http';
 import type { ClaimPackage } from '@rcs/merkle';
 import { createTestRedis, FakeCoordinator, snapshotOf, type TestRedis } from '@rcs/testing';
 import { encodeAddress } from '@polkadot/util-crypto';
-import { AppModule } from '../src/app.module';
 import { loadPoolServiceConfig } from '../src/config/config';
 import { EpochsService } from '../src/epochs/epochs.service';
-import { PoolClient, PoolHarness, startPool } from './support/harness';
+import { createPoolApp, PoolHarness, poolStoresEnv, startPool } from './support/harness';
 import { testRolloverEnv } from './support/own-stores';
 
 const CONTRACT = encodeAddress(new Uint8Array(32).fill(0xc0), 42);
@@ -31,7 +29,6 @@ describe('pool payout through the polkadot adapter on the real merklepool metada
   let contractRedis: TestRedis;
   let deployed: LocalClaimContract;
   let pool: PoolHarness;
-  let client: PoolClient;
   let contract: ClaimContractPort;
   let epochs: EpochsService;
   let hotkey: string;
@@ -56,7 +53,6 @@ describe('pool payout through the polkadot adapter on the real merklepool metada
       COORDINATOR_URL: coordinator.url,
       ...testRolloverEnv(1000),
     });
-    client = new PoolClient(pool.url);
     contract = pool.app.get<ClaimContractPort>(CLAIM_CONTRACT_PORT);
     epochs = pool.app.get(EpochsService);
     await pool.db.dataSource.query(`INSERT INTO miners (hotkey, recipient_coldkey, recipient_updated_at) VALUES ($1, $2, now())`, [hotkey, coldkey]);
@@ -92,9 +88,9 @@ describe('pool payout through the polkadot adapter on the real merklepool metada
     coordinator.snapshot = snapshotOf([[hotkey, 1]]);
     expect(await epochs.rollover(10)).toEqual({ epoch: 10, rollover: 'stored', publication: 'published' });
     expect(deployed.included.map((call) => [call.message, call.reverted])).toEqual([['publish_epoch', false]]);
-    const meta = await client.send<Record<string, unknown>>('GET', '/claims/epoch/10');
+    const meta = await pool.client.send<Record<string, unknown>>('GET', '/claims/epoch/10');
     expect(meta.body).toMatchObject({ epoch: 10, status: 'published', published_block: 101, claims_open_at_block: 101 });
-    expect((await client.send<HealthBody>('GET', '/health')).body).toMatchObject({
+    expect((await pool.client.send<HealthBody>('GET', '/health')).body).toMatchObject({
       status: 'healthy',
       onchain_runtime: { enabled: true, contract: CONTRACT, contract_status: { active_veto_count: 0, is_veto_active: false, claim_ready: true, read_error: null } },
       payout: { publication: { pending_epoch: null, last_error: null } },
@@ -112,21 +108,21 @@ describe('pool payout through the polkadot adapter on the real merklepool metada
   }, 60_000);
 
   it('shows a dispute in /health and on the epoch route; the contract refuses claims (claims_locked) until it is resolved', async () => {
-    const pkg = (await client.send<ClaimPackage>('GET', `/claims/epoch/proof/${hotkey}`)).body;
+    const pkg = (await pool.client.send<ClaimPackage>('GET', `/claims/epoch/proof/${hotkey}`)).body;
     await contract.challengeEpoch(10, EVIDENCE, await keypairFromUri('//Bob'));
 
-    const health = (await client.send<HealthBody>('GET', '/health')).body;
+    const health = (await pool.client.send<HealthBody>('GET', '/health')).body;
     expect(health.onchain_runtime.contract_status).toMatchObject({ active_veto_count: 1, is_veto_active: true, claim_ready: false });
-    expect((await client.send<{ status: string }>('GET', '/claims/epoch/10')).body.status).toBe('disputed');
+    expect((await pool.client.send<{ status: string }>('GET', '/claims/epoch/10')).body.status).toBe('disputed');
     expect(await refusalOf(pkg)).toMatchObject({ code: 'claims_locked' });
 
     await contract.resolveChallenge(10, false, (await keypairFromUri('//Bob')).address, await keypairFromUri('//Alice'));
-    expect((await client.send<HealthBody>('GET', '/health')).body.onchain_runtime.contract_status).toMatchObject({ is_veto_active: false, claim_ready: true });
-    expect((await client.send<{ status: string }>('GET', '/claims/epoch/10')).body.status).toBe('published');
+    expect((await pool.client.send<HealthBody>('GET', '/health')).body.onchain_runtime.contract_status).toMatchObject({ is_veto_active: false, claim_ready: true });
+    expect((await pool.client.send<{ status: string }>('GET', '/claims/epoch/10')).body.status).toBe('published');
   }, 60_000);
 
   it('reports the contract’s own refusal when its state does not explain it, and pays amount − claimed once (Claimed event)', async () => {
-    const pkg = (await client.send<ClaimPackage>('GET', `/claims/epoch/proof/${hotkey}`)).body;
+    const pkg = (await pool.client.send<ClaimPackage>('GET', `/claims/epoch/proof/${hotkey}`)).body;
     try {
       for (const [forced, refusal] of [
         ['WriteFailed', 'write_failed'],
@@ -146,13 +142,13 @@ describe('pool payout through the polkadot adapter on the real merklepool metada
     // Refused again (Err(WriteFailed)); get_claimed_cumulative_rao says why.
     expect(await refusalOf(pkg)).toMatchObject({ code: 'nothing_to_claim' });
     // The simulation routes are not served: CLAIM_SIMULATION is refused with CHAIN=polkadot.
-    expect((await client.send('POST', '/claims/epoch/claim', pkg)).status).toBe(404);
+    expect((await pool.client.send('POST', '/claims/epoch/claim', pkg)).status).toBe(404);
   }, 60_000);
 
   it('records a publication refused because the contract holds another root as a failure, shown by /health', async () => {
     await contract.publishEpoch({ epoch: 11, root: `0x${'22'.repeat(32)}`, numOfLeaves: 1, totalRao: 1n, uri: 'x' }, await keypairFromUri('//Alice'));
     expect(await epochs.rollover(11)).toMatchObject({ rollover: 'stored', publication: 'failed' });
-    const health = (await client.send<HealthBody>('GET', '/health')).body;
+    const health = (await pool.client.send<HealthBody>('GET', '/health')).body;
     expect(health.status).toBe('degraded');
     expect(health.payout.publication).toMatchObject({ pending_epoch: 11, last_error: expect.stringContaining('epoch_exists') });
   }, 60_000);
@@ -161,16 +157,11 @@ describe('pool payout through the polkadot adapter on the real merklepool metada
     const config = loadPoolServiceConfig({
       ...chainEnv(MERKLEPOOL_5A988BF_METADATA_PATH),
       NETUID: '1',
-      POOL_DATABASE_URL: pool.db.url,
-      REDIS_URL: pool.redis.url,
-      REDIS_KEY_PREFIX: pool.redis.prefix,
+      ...poolStoresEnv(pool.db, pool.redis),
       LOG_LEVEL: 'silent',
       POOL_EPOCH_CHECK_SECONDS: '3600',
     });
-    const app = await createHttpApp(AppModule.forRoot(config), {
-      logger: createLogger({ level: config.logLevel, name: 'pool-service' }),
-      openApi: { title: 'Payout (Pool) Service', description: 'test', version: '0.1.0', configure: addPoolAuthSecuritySchemes },
-    });
+    const app = await createPoolApp(config);
     try {
       await expect(app.init()).rejects.toThrow(/merklepool-5a988bf\.json is not the contract this pool speaks .*type ClaimData is ClaimData \{epoch: u64, index: u32, recipient_coldkey/);
     } finally {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { keypairFromUri } from '@rcs/auth';
 import { childProcessBaseEnv, createTestRedis, spawnService, SpawnedService, TestDatabase, TestRedis } from '@rcs/testing';
-import { createPoolTestDatabase } from './support/harness';
+import { createPoolTestDatabase, poolStoresEnv } from './support/harness';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -21,9 +21,7 @@ describe('npm run -s pool-round against a running pool-service', () => {
       portVariable: 'POOL_PORT',
       healthPath: '/healthz',
       env: {
-        POOL_DATABASE_URL: db.url,
-        REDIS_URL: redis.url,
-        REDIS_KEY_PREFIX: redis.prefix,
+        ...poolStoresEnv(db, redis),
         CHAIN: 'dev',
         NETUID: '1',
         VALIDATOR_HOTKEYS: validator.address,

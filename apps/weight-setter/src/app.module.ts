@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import type { Redis } from 'ioredis';
+import type { SubtensorPort } from '@rcs/chain';
 import { loadValidatorKeypair } from '@rcs/auth';
 import { CoordinatorClient } from '@rcs/client';
 import { QUEUE_JOB_NAMES, QueueName } from '@rcs/contracts';
@@ -8,12 +9,13 @@ import { createHealthController, createLogger } from '@rcs/http';
 import { QueueModule, REDIS, RedisModule } from '@rcs/queue';
 import type { WeightSetterConfig } from './config/config';
 import { StatusController } from './status/status.controller';
-import { WeightsMetrics } from './status/weights-metrics';
+import { StatusService } from './status/status.service';
 import { createSubtensor } from './weights/chain-wiring';
 import { OwnerLock } from './weights/owner-lock';
 import { OwnershipService } from './weights/ownership.service';
 import { PassStatusStore } from './weights/pass-status.store';
 import { RevealWatchService } from './weights/reveal-watch.service';
+import { SetterIdentity } from './weights/setter-identity';
 import { SUBTENSOR, VALIDATOR_KEYPAIR, WEIGHTS_CLOCK, WEIGHTS_CONFIG, WEIGHTS_LOGGER } from './weights/tokens';
 import { WeightsPassService } from './weights/weights-pass.service';
 import { WeightsJobHandler } from './weights/weights.job';
@@ -43,6 +45,11 @@ export class AppModule {
         { provide: WEIGHTS_LOGGER, useFactory: () => createLogger({ level: config.logLevel, name: 'weight-setter', format: config.logFormat }) },
         { provide: VALIDATOR_KEYPAIR, useFactory: () => loadValidatorKeypair(config.identity) },
         { provide: SUBTENSOR, inject: [REDIS], useFactory: (redis: Redis) => createSubtensor(config, redis) },
+        {
+          provide: SetterIdentity,
+          inject: [SUBTENSOR, VALIDATOR_KEYPAIR],
+          useFactory: (chain: SubtensorPort, keypair: KeyringPair) => new SetterIdentity(chain, keypair, config.chain.netuid, config.dryRun),
+        },
         { provide: CoordinatorClient, useFactory: () => new CoordinatorClient({ baseUrl: config.coordinatorUrl, timeoutMs: config.httpTimeoutMs }) },
         {
           provide: OwnerLock,
@@ -58,7 +65,7 @@ export class AppModule {
         RevealWatchService,
         WeightsJobHandler,
         OwnershipService,
-        WeightsMetrics,
+        StatusService,
       ],
     };
   }

@@ -10,7 +10,7 @@ export * from './database/database-ready';
 export * from './database/postgres-errors';
 export * from './database/connection-errors';
 export * from './schema/database-schema';
-export * from './schema/schema-diff';
+export { pendingSchemaChanges, type SchemaChanges, type SchemaQuery } from '@rcs/schema-diff';
 export * from './schema/migration-file';
 export * from './nest/persistence.module';
 export * from './database/sql-rows';

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ChainUnavailableError, SUBTENSOR_PORT, SubtensorPort } from '@rcs/chain';
 import { ApiError, ErrorCode } from '@rcs/contracts';
 import { REDIS } from '@rcs/queue';
@@ -9,10 +9,12 @@ import { POOL_CONFIG } from '../config/config.module';
 /**
  * The owner coldkey of a miner's hotkey (DECISIONS.md §11 Sybil resistance): `SubtensorModule::Owner`, cached
  * in Redis for `STAKE_CACHE_SECONDS` like stake decisions. A hotkey the chain records no owner for is its own
- * owner. The chain unreachable → 503 `chain_unavailable` (fail closed, like the stake gate).
+ * owner. The chain unreachable → 503 `chain_unavailable` (fail closed, like the stake gate). With the stake gate
+ * off, owners are the only Sybil resistance left: said once at boot.
  */
 @Injectable()
-export class MinerOwners {
+export class MinerOwners implements OnApplicationBootstrap {
+  private readonly logger = new Logger(MinerOwners.name);
   private readonly keyPrefix: string;
 
   constructor(
@@ -21,6 +23,10 @@ export class MinerOwners {
     @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
   ) {
     this.keyPrefix = `${config.redisKeyPrefix}:owner:`;
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.config.stake.check) this.logger.warn('POOL_STAKE_CHECK=off: any key may mine without stake (local stacks and tests only; DECISIONS.md §11).');
   }
 
   async ownerOf(hotkey: string): Promise<string> {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   ApiError,
@@ -68,9 +68,7 @@ const MAX_GOSSIP_LIMIT = 50;
 
 /** Batches and leases: issue, submit, expire (DECISIONS.md §11). Every state change is one transaction. */
 @Injectable()
-export class AssignmentsService implements OnApplicationBootstrap {
-  private readonly logger = new Logger(AssignmentsService.name);
-
+export class AssignmentsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly assignments: AssignmentsRepository,
@@ -81,10 +79,6 @@ export class AssignmentsService implements OnApplicationBootstrap {
     private readonly clock: PoolClock,
     @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
   ) {}
-
-  onApplicationBootstrap(): void {
-    if (!this.config.stake.check) this.logger.warn('POOL_STAKE_CHECK=off: any key may mine without stake (local stacks and tests only; DECISIONS.md §11).');
-  }
 
   /** `POST /api/v1/tasks/request`: an evaluate or evolve batch. */
   async requestBatch(hotkey: string, kind: BatchKind): Promise<IssuedBatch> {

@@ -1,11 +1,12 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { addPoolAuthSecuritySchemes, BtAuthSigner, cryptoReady, keypairFromUri } from '@rcs/auth';
-import { serveTestApp } from '@rcs/http';
+import { BtAuthSigner, cryptoReady, keypairFromUri } from '@rcs/auth';
+import { createHttpApp, createLogger, serveTestApp } from '@rcs/http';
 import { sharedDataSourceOptions } from '@rcs/persistence';
 import { createTestDatabase, createTestRedis, TestDatabase, TestRedis } from '@rcs/testing';
 import { AppModule } from '../../src/app.module';
 import { loadPoolServiceConfig, PoolServiceConfig } from '../../src/config/config';
 import { POOL_ENTITIES, POOL_MIGRATIONS } from '../../src/database';
+import { POOL_OPENAPI } from '../../src/openapi';
 
 export const POOL_TEMPLATE = 'rcs_pool_template';
 
@@ -14,12 +15,19 @@ export function createPoolTestDatabase(): Promise<TestDatabase> {
   return createTestDatabase({ template: POOL_TEMPLATE, entities: POOL_ENTITIES, migrations: POOL_MIGRATIONS, dataSourceOptions: sharedDataSourceOptions() });
 }
 
+/** The env that points a pool at this database and Redis prefix: a second pool on them is another process of the same stack. */
+export function poolStoresEnv(db: TestDatabase, redis: TestRedis): NodeJS.ProcessEnv {
+  return { POOL_DATABASE_URL: db.url, REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.prefix };
+}
+
 export interface PoolHarness {
   app: NestFastifyApplication;
   url: string;
   config: PoolServiceConfig;
   db: TestDatabase;
   redis: TestRedis;
+  /** Unsigned and signed HTTP against this pool. */
+  client: PoolClient;
   close(): Promise<void>;
 }
 
@@ -31,7 +39,7 @@ export async function startPool(env: NodeJS.ProcessEnv = {}): Promise<PoolHarnes
   await cryptoReady();
   const db = await createPoolTestDatabase();
   const redis = await createTestRedis();
-  const served = await servePool({ POOL_DATABASE_URL: db.url, REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.prefix, ...env }, async () => {
+  const served = await servePool({ ...poolStoresEnv(db, redis), ...env }, async () => {
     await redis.cleanup();
     await db.drop();
   });
@@ -51,10 +59,15 @@ export async function servePool(env: NodeJS.ProcessEnv, release: () => Promise<v
   const served = await serveTestApp(AppModule.forRoot(config), {
     name: 'pool-service',
     logLevel: config.logLevel,
-    openApi: { title: 'Payout (Pool) Service', description: 'test', version: '0.1.0', configure: addPoolAuthSecuritySchemes },
+    openApi: POOL_OPENAPI,
     release,
   });
-  return { ...served, config };
+  return { ...served, config, client: new PoolClient(served.url) };
+}
+
+/** The pool app on `config` as its service builds it, not yet listening (e.g. to watch it refuse to start). */
+export function createPoolApp(config: PoolServiceConfig): Promise<NestFastifyApplication> {
+  return createHttpApp(AppModule.forRoot(config), { logger: createLogger({ level: config.logLevel, name: 'pool-service' }), openApi: POOL_OPENAPI });
 }
 
 export async function signer(uri: string): Promise<BtAuthSigner> {

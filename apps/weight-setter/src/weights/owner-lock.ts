@@ -28,6 +28,11 @@ export class OwnerLock {
     return this.#token;
   }
 
+  /** Whether this process believes it owns the lock (it holds a fencing token). */
+  get held(): boolean {
+    return this.#token !== null;
+  }
+
   /** Takes the lock when nobody holds it; returns the new fencing token, or null. */
   async tryAcquire(): Promise<number | null> {
     const token = await this.redis.incr(`${this.key}:fence`);

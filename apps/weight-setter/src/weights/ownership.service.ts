@@ -33,7 +33,7 @@ export class OwnershipService implements OnApplicationBootstrap, BeforeApplicati
   ) {}
 
   get owner(): boolean {
-    return this.lock.token !== null;
+    return this.lock.held;
   }
 
   onApplicationBootstrap(): void {

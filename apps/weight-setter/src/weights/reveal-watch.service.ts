@@ -1,12 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { u8aToHex } from '@polkadot/util';
-import type { KeyringPair } from '@polkadot/keyring/types';
 import type { Logger } from 'pino';
-import type { SubtensorPort } from '@rcs/chain';
 import { WeightsRevealOutcome, type WeightsRevealDto } from '@rcs/contracts';
-import type { WeightSetterConfig } from '../config/config';
 import { PassStatusStore, type PendingCommit } from './pass-status.store';
-import { SUBTENSOR, VALIDATOR_KEYPAIR, WEIGHTS_CONFIG, WEIGHTS_LOGGER } from './tokens';
+import { SetterIdentity } from './setter-identity';
+import { WEIGHTS_LOGGER } from './tokens';
 
 /**
  * Confirms the reveal of the pending commit (DECISIONS §12): the chain checks nothing when it takes a
@@ -18,10 +16,8 @@ import { SUBTENSOR, VALIDATOR_KEYPAIR, WEIGHTS_CONFIG, WEIGHTS_LOGGER } from './
 @Injectable()
 export class RevealWatchService {
   constructor(
-    @Inject(WEIGHTS_CONFIG) private readonly config: WeightSetterConfig,
+    @Inject(SetterIdentity) private readonly setter: SetterIdentity,
     @Inject(WEIGHTS_LOGGER) private readonly logger: Logger,
-    @Inject(SUBTENSOR) private readonly chain: SubtensorPort,
-    @Inject(VALIDATOR_KEYPAIR) private readonly keypair: KeyringPair,
     @Inject(PassStatusStore) private readonly status: PassStatusStore,
   ) {}
 
@@ -29,12 +25,13 @@ export class RevealWatchService {
   async check(): Promise<WeightsRevealDto | null> {
     const pending = await this.status.pendingCommit();
     if (!pending) return null;
-    const block = await this.chain.latestBlock();
+    const chain = this.setter.chain;
+    const block = await chain.latestBlock();
     if (block < pending.reveal_block) return null;
     const [held, onChain, lastUpdate] = await Promise.all([
-      this.chain.timelockedCommits(pending.netuid, this.keypair.address),
-      this.chain.uidWeights(pending.netuid, pending.uid),
-      this.chain.lastUpdate(pending.netuid),
+      this.setter.heldCommits(pending.netuid),
+      chain.uidWeights(pending.netuid, pending.uid),
+      chain.lastUpdate(pending.netuid),
     ]);
     const stillHeld = held.some((c) => c.commitBlock === pending.block && u8aToHex(c.commit) === pending.ciphertext);
     let outcome: WeightsRevealOutcome;
@@ -54,7 +51,7 @@ export class RevealWatchService {
     }
     const reveal: WeightsRevealDto = { interval: pending.interval, outcome, block: seenAt, weights: pending.weights };
     if (!(await this.status.settle(pending, reveal))) return null; // another check settled it first
-    const fields = { interval: pending.interval, commit_block: pending.block, tx_hash: pending.tx_hash, reveal_round: pending.reveal_round, block: seenAt, netuid: this.config.chain.netuid };
+    const fields = { interval: pending.interval, commit_block: pending.block, tx_hash: pending.tx_hash, reveal_round: pending.reveal_round, block: seenAt, netuid: this.setter.netuid };
     if (outcome === WeightsRevealOutcome.Revealed) this.logger.info({ ...fields, weights: pending.weights }, 'weights revealed');
     else this.logger.error({ ...fields, reason: why }, 'weights reveal_missed: the committed weights never reached the chain; the next pass commits again');
     return reveal;

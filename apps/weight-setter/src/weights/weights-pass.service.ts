@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { KeyringPair } from '@polkadot/keyring/types';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import { u8aToHex } from '@polkadot/util';
-import { ChainUnavailableError, ExtrinsicFailedError, MAX_UNREVEALED_COMMITS, revealSchedule, revealWindow, type SubtensorPort, type WeightsRules } from '@rcs/chain';
+import { ChainUnavailableError, ExtrinsicFailedError, MAX_UNREVEALED_COMMITS, revealSchedule, revealWindow, type WeightsRules } from '@rcs/chain';
 import { CoordinatorClient, InvalidResponseError, ServiceAnswerError, ServiceUnreachableError } from '@rcs/client';
 import { WeightsPassOutcome, type RewardSnapshotDto, type WeightsCommitDto, type WeightsPassDto } from '@rcs/contracts';
 import { encodeWeightsPayload, timelockEncrypt } from '@rcs/timelock';
@@ -12,7 +11,8 @@ import { chainRuleViolation } from './chain-rules';
 import { OwnerLock } from './owner-lock';
 import { PassStatusStore, type PendingCommit } from './pass-status.store';
 import { RevealWatchService } from './reveal-watch.service';
-import { SUBTENSOR, VALIDATOR_KEYPAIR, WEIGHTS_CLOCK, WEIGHTS_CONFIG, WEIGHTS_LOGGER } from './tokens';
+import { SetterIdentity } from './setter-identity';
+import { WEIGHTS_CLOCK, WEIGHTS_CONFIG, WEIGHTS_LOGGER } from './tokens';
 import { computeWeightVector, WeightVectorError, type WeightVector } from './weight-vector';
 
 /** Subtensor refuses a new vector until this many blocks passed since the last, whatever `WeightsSetRateLimit` says (DECISIONS §9). */
@@ -52,8 +52,7 @@ export class WeightsPassService {
   constructor(
     @Inject(WEIGHTS_CONFIG) private readonly config: WeightSetterConfig,
     @Inject(WEIGHTS_LOGGER) private readonly logger: Logger,
-    @Inject(SUBTENSOR) private readonly chain: SubtensorPort,
-    @Inject(VALIDATOR_KEYPAIR) private readonly keypair: KeyringPair,
+    @Inject(SetterIdentity) private readonly setter: SetterIdentity,
     @Inject(CoordinatorClient) private readonly coordinator: CoordinatorClient,
     @Inject(OwnerLock) private readonly lock: OwnerLock,
     @Inject(PassStatusStore) private readonly status: PassStatusStore,
@@ -70,16 +69,16 @@ export class WeightsPassService {
       snapshot = await this.fetchSnapshot();
       if (this.waitingForCoordinator) this.logger.info({ interval }, 'coordinator answers');
       this.waitingForCoordinator = false;
-      const netuid = this.config.chain.netuid;
-      const hotkeys = await this.chain.metagraphHotkeys(netuid);
-      const ownUid = hotkeys.indexOf(this.keypair.address);
+      const { chain, keypair, netuid } = this.setter;
+      const hotkeys = await chain.metagraphHotkeys(netuid);
+      const ownUid = hotkeys.indexOf(keypair.address);
       vector = this.compute(snapshot, hotkeys);
-      if (this.config.dryRun) {
+      if (this.setter.dryRun) {
         this.logger.info({ interval, weights: vector.entries, version_key: vector.versionKey }, 'weights: dry run, not submitted');
         return await this.finish(WeightsPassOutcome.DryRun, null, snapshot, vector, null, null);
       }
-      if (ownUid < 0) throw new PassFailedError(`not_registered: the validator hotkey ${this.keypair.address} holds no uid on netuid ${netuid}`, false);
-      const [block, lastUpdate, rules] = await Promise.all([this.chain.latestBlock(), this.chain.lastUpdate(netuid), this.chain.weightsRules(netuid)]);
+      if (ownUid < 0) throw new PassFailedError(`not_registered: the validator hotkey ${keypair.address} holds no uid on netuid ${netuid}`, false);
+      const [block, lastUpdate, rules] = await Promise.all([chain.latestBlock(), chain.lastUpdate(netuid), chain.weightsRules(netuid)]);
       const violation = chainRuleViolation(vector, rules, ownUid);
       if (violation) throw new PassFailedError(`${violation.code}: ${violation.message}; refused, not sent`, false);
       const spacing = Math.max(MIN_BLOCKS_BETWEEN_SETS, rules.weightsSetRateLimit);
@@ -104,7 +103,7 @@ export class WeightsPassService {
       }
       if (rules.commitRevealEnabled) return await this.commit(interval, token, block, ownUid, rules, snapshot, vector, spacing);
       if (!(await this.lock.holds(token))) throw new NotOwnerError(token);
-      const inclusion = await this.chain.setWeights(this.keypair, {
+      const inclusion = await chain.setWeights(keypair, {
         netuid,
         uids: vector.entries.map((e) => e.uid),
         values: vector.entries.map((e) => e.value),
@@ -144,8 +143,8 @@ export class WeightsPassService {
     vector: WeightVector,
     spacing: number,
   ): Promise<WeightsPassDto> {
-    const netuid = this.config.chain.netuid;
-    const [held, beacon] = await Promise.all([this.chain.timelockedCommits(netuid, this.keypair.address), this.chain.drandBeacon()]);
+    const { chain, keypair, netuid } = this.setter;
+    const [held, beacon] = await Promise.all([this.setter.heldCommits(), chain.drandBeacon()]);
     const schedule = revealSchedule(rules, { block, netuid, nowSeconds: this.now() / 1000, drand: beacon });
     // The chain counts per epoch; a commit near an epoch's end may land in the next, so the fullest of the two counts.
     const inEpoch = Math.max(...[schedule.epoch, schedule.epoch + 1].map((epoch) => held.filter((c) => c.epoch === epoch).length));
@@ -153,14 +152,14 @@ export class WeightsPassService {
       throw new PassFailedError(`too_many_unrevealed_commits: the hotkey already holds ${inEpoch} unrevealed commits in epoch ${schedule.epoch} (the chain takes ${MAX_UNREVEALED_COMMITS}); nothing was committed`, false);
     }
     const payload = encodeWeightsPayload({
-      hotkey: this.keypair.publicKey,
+      hotkey: keypair.publicKey,
       uids: vector.entries.map((e) => e.uid),
       values: vector.entries.map((e) => e.value),
       versionKey: BigInt(vector.versionKey),
     });
     const ciphertext = timelockEncrypt(payload, schedule.revealRound, beacon.publicKey);
     if (!(await this.lock.holds(token))) throw new NotOwnerError(token);
-    const inclusion = await this.chain.commitTimelockedWeights(this.keypair, {
+    const inclusion = await chain.commitTimelockedWeights(keypair, {
       netuid,
       commit: ciphertext,
       revealRound: BigInt(schedule.revealRound),

@@ -6,7 +6,7 @@ import schema from '../../test/fixtures/data-source';
 import { runTs } from '../../test/run-ts';
 import { MigrationClass } from '../database/data-source-options';
 import { openDatabase } from '../database/open-database';
-import { pendingSchemaChanges } from '../schema/schema-diff';
+import { pendingSchemaChanges } from '@rcs/schema-diff';
 
 const CLI = 'libs/persistence/src/cli/migration.ts';
 const BEHIND = 'libs/persistence/test/fixtures/data-source-behind.ts';

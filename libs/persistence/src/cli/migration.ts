@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../database/open-database';
 import type { DatabaseSchema } from '../schema/database-schema';
 import { renderMigration } from '../schema/migration-file';
-import { pendingSchemaChanges, SchemaChanges } from '../schema/schema-diff';
+import { pendingSchemaChanges, SchemaChanges } from '@rcs/schema-diff';
 import { ScratchDatabase, scratchEmbedded, scratchOnServer } from './scratch-database';
 
 const USAGE =

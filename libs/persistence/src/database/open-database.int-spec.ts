@@ -2,7 +2,7 @@ import { createScratchDatabase, ScratchDatabase } from '@rcs/testing';
 import schema from '../../test/fixtures/data-source';
 import { Note } from '../../test/fixtures/note.entity';
 import { NoteWithColor } from '../../test/fixtures/note-with-color.entity';
-import { pendingSchemaChanges } from '../schema/schema-diff';
+import { pendingSchemaChanges } from '@rcs/schema-diff';
 import { databaseReady } from './database-ready';
 import { OpenDatabaseOptions, OpenedDatabase, openDatabase } from './open-database';
 import { isUniqueViolation, postgresErrorCode } from './postgres-errors';

@@ -1,7 +1,7 @@
 import type { TestDatabase } from '@rcs/testing';
 import { createFixtureDatabase } from '../../test/fixtures/fixture-database';
 import { Note } from '../../test/fixtures/note.entity';
-import { pendingSchemaChanges } from '../schema/schema-diff';
+import { pendingSchemaChanges } from '@rcs/schema-diff';
 
 // The pattern app integration tests follow: a clone of the migrated template, opened like production.
 describe('a test database from a migrated template with the shared options', () => {

@@ -1,4 +1,4 @@
-import { SchemaChanges, SchemaQuery } from './schema-diff';
+import { SchemaChanges, SchemaQuery } from '@rcs/schema-diff';
 
 export interface MigrationFile {
   /** `<timestamp>-<kebab-name>.ts` */

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { pendingSchemaChanges } from '@rcs/schema-diff';
 import { SchemaDriftError } from '../errors';
 import { createScratchDatabase } from './scratch-database';
 import { TemplateSpec, testDataSource } from './template-database';
@@ -20,7 +21,7 @@ export async function schemaDrift(spec: SchemaSpec): Promise<string[]> {
     await dataSource.initialize();
     try {
       await dataSource.runMigrations({ transaction: 'each' });
-      const ddl = (await oneQueryAtATime(dataSource, () => dataSource.driver.createSchemaBuilder().log())).upQueries.map((q) => q.query);
+      const ddl = (await pendingSchemaChanges(dataSource)).up.map((q) => q.query);
       const unnoticed = (await constraintNameDrift(dataSource)).filter((d) => !ddl.some((q) => q.includes(`"${d.name}"`)));
       return [...ddl, ...unnoticed.map((d) => d.note)];
     } finally {
@@ -28,32 +29,6 @@ export async function schemaDrift(spec: SchemaSpec): Promise<string[]> {
     }
   } finally {
     await scratch.drop();
-  }
-}
-
-/**
- * Runs `read` with every query runner the data source creates meanwhile sending one query at a time:
- * TypeORM 0.3.31's `loadTables`, which the schema builder reads with, races per-column type lookups on
- * its one connection (pg 9 refuses that; the tests fail on it). The same guard as `pendingSchemaChanges`
- * in @rcs/persistence, whose tests import this library, so it cannot import that.
- */
-async function oneQueryAtATime<T>(dataSource: DataSource, read: () => Promise<T>): Promise<T> {
-  const create = dataSource.createQueryRunner;
-  dataSource.createQueryRunner = (mode) => {
-    const runner = create.call(dataSource, mode);
-    const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
-    let previous: Promise<unknown> = Promise.resolve();
-    runner.query = ((...args: unknown[]) => {
-      const next = previous.then(() => query(...args));
-      previous = next.catch(() => undefined);
-      return next;
-    }) as typeof runner.query;
-    return runner;
-  };
-  try {
-    return await read();
-  } finally {
-    dataSource.createQueryRunner = create;
   }
 }
 
