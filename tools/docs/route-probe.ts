@@ -9,11 +9,11 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RequestMethod, type INestApplication, type Type } from '@nestjs/common';
-import { METHOD_METADATA, MODULE_PATH, PATH_METADATA } from '@nestjs/common/constants';
-import { ModulesContainer, NestApplication, NestFactory } from '@nestjs/core';
+import type { INestApplication, Type } from '@nestjs/common';
+import { NestApplication, NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { declaredAuthClass } from '@rcs/auth';
+import { controllerRoutes, joinRoutePath } from '@rcs/testing';
 
 /** What the probe writes: the app's routes and the environment variables the app's own code read while it booted. */
 export interface ProbeResult {
@@ -44,11 +44,7 @@ export interface ProbedRoute {
 const ROOT = resolve(__dirname, '..', '..');
 
 function joinPath(...parts: string[]): string {
-  const joined = parts
-    .map((part) => part.replace(/^\/+|\/+$/g, ''))
-    .filter((part) => part !== '')
-    .join('/');
-  return `/${joined}`;
+  return `/${joinRoutePath(...parts)}`;
 }
 
 function repositoryFile(file: string): string | null {
@@ -121,33 +117,12 @@ function repositoryReader(): { file: string; line: number } | null {
 /** Every controller route of `app` from Nest's module container: full path (mount prefixes included) to controller and auth class. */
 function nestRoutes(app: INestApplication): Map<string, { controller: string; source: string | null; authClass: string | null }> {
   const routes = new Map<string, { controller: string; source: string | null; authClass: string | null }>();
-  const container = app.get(ModulesContainer);
   const globalPrefix = (app as unknown as { config?: { getGlobalPrefix(): string } }).config?.getGlobalPrefix() ?? '';
-  for (const module of container.values()) {
-    const modulePath =
-      (Reflect.getMetadata(MODULE_PATH + container.applicationId, module.metatype) as string | undefined) ??
-      (Reflect.getMetadata(MODULE_PATH, module.metatype) as string | undefined) ??
-      '';
-    for (const wrapper of module.controllers.values()) {
-      const controller = wrapper.metatype as Type | null;
-      if (!controller) continue;
-      const source = definingFile(controller);
-      const base = (Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined) ?? '';
-      const proto = controller.prototype as Record<string, unknown>;
-      for (const name of Object.getOwnPropertyNames(proto)) {
-        const handler = proto[name];
-        if (name === 'constructor' || typeof handler !== 'function') continue;
-        const path = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
-        if (path === undefined) continue;
-        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
-        for (const b of [base].flat()) {
-          for (const p of [path].flat()) {
-            const authClass = declaredAuthClass(handler) ?? declaredAuthClass(controller) ?? null;
-            routes.set(`${method} ${joinPath(globalPrefix, modulePath, b, p)}`, { controller: controller.name, source, authClass });
-          }
-        }
-      }
-    }
+  const sources = new Map<Type, string | null>();
+  for (const { controller, handler, method, path, modulePath } of controllerRoutes(app)) {
+    if (!sources.has(controller)) sources.set(controller, definingFile(controller));
+    const authClass = declaredAuthClass(handler) ?? declaredAuthClass(controller) ?? null;
+    routes.set(`${method} ${joinPath(globalPrefix, modulePath, path)}`, { controller: controller.name, source: sources.get(controller) ?? null, authClass });
   }
   return routes;
 }

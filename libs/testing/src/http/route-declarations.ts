@@ -1,8 +1,7 @@
-import { RequestMethod, type INestApplication, type Type } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { ModulesContainer } from '@nestjs/core';
+import type { INestApplication, Type } from '@nestjs/common';
 import { AUTH_CLASS_ERRORS, type AuthClass, declaredAuthClass } from '@rcs/auth';
 import { type ErrorCode, declaredErrors } from '@rcs/contracts';
+import { controllerRoutes } from './controller-routes';
 
 /** One route of a booted Nest app with what it declares. */
 export interface RouteDeclaration {
@@ -12,40 +11,22 @@ export interface RouteDeclaration {
   errors: ErrorCode[] | undefined;
 }
 
-function joinPath(...parts: string[]): string {
-  return parts
-    .map((part) => part.replace(/^\/+|\/+$/g, ''))
-    .filter((part) => part !== '')
-    .join('/');
-}
-
 /** Every route of `app`'s controllers, walked from Nest's module container, with its declarations. */
 export function routeDeclarations(app: INestApplication): RouteDeclaration[] {
   const routes: RouteDeclaration[] = [];
-  const seen = new Set<Type>();
-  for (const module of app.get(ModulesContainer).values()) {
-    for (const wrapper of module.controllers.values()) {
-      const controller = wrapper.metatype as Type | null;
-      if (!controller || seen.has(controller)) continue;
-      seen.add(controller);
-      const base = (Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined) ?? '';
-      const proto = controller.prototype as Record<string, unknown>;
-      for (const name of Object.getOwnPropertyNames(proto)) {
-        const handler = proto[name];
-        if (name === 'constructor' || typeof handler !== 'function') continue;
-        const path = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
-        if (path === undefined) continue;
-        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
-        const paths = [base].flat().flatMap((b) => [path].flat().map((p) => joinPath(b, p)));
-        for (const full of paths) {
-          routes.push({
-            route: `${method} ${full}`,
-            authClass: declaredAuthClass(handler) ?? declaredAuthClass(controller),
-            errors: declaredErrors(handler),
-          });
-        }
-      }
-    }
+  const seen = new Map<Type, Set<string>>();
+  for (const { controller, handler, method, path } of controllerRoutes(app)) {
+    // A controller listed by two modules is one set of routes.
+    const route = `${method} ${path}`;
+    const ofController = seen.get(controller) ?? new Set<string>();
+    seen.set(controller, ofController);
+    if (ofController.has(route)) continue;
+    ofController.add(route);
+    routes.push({
+      route,
+      authClass: declaredAuthClass(handler) ?? declaredAuthClass(controller),
+      errors: declaredErrors(handler),
+    });
   }
   return routes.sort((a, b) => a.route.localeCompare(b.route));
 }
