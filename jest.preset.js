@@ -27,10 +27,10 @@ module.exports = {
         sourceMaps: 'inline',
       },
     ],
-    // ESM-only dependencies (loaded by Node 20 through require(esm), which Jest lacks) are compiled to CJS.
+    // Plain .js files of the repository (node_modules are not transformed).
     '^.+\\.js$': ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
+  transformIgnorePatterns: ['/node_modules/'],
   moduleNameMapper,
   testTimeout: 30000,
   setupFilesAfterEnv: [path.join(__dirname, 'tools/jest/pg-one-query-at-a-time.js')],
