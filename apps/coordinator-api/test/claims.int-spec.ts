@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { BtAuthSigner } from '@rcs/auth';
 import { ClaimDto, CompetitionMode, MaintenanceJob, PARTICIPATION_DISCLAIMER, QueueName, TaskState } from '@rcs/contracts';
 import { JobQueue } from '@rcs/queue';
-import { ClaimExpiryJob } from '../src/claims/claim-expiry.job';
+import { ScheduleKeeper } from '../src/jobs/schedule-keeper';
 import { CoordinatorJobs } from '../src/jobs/coordinator-jobs';
 import { CoordinatorHarness, startCoordinator, startCoordinatorForSuite } from './harness';
 import { errorOf, expectReplyFields, expectStatus, itemsOf, signerFor, TestClient } from './submissions-fixtures';
@@ -267,7 +267,7 @@ describe('claims', () => {
     });
 
     it('is scheduled as a repeatable job at boot', async () => {
-      await h.app.get(ClaimExpiryJob).scheduled;
+      await h.app.get(ScheduleKeeper).scheduled;
       const schedulers = await h.app.get<JobQueue<CoordinatorJobs>>(JobQueue).queue(QueueName.Maintenance).getJobSchedulers();
       expect(schedulers).toEqual(
         expect.arrayContaining([expect.objectContaining({ key: 'expire-claims', name: MaintenanceJob.ExpireClaims, every: 3_600_000 })]),

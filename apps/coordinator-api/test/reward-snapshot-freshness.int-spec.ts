@@ -5,6 +5,7 @@ import { QueueName, RewardsJob } from '@rcs/contracts';
 import { JobQueue } from '@rcs/queue';
 import { CoordinatorJobs } from '../src/jobs/coordinator-jobs';
 import { RewardsRebuildJob, SNAPSHOT_CHECK_SCHEDULER_ID } from '../src/rewards/rewards-rebuild.job';
+import { ScheduleKeeper } from '../src/jobs/schedule-keeper';
 import { RewardsRebuildService } from '../src/rewards/rewards-rebuild.service';
 import { CoordinatorHarness } from './harness';
 import { expectStatus } from './submissions-fixtures';
@@ -190,7 +191,7 @@ describe('reward snapshot rebuilds', () => {
     });
 
     it('is a repeatable job of the rewards queue, every SNAPSHOT_CHECK_INTERVAL_SECONDS', async () => {
-      await h.app.get(RewardsRebuildJob).scheduled;
+      await h.app.get(ScheduleKeeper).scheduled;
       const scheduler = await queue.getJobScheduler(SNAPSHOT_CHECK_SCHEDULER_ID);
       expect(scheduler).toMatchObject({ name: 'check-snapshot', every: h.config.snapshotCheckIntervalSeconds * 1000 });
     });

@@ -2,7 +2,8 @@ import { DataSource } from 'typeorm';
 import { AcceptedRewardFloorMode, CompetitionMode, MetricDirection, QueueName } from '@rcs/contracts';
 import { JobQueue } from '@rcs/queue';
 import { CoordinatorJobs } from '../src/jobs/coordinator-jobs';
-import { RewardsRebuildJob, SNAPSHOT_CHECK_SCHEDULER_ID } from '../src/rewards/rewards-rebuild.job';
+import { SNAPSHOT_CHECK_SCHEDULER_ID } from '../src/rewards/rewards-rebuild.job';
+import { ScheduleKeeper } from '../src/jobs/schedule-keeper';
 import { defaultRewardPolicy, RewardPolicyBody } from '../src/rewards/reward-policy.defaults';
 import { buildRewardSnapshot } from '../src/rewards/reward-snapshot.builder';
 import { RewardSnapshotRepository } from '../src/rewards/reward-snapshot.repository';
@@ -27,7 +28,7 @@ describe('reward snapshot', () => {
     // These tests decide when the snapshot is rebuilt: the periodic check runs once at boot, then is removed.
     h = await startCoordinator({ SNAPSHOT_CHECK_INTERVAL_SECONDS: '3600', SCHEDULE_CHECK_INTERVAL_SECONDS: '3600' });
     api = new TestClient(h);
-    await h.app.get(RewardsRebuildJob).scheduled;
+    await h.app.get(ScheduleKeeper).scheduled;
     const rewards = h.app.get<JobQueue<CoordinatorJobs>>(JobQueue).queue(QueueName.Rewards);
     await rewards.removeJobScheduler(SNAPSHOT_CHECK_SCHEDULER_ID);
     await until('no check waiting or running', () => rewards.getJobCounts('wait', 'active', 'delayed'), (c) => c.wait + c.active + c.delayed === 0);

@@ -1,7 +1,7 @@
 import { MaintenanceJob, QueueName, SubmissionDto, TaskDto, VerificationSummaryDto } from '@rcs/contracts';
 import { JobQueue } from '@rcs/queue';
 import { CoordinatorJobs } from '../src/jobs/coordinator-jobs';
-import { LeaseExpiryJob } from '../src/validator-jobs/lease-expiry.job';
+import { ScheduleKeeper } from '../src/jobs/schedule-keeper';
 import { ValidatorJobsService } from '../src/validator-jobs/validator-jobs.service';
 import { CoordinatorHarness } from './harness';
 import { errorOf, expectStatus } from './submissions-fixtures';
@@ -30,7 +30,7 @@ describe('validator job leases', () => {
   });
 
   it('is scheduled as a repeatable job at boot', async () => {
-    await h.app.get(LeaseExpiryJob).scheduled;
+    await h.app.get(ScheduleKeeper).scheduled;
     const schedulers = await h.app.get<JobQueue<CoordinatorJobs>>(JobQueue).queue(QueueName.Maintenance).getJobSchedulers();
     expect(schedulers).toEqual(
       expect.arrayContaining([expect.objectContaining({ key: 'expire-leases', name: MaintenanceJob.ExpireLeases, every: 3_600_000 })]),

@@ -11,6 +11,8 @@ export interface DecoratedMethod<T> {
   source: string;
   /** Calls the method on its provider instance. */
   call: (...args: unknown[]) => unknown;
+  /** What another decorator recorded on the same method, if it carries that one too. */
+  metaOf: <U>(other: MethodDecoratorOf<U>) => U | undefined;
 }
 
 /**
@@ -41,6 +43,7 @@ export class DecoratedMethods {
           meta,
           source: `${instance.constructor.name}.${method}`,
           call: (...args) => (fn as (...a: unknown[]) => unknown).apply(instance, args),
+          metaOf: (other) => this.reflector.get(other, fn) ?? undefined,
         });
       }
     }

@@ -70,3 +70,11 @@ export class JobTimeoutError extends Error {
     this.name = 'JobTimeoutError';
   }
 }
+
+/** Boot refused: a `@Repeat` schedule on a method that handles no job, or two schedules under one id in a queue. */
+export class ScheduleDeclarationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Schedule keeper refuses to start: ${problems.join('; ')}`);
+    this.name = 'ScheduleDeclarationError';
+  }
+}

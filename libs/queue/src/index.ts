@@ -14,11 +14,11 @@ export { REDIS, RedisModule, type RedisModuleAsyncOptions } from './redis/redis.
 export * from './jobs/job-catalog';
 export { JobQueue, QUEUE_REACH_MS } from './jobs/job-queue.service';
 export { JobWorkers } from './jobs/job-workers';
-export { ScheduledJob } from './jobs/scheduled-job';
-export { RepeatableJob } from './jobs/repeatable-job';
-export { ScheduleKeeperOf, type RepeatableScheduleOf } from './jobs/schedule-keeper';
+export { declaredSchedules, ScheduleKeeperOf, type RepeatableSchedule } from './jobs/schedule-keeper';
 export { OnJob, type JobRef } from './registry/on-job.decorator';
 export { onJobOf } from './registry/typed-on-job';
+export { Repeat, type RepeatRef } from './registry/repeat.decorator';
+export { repeatOf, type RepeatableHandlerOf } from './registry/typed-repeat';
 export { buildJobRegistry, type DiscoveredHandler, type JobHandler, type JobRegistry } from './registry/job-registry';
 export { QueueModule } from './queue.module';
 export { QUEUE_MODULE_OPTIONS, type QueueModuleAsyncOptions, type QueueModuleOptions, type QueueSettings } from './queue.options';

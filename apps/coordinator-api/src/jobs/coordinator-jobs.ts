@@ -1,5 +1,6 @@
 import { EmptyJobData, MaintenanceJob, PlannerJob, PlannerJobResult, QueueName, RebuildSnapshotData, RewardsJob } from '@rcs/contracts';
-import { onJobOf, type JobSpec } from '@rcs/queue';
+import { onJobOf, repeatOf, type JobSpec } from '@rcs/queue';
+import type { CoordinatorConfig } from '../config/config';
 import type { AgenticPlanOutcome, ExpiryOutcome, LeaseExpiryOutcome, RebuildOutcome, SnapshotCheckOutcome } from './job-results';
 
 /** Queues and jobs this service runs; every job here needs exactly one `@OnJob` handler. */
@@ -29,3 +30,6 @@ export const COORDINATOR_QUEUES = {
 
 /** `@OnJob` typed by `CoordinatorJobs`: a handler's data and result must be its job's. */
 export const OnCoordinatorJob = onJobOf<CoordinatorJobs>();
+
+/** `@Repeat` typed by `CoordinatorJobs` and `CoordinatorConfig`: a schedule the `ScheduleKeeper` keeps from boot. */
+export const RepeatCoordinatorJob = repeatOf<CoordinatorJobs, CoordinatorConfig>();

@@ -1,13 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { EmptyJobData, QueueName, RebuildSnapshotData, RewardsJob } from '@rcs/contracts';
-import { RepeatableJob } from '@rcs/queue';
-import { CoordinatorConfig } from '../config/config';
-import { COORDINATOR_CONFIG } from '../config/config.module';
 import { DomainEvents } from '../events/domain-events';
-import { ScheduleKeeper } from '../jobs/schedule-keeper';
 import type { RebuildOutcome, SnapshotCheckOutcome } from '../jobs/job-results';
 import { RewardSnapshotService } from './reward-snapshot.service';
-import { CoordinatorJobs, OnCoordinatorJob } from '../jobs/coordinator-jobs';
+import { OnCoordinatorJob, RepeatCoordinatorJob } from '../jobs/coordinator-jobs';
 
 /** Scheduler id of the repeatable snapshot check: one schedule however many replicas keep it. */
 export const SNAPSHOT_CHECK_SCHEDULER_ID = 'check-reward-snapshot';
@@ -19,15 +15,13 @@ export const SNAPSHOT_CHECK_SCHEDULER_ID = 'check-reward-snapshot';
  * SNAPSHOT_MAX_AGE_SECONDS, so no change is missing from it longer than SNAPSHOT_CHECK_INTERVAL_SECONDS.
  */
 @Injectable()
-export class RewardsRebuildJob extends RepeatableJob<CoordinatorJobs> {
+export class RewardsRebuildJob {
+  private readonly logger = new Logger(RewardsRebuildJob.name);
+
   constructor(
     private readonly snapshots: RewardSnapshotService,
-    schedules: ScheduleKeeper,
-    @Inject(COORDINATOR_CONFIG) config: CoordinatorConfig,
     private readonly events: DomainEvents,
-  ) {
-    super(schedules, { queue: QueueName.Rewards, schedulerId: SNAPSHOT_CHECK_SCHEDULER_ID, name: RewardsJob.CheckSnapshot, data: {}, everySeconds: config.snapshotCheckIntervalSeconds });
-  }
+  ) {}
 
   @OnCoordinatorJob(QueueName.Rewards, RewardsJob.RebuildSnapshot)
   async rebuild(data: RebuildSnapshotData): Promise<RebuildOutcome> {
@@ -37,6 +31,7 @@ export class RewardsRebuildJob extends RepeatableJob<CoordinatorJobs> {
   }
 
   @OnCoordinatorJob(QueueName.Rewards, RewardsJob.CheckSnapshot)
+  @RepeatCoordinatorJob({ schedulerId: SNAPSHOT_CHECK_SCHEDULER_ID, everySeconds: (config) => config.snapshotCheckIntervalSeconds })
   async check(_data: EmptyJobData): Promise<SnapshotCheckOutcome> {
     const stale = await this.snapshots.staleness();
     if (stale === null) return { stale, rebuilt: null };

@@ -1,30 +1,22 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { EmptyJobData, MaintenanceJob, QueueName } from '@rcs/contracts';
-import { RepeatableJob } from '@rcs/queue';
-import { CoordinatorConfig } from '../config/config';
-import { COORDINATOR_CONFIG } from '../config/config.module';
-import { ScheduleKeeper } from '../jobs/schedule-keeper';
 import type { LeaseExpiryOutcome } from '../jobs/job-results';
 import { CoordinatorMetrics } from '../metrics/coordinator-metrics';
 import { ValidatorJobsService } from './validator-jobs.service';
-import { CoordinatorJobs, OnCoordinatorJob } from '../jobs/coordinator-jobs';
-
-/** Scheduler id of the repeatable sweep: one schedule however many replicas upsert it. */
-export const LEASE_SWEEP_SCHEDULER_ID = 'expire-leases';
+import { OnCoordinatorJob, RepeatCoordinatorJob } from '../jobs/coordinator-jobs';
 
 /** The BullMQ sweeper that ends validator-job leases past their expiry (DECISIONS.md §6). */
 @Injectable()
-export class LeaseExpiryJob extends RepeatableJob<CoordinatorJobs> {
+export class LeaseExpiryJob {
+  private readonly logger = new Logger(LeaseExpiryJob.name);
+
   constructor(
     private readonly validatorJobs: ValidatorJobsService,
-    schedules: ScheduleKeeper,
-    @Inject(COORDINATOR_CONFIG) config: CoordinatorConfig,
     private readonly metrics: CoordinatorMetrics,
-  ) {
-    super(schedules, { queue: QueueName.Maintenance, schedulerId: LEASE_SWEEP_SCHEDULER_ID, name: MaintenanceJob.ExpireLeases, data: {}, everySeconds: config.leaseSweepIntervalSeconds });
-  }
+  ) {}
 
   @OnCoordinatorJob(QueueName.Maintenance, MaintenanceJob.ExpireLeases)
+  @RepeatCoordinatorJob({ schedulerId: 'expire-leases', everySeconds: (config) => config.leaseSweepIntervalSeconds })
   async expireLeases(_data: EmptyJobData): Promise<LeaseExpiryOutcome> {
     const outcome = await this.validatorJobs.expireLeases();
     this.metrics.leasesExpired.inc({ result: 'returned' }, outcome.returned);

@@ -1,13 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EmptyJobData, EpochJob, QueueName, RolloverData } from '@rcs/contracts';
-import { JobQueue, RepeatableJob } from '@rcs/queue';
+import { JobQueue } from '@rcs/queue';
 import { DataSource } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PoolClock } from '../common/pool-clock';
 import { PoolServiceConfig } from '../config/config';
 import { POOL_CONFIG } from '../config/config.module';
-import { EpochCheckOutcome, OnPoolJob, PoolJobs } from '../jobs/pool-jobs';
-import { ScheduleKeeper } from '../jobs/schedule-keeper';
+import { EpochCheckOutcome, OnPoolJob, PoolJobs, RepeatPoolJob } from '../jobs/pool-jobs';
 import { EpochPublisher } from './epoch-publisher.service';
 import { EpochsRepository } from './epochs.repository';
 import { EpochsService, RolloverResult } from './epochs.service';
@@ -34,21 +33,21 @@ const LIVE_STATES = new Set(['waiting', 'delayed', 'prioritized', 'waiting-child
  * epoch: the check removes that job and runs the window again; the database makes it exactly once.
  */
 @Injectable()
-export class EpochsJob extends RepeatableJob<PoolJobs> {
+export class EpochsJob {
+  private readonly logger = new Logger(EpochsJob.name);
+
   constructor(
     private readonly service: EpochsService,
     private readonly publisher: EpochPublisher,
     private readonly epochs: EpochsRepository,
     private readonly jobs: JobQueue<PoolJobs>,
-    schedules: ScheduleKeeper,
     private readonly clock: PoolClock,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
-  ) {
-    super(schedules, { queue: QueueName.Epochs, schedulerId: EPOCH_CHECK_SCHEDULER_ID, name: EpochJob.Check, data: {}, everySeconds: config.payout.epochCheckSeconds });
-  }
+  ) {}
 
   @OnPoolJob(QueueName.Epochs, EpochJob.Check)
+  @RepeatPoolJob({ schedulerId: EPOCH_CHECK_SCHEDULER_ID, everySeconds: (config) => config.payout.epochCheckSeconds })
   async check(_data: EmptyJobData): Promise<EpochCheckOutcome> {
     const latest = await this.epochs.latest(this.dataSource.manager);
     if (latest !== null && latest.publication === 'pending' && publicationEnabled(this.config)) await this.publisher.publish(latest.epoch);

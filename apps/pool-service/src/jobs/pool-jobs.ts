@@ -1,5 +1,6 @@
 import { EmptyJobData, EpochJob, PoolMaintenanceJob, QueueName, RolloverData } from '@rcs/contracts';
-import { onJobOf, type JobSpec, type QueueSettings } from '@rcs/queue';
+import { onJobOf, repeatOf, type JobSpec, type QueueSettings } from '@rcs/queue';
+import type { PoolServiceConfig } from '../config/config';
 
 export interface AssignmentExpiryOutcome {
   expired: number;
@@ -43,3 +44,6 @@ export const POOL_QUEUES: Record<QueueName.PoolMaintenance | QueueName.Epochs, Q
 
 /** `@OnJob` typed by the pool's catalog: the method's data and result must be the job's. */
 export const OnPoolJob = onJobOf<PoolJobs>();
+
+/** `@Repeat` typed by the pool's catalog and config: a schedule the `ScheduleKeeper` keeps from boot. */
+export const RepeatPoolJob = repeatOf<PoolJobs, PoolServiceConfig>();
