@@ -1,13 +1,14 @@
 import {
   DashboardBestDto,
-  DashboardDecisionDto,
   DashboardDto,
   DashboardSubmissionCountsDto,
   DashboardTaskCountsDto,
   DashboardTaskDto,
   TaskState,
 } from '@rcs/contracts';
-import { BacklogRow, DashboardTaskRow, DecisionRow, SubmissionCountRow, TaskCountRow, TaskStateCountRow } from './dashboard.repository';
+import type { SubmissionDecided } from '../events/domain-events';
+import { toPublicDecision } from '../events/public-events';
+import { BacklogRow, DashboardTaskRow, SubmissionCountRow, TaskCountRow, TaskStateCountRow } from './dashboard.repository';
 
 /** Everything the dashboard read, in one consistent snapshot. */
 export interface DashboardRead {
@@ -19,7 +20,7 @@ export interface DashboardRead {
   activeClaims: TaskCountRow[];
   openWorkItems: TaskCountRow[];
   backlog: BacklogRow;
-  decisions: DecisionRow[];
+  decisions: SubmissionDecided[];
 }
 
 export function toDashboardDto(read: DashboardRead): DashboardDto {
@@ -38,7 +39,7 @@ export function toDashboardDto(read: DashboardRead): DashboardDto {
     })),
     tasks_truncated: taskCounts.total > read.taskLimit,
     validator_backlog: { ...read.backlog },
-    recent_decisions: read.decisions.map(toDecisionDto),
+    recent_decisions: read.decisions.map(toPublicDecision),
   };
 }
 
@@ -108,15 +109,3 @@ function countsByTask(rows: TaskCountRow[]): Map<string, number> {
   return new Map(rows.map((row) => [row.task_id, row.count]));
 }
 
-function toDecisionDto(row: DecisionRow): DashboardDecisionDto {
-  return {
-    task_id: row.task_id,
-    task_slug: row.task_slug,
-    submission_id: row.submission_id,
-    miner_hotkey: row.miner_hotkey,
-    status: row.status,
-    metric_name: row.metric_name,
-    verified_metric_value: row.verified_metric_value,
-    decided_at: row.decided_at.toISOString(),
-  };
-}

@@ -14,6 +14,7 @@ import {
   textColumn,
   timestampColumn,
 } from '@rcs/persistence';
+import type { SubmissionDecided } from '../events/domain-events';
 
 
 export interface DashboardTaskRow {
@@ -52,17 +53,6 @@ export interface BacklogRow {
   leased_jobs: number;
   expired_leases: number;
   oldest_pending_age_seconds: number | null;
-}
-
-export interface DecisionRow {
-  task_id: string;
-  task_slug: string;
-  submission_id: string;
-  miner_hotkey: string;
-  status: SubmissionStatus;
-  metric_name: string;
-  verified_metric_value: number | null;
-  decided_at: Date;
 }
 
 /**
@@ -162,7 +152,7 @@ export class DashboardRepository {
   }
 
   /** The latest decisions of every task, newest first. */
-  listRecentDecisions(manager: EntityManager, limit: number): Promise<DecisionRow[]> {
+  listRecentDecisions(manager: EntityManager, limit: number): Promise<SubmissionDecided[]> {
     return queryRows(
       manager,
       `SELECT s.task_id, t.slug AS task_slug, s.id AS submission_id, s.miner_hotkey, s.status, t.metric_name,
@@ -174,14 +164,14 @@ export class DashboardRepository {
        LIMIT $1`,
       [limit],
       (row) => ({
-        task_id: textColumn(row, 'task_id'),
-        task_slug: textColumn(row, 'task_slug'),
-        submission_id: textColumn(row, 'submission_id'),
-        miner_hotkey: textColumn(row, 'miner_hotkey'),
+        submissionId: textColumn(row, 'submission_id'),
+        taskId: textColumn(row, 'task_id'),
+        taskSlug: textColumn(row, 'task_slug'),
+        minerHotkey: textColumn(row, 'miner_hotkey'),
         status: enumColumn(row, 'status', SubmissionStatus),
-        metric_name: textColumn(row, 'metric_name'),
-        verified_metric_value: nullableFloatColumn(row, 'verified_metric_value'),
-        decided_at: timestampColumn(row, 'decided_at'),
+        metricName: textColumn(row, 'metric_name'),
+        verifiedMetricValue: nullableFloatColumn(row, 'verified_metric_value'),
+        decidedAt: timestampColumn(row, 'decided_at'),
       }),
     );
   }

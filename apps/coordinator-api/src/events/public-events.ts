@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventStream, wirePayload } from '@rcs/http';
+import { EventStream, wirePayload, type WirePayload } from '@rcs/http';
 import { BestChanged, OnDomainEvent, SnapshotRebuilt, SubmissionDecided, TaskStateChanged } from './domain-events';
 
 /** The coordinator's public event names (DECISIONS §14), with the payload each carries. */
@@ -10,6 +10,17 @@ export const COORDINATOR_EVENTS = [
   '- `snapshot_rebuilt`: `{generated_at, bytes}` — a new reward snapshot is served.',
 ];
 
+/**
+ * What the public sees of a decided submission: the live `decision` event and the dashboard's recent
+ * decisions carry these fields of `SubmissionDecided`, in this order (snake_case on the wire).
+ */
+export const PUBLIC_DECISION_FIELDS = ['taskId', 'taskSlug', 'submissionId', 'minerHotkey', 'status', 'metricName', 'verifiedMetricValue', 'decidedAt'] as const;
+
+/** A decided submission as the public reads it (`decision` event, `DashboardDto.recent_decisions`). */
+export function toPublicDecision(decision: SubmissionDecided): WirePayload<Pick<SubmissionDecided, (typeof PUBLIC_DECISION_FIELDS)[number]>> {
+  return wirePayload(decision, PUBLIC_DECISION_FIELDS);
+}
+
 /** Publishes the domain events the public may see to the event stream, after their transaction committed. */
 @Injectable()
 export class PublicEvents {
@@ -17,10 +28,7 @@ export class PublicEvents {
 
   @OnDomainEvent('submission.decided')
   decision(event: SubmissionDecided): void {
-    void this.stream.publish(
-      'decision',
-      wirePayload(event, ['taskId', 'taskSlug', 'submissionId', 'minerHotkey', 'status', 'metricName', 'verifiedMetricValue', 'decidedAt']),
-    );
+    void this.stream.publish('decision', toPublicDecision(event));
   }
 
   @OnDomainEvent('best.changed')
