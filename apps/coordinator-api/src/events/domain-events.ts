@@ -15,6 +15,18 @@ export interface SubmissionDecided {
   decidedAt: Date;
 }
 
+/** A submission was stored, `pending_verification`. */
+export interface SubmissionCreated {
+  submissionId: string;
+  taskId: string;
+}
+
+/** A lease sweep ended: expired leases returned to the pool, and jobs out of attempts whose submission was ended as `error`. */
+export interface LeasesExpired {
+  returned: number;
+  exhausted: number;
+}
+
 /** An accepted result became its task's best. */
 export interface BestChanged {
   taskId: string;
@@ -49,11 +61,13 @@ export interface PolicyChanged {
 
 /** Every domain event, by name; an event is emitted only after the transaction that made it has committed. */
 export interface DomainEventMap {
+  'submission.created': SubmissionCreated;
   'submission.decided': SubmissionDecided;
   'best.changed': BestChanged;
   'task.state_changed': TaskStateChanged;
   'policy.changed': PolicyChanged;
   'snapshot.rebuilt': SnapshotRebuilt;
+  'leases.expired': LeasesExpired;
 }
 
 /**

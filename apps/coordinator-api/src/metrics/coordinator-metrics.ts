@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Counter } from 'prom-client';
 import { AppMetrics } from '@rcs/http';
-import { OnDomainEvent, SubmissionDecided } from '../events/domain-events';
+import { LeasesExpired, OnDomainEvent, SubmissionDecided } from '../events/domain-events';
 
-/** The coordinator's domain counters (DECISIONS §14); decisions and best changes come from the domain events. */
+/** The coordinator's domain counters (DECISIONS §14), each counted by a subscriber of its domain event. */
 @Injectable()
 export class CoordinatorMetrics {
   // Built from the constructor's registry (field initialisers would run before it is assigned).
@@ -23,6 +23,17 @@ export class CoordinatorMetrics {
       labelNames: ['result'],
     });
     this.snapshots = metrics.counter({ name: 'coordinator_snapshots_rebuilt_total', help: 'Reward snapshots built and stored.' });
+  }
+
+  @OnDomainEvent('submission.created')
+  countSubmission(): void {
+    this.submissions.inc();
+  }
+
+  @OnDomainEvent('leases.expired')
+  countExpiredLeases(event: LeasesExpired): void {
+    this.leasesExpired.inc({ result: 'returned' }, event.returned);
+    this.leasesExpired.inc({ result: 'exhausted' }, event.exhausted);
   }
 
   @OnDomainEvent('submission.decided')

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { EventsModule } from '../events/events.module';
 import { IdeaRewardsModule } from '../idea-rewards/idea-rewards.module';
 import { PeerEvaluationModule } from '../peer-evaluation/peer-evaluation.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
@@ -10,7 +11,7 @@ import { SubmissionsRepositoryModule } from './submissions-repository.module';
 import { SubmissionsService } from './submissions.service';
 
 @Module({
-  imports: [RateLimitModule, ValidatorJobsModule, PeerEvaluationModule, IdeaRewardsModule, ClaimsModule, TasksModule, SubmissionsRepositoryModule],
+  imports: [EventsModule, RateLimitModule, ValidatorJobsModule, PeerEvaluationModule, IdeaRewardsModule, ClaimsModule, TasksModule, SubmissionsRepositoryModule],
   controllers: [SubmissionsController],
   providers: [SubmissionsService],
   exports: [SubmissionsService],

@@ -18,7 +18,7 @@ import { checkPatch, patchViolationItems } from '@rcs/patch';
 import { inTransaction } from '@rcs/persistence';
 import { AuthPrincipal, assertOwner } from '@rcs/auth';
 import { ClaimsRepository, ClaimTasks, type SubmittedClaimTask } from '../claims/claims.module';
-import { CoordinatorMetrics } from '../metrics/coordinator-metrics';
+import { DomainEvents } from '../events/domain-events';
 import { isUuid } from '../common/ids';
 import { orRefused, type Refusable } from '../common/refusal';
 import { COORDINATOR_CONFIG } from '../config/config.module';
@@ -38,7 +38,7 @@ export class SubmissionsService {
     @Inject(COORDINATOR_CONFIG) private readonly config: CoordinatorConfig,
     private readonly rateLimit: RateLimitService,
     private readonly submissions: SubmissionsRepository,
-    private readonly metrics: CoordinatorMetrics,
+    private readonly events: DomainEvents,
     private readonly claims: ClaimsRepository,
     private readonly details: SubmissionDetails,
     private readonly claimTasks: ClaimTasks,
@@ -64,7 +64,7 @@ export class SubmissionsService {
       (read.value === null ? null : await this.createInOneStatement(read.value, hotkey, body)) ??
       (await inTransaction(this.dataSource, (manager) => this.createInTransaction(manager, hotkey, body)));
     const submission = orRefused(outcome);
-    this.metrics.submissions.inc();
+    this.events.emit('submission.created', { submissionId: submission.id, taskId: submission.taskId });
     return submission;
   }
 

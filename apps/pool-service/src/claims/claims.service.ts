@@ -17,10 +17,10 @@ import {
 import { buildClaimEpoch, verifyClaimPackage, type ClaimEpochTree } from '@rcs/merkle';
 import { DataSource, type EntityManager } from 'typeorm';
 import { PoolServiceConfig } from '../config/config';
-import { PoolMetrics } from '../metrics/pool-metrics';
 import { POOL_CONFIG } from '../config/config.module';
 import { allocationUri, EpochsRepository, publicationEnabled } from '../epochs/epochs.module';
 import { EpochEntity } from '../epochs/entities/epoch.entity';
+import { PoolEvents } from '../events/pool-events';
 
 interface CachedTree {
   tree: ClaimEpochTree;
@@ -42,7 +42,7 @@ export class ClaimsService {
     private readonly epochs: EpochsRepository,
     @Inject(CLAIM_CONTRACT_PORT) private readonly contract: ClaimContractPort,
     @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
-    private readonly metrics: PoolMetrics,
+    private readonly events: PoolEvents,
   ) {}
 
   get simulation(): boolean {
@@ -214,7 +214,7 @@ export class ClaimsService {
       throw this.claimError(error, row.epoch);
     }
     if (outcome === 'nothing_to_claim') throw await this.nothingToClaim(hotkey, row.epoch);
-    this.metrics.claimsSimulated.inc();
+    this.events.emit('claim.simulated', { epoch: row.epoch, hotkey, paidRao: outcome.paid });
     const claimed = await this.contract.claimedCumulativeRao(hotkey);
     return { status: 'claimed', epoch: row.epoch, hotkey, recipient_coldkey: recipient, paid: outcome.paid.toString(), claimed_cumulative: claimed.toString(), block: outcome.block };
   }

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InvalidResponseError, readRewardSnapshot, type RewardSnapshotRead } from '@rcs/client';
-import { AppMetrics } from '@rcs/http';
 import { REDIS } from '@rcs/queue';
 import type { Redis } from 'ioredis';
-import type { Counter } from 'prom-client';
 import type { EntityManager } from 'typeorm';
 import { PoolServiceConfig } from '../config/config';
 import { POOL_CONFIG } from '../config/config.module';
+import { PoolMetrics } from '../metrics/pool-metrics';
 import { EpochsRepository } from './epochs.repository';
 import { SnapshotRefusedError } from './errors';
 import { snapshotInputs, type SnapshotInputs } from './snapshot-inputs';
@@ -55,17 +54,13 @@ function refusal(error: unknown): SnapshotRefusedError | null {
 @Injectable()
 export class SnapshotIntake {
   private readonly logger = new Logger(SnapshotIntake.name);
-  private readonly refused: Counter;
-
   constructor(
     @Inject(REWARD_SNAPSHOT_SOURCE) private readonly source: RewardSnapshotSource,
     private readonly epochs: EpochsRepository,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
-    metrics: AppMetrics,
-  ) {
-    this.refused = metrics.counter({ name: 'pool_snapshots_refused_total', help: 'Rollovers failed on a reward snapshot the contract refuses (no epoch stored).' });
-  }
+    private readonly metrics: PoolMetrics,
+  ) {}
 
   private get statusKey(): string {
     return `${this.config.redisKeyPrefix}:epochs:snapshot-status`;
@@ -87,7 +82,7 @@ export class SnapshotIntake {
       return await this.fetchOrStored(manager, epoch);
     } catch (error) {
       if (!(error instanceof SnapshotRefusedError)) throw error;
-      this.refused.inc();
+      this.metrics.snapshotsRefused.inc();
       this.logger.error(`Epoch ${epoch}: ${error.message}; no epoch`);
       await this.redis.hset(this.statusKey, { last_error: error.message, last_error_at: new Date().toISOString(), unavailable_window: String(epoch) });
       throw error;

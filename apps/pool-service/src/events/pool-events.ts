@@ -27,11 +27,19 @@ export interface SotaChanged {
   resultId: number;
 }
 
+/** A simulated claim (`CLAIM_SIMULATION`) was paid by the contract and recorded. */
+export interface ClaimSimulated {
+  epoch: number;
+  hotkey: string;
+  paidRao: bigint;
+}
+
 /** Every pool domain event, by name; an event is emitted only after the transaction that made it has committed. */
 export interface PoolEventMap {
   'epoch.published': EpochPublished;
   'result.verified': ResultVerified;
   'sota.changed': SotaChanged;
+  'claim.simulated': ClaimSimulated;
 }
 
 /**

@@ -11,6 +11,8 @@ export class PoolMetrics {
   readonly resultsVerified: Counter;
   readonly sotaChanges: Counter;
   readonly claimsSimulated: Counter;
+  /** Not an event (nothing committed): the snapshot intake counts its refusals itself. */
+  readonly snapshotsRefused: Counter;
 
   constructor(metrics: AppMetrics) {
     this.epochs = metrics.counter({
@@ -21,6 +23,7 @@ export class PoolMetrics {
     this.resultsVerified = metrics.counter({ name: 'pool_results_verified_total', help: 'Pending results a validator verified.' });
     this.sotaChanges = metrics.counter({ name: 'pool_sota_changes_total', help: 'Times a verified result raised its task type\'s SOTA threshold.' });
     this.claimsSimulated = metrics.counter({ name: 'pool_claims_simulated_total', help: 'Simulated claims the contract paid (CLAIM_SIMULATION).' });
+    this.snapshotsRefused = metrics.counter({ name: 'pool_snapshots_refused_total', help: 'Rollovers failed on a reward snapshot the contract refuses (no epoch stored).' });
   }
 
   @OnPoolEvent('epoch.published')
@@ -36,6 +39,11 @@ export class PoolMetrics {
   @OnPoolEvent('sota.changed')
   countSotaChange(): void {
     this.sotaChanges.inc();
+  }
+
+  @OnPoolEvent('claim.simulated')
+  countSimulatedClaim(): void {
+    this.claimsSimulated.inc();
   }
 }
 
