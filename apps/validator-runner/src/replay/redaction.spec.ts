@@ -23,12 +23,26 @@ describe('Redactor', () => {
     for (const secret of ['tok_live_0123456789', 'fineweb:0.7', 'data.example.test', 'secret-shard-7', 'abc%2Fdef']) expect(out).not.toContain(secret);
     expect(out).toContain('[redacted:HELDOUT_URL] -> 200');
     expect(out).toContain('Bearer [redacted:HELDOUT_TOKEN]');
-    expect(out).toContain('mix [redacted:DATASET_MIX] seed [redacted:SEED]');
+    expect(out).toContain('mix [redacted:DATASET_MIX] seed 42');
     expect(out).toContain('ECONNREFUSED [redacted:HELDOUT_URL]');
   });
 
-  it('replaces short values only as whole tokens, so numbers elsewhere survive', () => {
-    expect(redactor.redact('seed=42, step 420, loss 1.42, id x42')).toBe('seed=[redacted:SEED], step 420, loss 1.42, id x42');
+  it('leaves private values under 6 characters alone, so exit codes and timestamps stay readable (§6)', () => {
+    const short = new Redactor({ SEED: '42', SHARDS: '1', FLAG: 'true', MIX: 'mix-a' });
+    const text = 'exited with code 1 at 12:42:01; seed=42 flag true mix-a';
+    expect(short.redact(text)).toBe(text);
+    expect(short.redactPublic(text)).toBe(text);
+  });
+
+  it('redacts URLs, tokens, digests and the rotation number whatever their length, short ones as whole tokens', () => {
+    const short = new Redactor({ A_URL: 'x://q', A_TOKEN: 'k9', A_SHA256: 'ab12', HF_TOKEN: 'hf1' }, { AUTORESEARCH_HELDOUT_SYNC_NUMBER: '7f' });
+    expect(short.redact('k9 at x://q sha ab12 hf1 rotation 7f, step k90 7ff')).toBe(
+      '[redacted:A_TOKEN] at [redacted:A_URL] sha [redacted:A_SHA256] [redacted:HF_TOKEN] rotation [redacted:AUTORESEARCH_HELDOUT_SYNC_NUMBER], step k90 7ff',
+    );
+  });
+
+  it('names no private variable in the public form', () => {
+    expect(redactor.redactPublic('Bearer tok_live_0123456789 on data.example.test')).toBe('Bearer [redacted] on [redacted]');
   });
 
   it('ignores empty values', () => {
