@@ -156,7 +156,9 @@ describe('prefetch of a coordinator-held shard', () => {
     const directory = join(root, 'job-2', 'heldout');
     const failure = await replayFailureOf(prefetchHeldout([{ ...source, sha256: '0'.repeat(64) }], options(directory, clientOf(validator))));
     expect(failure).toMatchObject({ status: VerificationStatus.Error });
-    expect(failure.note).toContain(`has sha256 ${shardSha}, not the ${'0'.repeat(64)} announced`);
+    // The public note names neither the source nor a digest; the admin log gets both.
+    expect(failure.note).toBe('A held-out source did not have the sha256 announced; it was not used.');
+    expect(failure.logDetail).toBe(`HELDOUT: sha256 ${shardSha}, not the ${'0'.repeat(64)} announced`);
     expect(existsSync(join(directory, 'HELDOUT', 'heldout'))).toBe(false);
   }, 60_000);
 
@@ -164,12 +166,12 @@ describe('prefetch of a coordinator-held shard', () => {
     const job = await leasedJob();
     const { sources } = planBenchmarkEnv(job.replay_spec.validator_benchmark_env);
     const byStranger = await replayFailureOf(prefetchHeldout(sources, options(join(root, 'job-3a'), clientOf(stranger))));
-    expect(byStranger.note).toBe('Held-out source HELDOUT could not be prefetched: the server answered 403.');
+    expect(byStranger.note).toBe('A held-out source could not be prefetched: the server answered 403.');
     const unsigned = await replayFailureOf(prefetchHeldout(sources, options(join(root, 'job-3b'), null)));
     expect(unsigned.note).toContain('only https://');
     const unsignedLocal = await replayFailureOf(
       prefetchHeldout(sources, { ...options(join(root, 'job-3c'), null), rules: { allowInsecureHttp: true, allowPrivateAddresses: true, allowFile: false } }),
     );
-    expect(unsignedLocal.note).toBe('Held-out source HELDOUT could not be prefetched: the server answered 401.');
+    expect(unsignedLocal.note).toBe('A held-out source could not be prefetched: the server answered 401.');
   }, 60_000);
 });

@@ -30,6 +30,7 @@ export * from './submissions/artifact-descriptor.dto';
 
 export * from './validator-jobs/verify.dto';
 export * from './validator-jobs/validator-job-result.dto';
+export * from './validator-jobs/heldout-rotation.dto';
 export * from './validator-jobs/validator-capabilities.dto';
 export * from './validator-jobs/validator-job-claim.dto';
 export * from './validator-jobs/scan-request.dto';

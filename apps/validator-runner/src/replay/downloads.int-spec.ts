@@ -183,7 +183,7 @@ describe('artifact download and held-out prefetch against a local HTTP server', 
     const rules = { ...LOCAL, allowFile: false };
     const options = { directory: join(dir, 'heldout-bad'), rules, maxBytes: 1 << 20, signal: AbortSignal.timeout(10_000) };
     const wrongToken = await replayFailureOf(prefetchHeldout([{ name: 'HELDOUT', url: `${server.url}/heldout/rows.jsonl`, token: 'wrong' }], options));
-    expect(wrongToken).toMatchObject({ status: VerificationStatus.Error, note: 'Held-out source HELDOUT could not be prefetched: the server answered 401.' });
+    expect(wrongToken).toMatchObject({ status: VerificationStatus.Error, note: 'A held-out source could not be prefetched: the server answered 401.' });
     const file = await replayFailureOf(prefetchHeldout([{ name: 'MIX', url: 'file:///etc/hostname', token: null }], options));
     expect(file).toMatchObject({ status: VerificationStatus.Error, note: expect.stringMatching(/file:\/\/ sources are not allowed/) });
   });

@@ -1,5 +1,6 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { HOST_ONLY_KEYS } from './bitsota-profile';
 import { ReplayFailure } from './replay-failure';
 import { DownloadError, DownloadRules, safeDownload, urlFileName } from './safe-download';
 
@@ -36,8 +37,10 @@ export interface CoordinatorSource {
 export interface BenchmarkEnvPlan {
   sources: HeldoutSource[];
   plain: Record<string, string>;
-  /** Keys neither passed nor used (tokens without a URL, invalid names), for the log. */
+  /** Keys neither passed nor used (tokens without a URL, invalid names, host-only sources and credentials), for the log. */
   dropped: string[];
+  /** `<NAME>_SHARD` coordinator selectors the job arrived with: a shard the coordinator did not deliver (§6: the validator's side). */
+  undelivered: string[];
 }
 
 export interface HeldoutEntry {
@@ -52,10 +55,12 @@ export type HeldoutManifest = Record<string, HeldoutEntry>;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export function planBenchmarkEnv(env: Record<string, string>): BenchmarkEnvPlan {
-  const plan: BenchmarkEnvPlan = { sources: [], plain: {}, dropped: [] };
+  const plan: BenchmarkEnvPlan = { sources: [], plain: {}, dropped: [], undelivered: [] };
   for (const [key, value] of Object.entries(env)) {
-    if (!ENV_NAME.test(key)) {
+    if (!ENV_NAME.test(key) || HOST_ONLY_KEYS.includes(key)) {
       plan.dropped.push(key);
+    } else if (key.endsWith('_SHARD') && /^coordinator(:|$)/.test(value.trim())) {
+      plan.undelivered.push(key);
     } else if (key.endsWith('_URL') && key.length > '_URL'.length) {
       const name = key.slice(0, -'_URL'.length);
       const source: HeldoutSource = { name, url: value, token: env[`${name}_TOKEN`] ?? null };
@@ -104,13 +109,14 @@ export async function prefetchHeldout(sources: HeldoutSource[], options: Prefetc
       });
       if (source.sha256 !== undefined && result.sha256 !== source.sha256) {
         await rm(path, { force: true });
-        throw ReplayFailure.error(`Held-out source ${source.name} has sha256 ${result.sha256}, not the ${source.sha256} announced; it was not used.`);
+        throw ReplayFailure.error('A held-out source did not have the sha256 announced; it was not used.', `${source.name}: sha256 ${result.sha256}, not the ${source.sha256} announced`);
       }
       manifest[source.name] = { env: `${source.name}_PATH`, path, bytes: result.bytes, sha256: result.sha256 };
       options.onDownloaded?.(source.name, manifest[source.name], result.durationMs);
     } catch (error) {
       if (!(error instanceof DownloadError)) throw error;
-      throw ReplayFailure.error(`Held-out source ${source.name} could not be prefetched: ${error.problem.detail}.`);
+      // The note is public: it names no private source (§6); the log says which.
+      throw ReplayFailure.error(`A held-out source could not be prefetched: ${error.problem.detail}.`, `${source.name} could not be prefetched`);
     }
   }
   await writeFile(manifestPath(options.directory), `${JSON.stringify(manifest, null, 2)}\n`);

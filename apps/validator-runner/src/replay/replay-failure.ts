@@ -10,6 +10,8 @@ export class ReplayFailure extends Error {
   constructor(
     readonly status: FailureStatus,
     readonly note: string,
+    /** What only the admin replay log may say (a private source's name); the note stays public. */
+    readonly logDetail: string | null = null,
   ) {
     super(note);
     this.name = 'ReplayFailure';
@@ -19,7 +21,7 @@ export class ReplayFailure extends Error {
     return new ReplayFailure(VerificationStatus.Rejected, note);
   }
 
-  static error(note: string): ReplayFailure {
-    return new ReplayFailure(VerificationStatus.Error, note);
+  static error(note: string, logDetail: string | null = null): ReplayFailure {
+    return new ReplayFailure(VerificationStatus.Error, note, logDetail);
   }
 }

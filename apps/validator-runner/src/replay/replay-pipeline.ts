@@ -7,13 +7,16 @@ import type { FetchPolicy } from '../config/config';
 import { Sandbox, SandboxError, SandboxLimits, SandboxRunResult } from '../sandbox/sandbox.port';
 import { removeTree, unmountUnder, WorkspaceVolume } from '../sandbox/workspace-volume';
 import { downloadArtifact } from './artifact-download';
+import { artifactProfileEnv, HeldoutRotation, heldoutProfileEnv, PRIVATE_HELDOUT, rotationEnv, usesProfile } from './bitsota-profile';
 import { Deadline } from './deadline';
 import { applyPatch, cloneAt } from './git-workspace';
 import { CoordinatorSource, heldoutSandboxEnv, HeldoutManifest, planBenchmarkEnv, prefetchHeldout } from './heldout';
+import { HeldoutRootError, prepareHeldoutRoot } from './heldout-root';
 import { Redactor } from './redaction';
 import { ReplayFailure } from './replay-failure';
 import { ReplayLog } from './replay-log';
-import { lastMetricInOutput, readResultFile, taskMetrics } from './result-reader';
+import { lastMetricInOutput, readResultFile, ResultFileRead, taskMetrics } from './result-reader';
+import { benchmarkVerdict, exitDescription, publicNotes, setupVerdict } from './verdict';
 
 export type ReplayStatus = VerificationStatus.Accepted | VerificationStatus.Rejected | VerificationStatus.Error;
 
@@ -34,6 +37,8 @@ export interface ValidatorJobToReplay {
   job_id: string;
   submission_id: string;
   replay_spec: ReplaySpecDto;
+  /** The job's held-out rotation pair (DECISIONS §15); absent from saved jobs of older coordinators. */
+  heldout_rotation?: HeldoutRotation | null;
 }
 
 export interface ReplayPipelineOptions {
@@ -111,7 +116,9 @@ export class ReplayPipeline {
   async replay(job: ValidatorJobToReplay): Promise<ReplayResult> {
     const spec = job.replay_spec;
     const started = Date.now();
-    const redactor = new Redactor(spec.validator_benchmark_env);
+    // The rotation number is validator-private whatever its length.
+    const rotation = job.heldout_rotation ?? null;
+    const redactor = new Redactor(spec.validator_benchmark_env, rotation === null ? {} : { AUTORESEARCH_HELDOUT_SYNC_NUMBER: rotation.number });
     const log = new ReplayLog(redactor, this.options.logCapBytes);
     const logger = this.logger.child({ job_id: job.job_id, submission_id: job.submission_id });
     if (!JOB_ID.test(job.job_id)) {
@@ -133,12 +140,13 @@ export class ReplayPipeline {
         logger.error({ err: error }, 'replay failed unexpectedly');
         outcome = { status: VerificationStatus.Error, observedMetrics: {}, notes: `The validator failed: ${(error as Error).message}` };
       } else {
+        if (error.logDetail !== null) log.line('failure', error.logDetail);
         outcome = { status: error.status, observedMetrics: {}, notes: error.note };
       }
     } finally {
       if (!this.options.keepWorkspaces) await this.removeJobDir(run);
     }
-    const notes = redactor.redact(outcome.notes);
+    const notes = publicNotes(outcome.notes, (text) => redactor.redactPublic(text));
     log.line('verdict', `${outcome.status}: ${notes}`);
     run.timings.total = Date.now() - started;
     return { ...outcome, notes, replayLog: log.render(), timings: run.timings };
@@ -184,8 +192,15 @@ export class ReplayPipeline {
       log.line('patch', `applied ${Buffer.byteLength(spec.patch)} bytes touching ${files} file(s)`);
     }
 
-    let artifactPath: string | null = null;
-    const readOnlyPaths = [dirs.heldout, dirs.artifact].map((path) => ({ host: path, sandbox: path }));
+    const profile = usesProfile(spec.validator_benchmark_env);
+    const plan = planBenchmarkEnv(spec.validator_benchmark_env);
+    if (plan.undelivered.length > 0) {
+      // The task names a coordinator shard the coordinator did not deliver: the validator's side (§6), never the miner's.
+      throw ReplayFailure.error('The job came without the held-out data its task names.', `no delivery for ${plan.undelivered.join(', ')}`);
+    }
+
+    // What setup and benchmark both get: the artifact, never held-out data (only the benchmark sees that, §6).
+    let artifactEnv: Record<string, string> = {};
     if (spec.artifact_uri !== null) {
       const uri = spec.artifact_uri;
       const artifact = await run.phase(
@@ -197,11 +212,11 @@ export class ReplayPipeline {
           ),
         (a) => ({ bytes: a.bytes, bytes_per_second: rate(a.bytes, a.durationMs), sha256: a.sha256 }),
       );
-      artifactPath = artifact.path;
+      // The runner's own paths win over a private value of the same name.
+      artifactEnv = { ARTIFACT_PATH: artifact.path, ...(profile ? artifactProfileEnv(artifact.path, artifact.bytes) : {}) };
       log.line('download', `artifact ${artifact.bytes} bytes in ${artifact.durationMs} ms, sha256 ${artifact.sha256} checked`);
     }
 
-    const plan = planBenchmarkEnv(spec.validator_benchmark_env);
     let manifest: HeldoutManifest = {};
     if (plan.sources.length > 0) {
       manifest = await run.phase(
@@ -220,18 +235,40 @@ export class ReplayPipeline {
       for (const [name, entry] of Object.entries(manifest)) log.line('prefetch', `${name}: ${entry.bytes} bytes, sha256 ${entry.sha256}, at ${entry.env}`);
     }
     if (plan.dropped.length > 0) log.line('prefetch', `not passed to the benchmark: ${plan.dropped.join(', ')}`);
-    // The runner's own paths win over a private value of the same name.
-    const env = { ...BASE_ENV, ...heldoutSandboxEnv(plan, manifest, dirs.heldout), ...(artifactPath === null ? {} : { ARTIFACT_PATH: artifactPath }) };
+    const profileEnv = profile ? { ...(await this.prepareProfileHeldout(run, manifest)), ...rotationEnv(run.job.heldout_rotation, spec.validator_benchmark_env) } : {};
 
+    const setupEnv = { ...BASE_ENV, ...plan.plain, ...artifactEnv };
     if (spec.setup_command !== null && spec.setup_command.trim() !== '') {
-      const setup = await run.phase('setup', () => this.inSandbox(run, 'setup', spec.setup_command as string, env, readOnlyPaths), sandboxFields);
+      const setupMounts = [{ host: dirs.artifact, sandbox: dirs.artifact }];
+      const setup = await run.phase('setup', () => this.inSandbox(run, 'setup', spec.setup_command as string, setupEnv, setupMounts), sandboxFields);
       if (setup.timedOut) throw ReplayFailure.error('The setup command ran past the time budget.');
-      if (setup.exitCode !== 0) throw ReplayFailure.error(`The setup command ${exitDescription(setup)}${await this.limitsHit(run, setup)}.`);
+      if (setup.exitCode !== 0) {
+        const verdict = setupVerdict(setup, await this.limitsHit(run, setup));
+        throw new ReplayFailure(verdict.status, verdict.notes);
+      }
     }
 
-    const bench = await run.phase('benchmark', () => this.inSandbox(run, 'benchmark', spec.benchmark_command, env, readOnlyPaths), sandboxFields);
-    if (bench.timedOut) throw ReplayFailure.error('The benchmark ran past the time budget.');
-    return this.observe(run, bench);
+    const heldout = plan.sources.length > 0;
+    const benchEnv = { ...BASE_ENV, ...heldoutSandboxEnv(plan, manifest, dirs.heldout), ...profileEnv, ...artifactEnv };
+    const benchMounts = [dirs.heldout, dirs.artifact].map((path) => ({ host: path, sandbox: path }));
+    const bench = await run.phase('benchmark', () => this.inSandbox(run, 'benchmark', spec.benchmark_command, benchEnv, benchMounts), sandboxFields);
+    if (bench.timedOut) throw ReplayFailure.error(heldout ? 'timeout' : 'The benchmark ran past the time budget.');
+    return this.observe(run, bench, { profile, heldout });
+  }
+
+  /** BitSota's manifest and root from the prefetched private shard, checked on the host (§15); any failure is the validator's. */
+  private async prepareProfileHeldout(run: ReplayRun, manifest: HeldoutManifest): Promise<Record<string, string>> {
+    const shard = manifest[PRIVATE_HELDOUT];
+    if (shard === undefined) return {};
+    const root = join(run.dirs.heldout, `${PRIVATE_HELDOUT}.root`);
+    try {
+      const prepared = await run.phase('prepare', () => prepareHeldoutRoot(shard.path, root, this.options.heldoutMaxBytes), (r) => ({ documents: r.documents }));
+      run.log.line('prepare', `their manifest lists ${prepared.documents} document(s)`);
+      return heldoutProfileEnv(prepared, run.job.replay_spec.validator_benchmark_env);
+    } catch (error) {
+      if (!(error instanceof HeldoutRootError)) throw error;
+      throw ReplayFailure.error('The private held-out data could not be prepared for the benchmark.', error.message);
+    }
   }
 
   /** checkPatch (the coordinator's own rule) before `git apply`; answers the number of files. */
@@ -269,17 +306,16 @@ export class ReplayPipeline {
     return result;
   }
 
-  /** The verdict of a benchmark that finished in time: its exit status, then the observed task metric. */
-  private async observe(run: ReplayRun, bench: SandboxRunResult): Promise<Omit<ReplayResult, 'replayLog' | 'timings'>> {
+  /** The verdict of a benchmark that finished in time: its exit status, then the observed task metric (verdict.ts). */
+  private async observe(run: ReplayRun, bench: SandboxRunResult, phase: { profile: boolean; heldout: boolean }): Promise<Omit<ReplayResult, 'replayLog' | 'timings'>> {
     const spec = run.job.replay_spec;
     let metrics: Record<string, number> = {};
-    let reason: string | null = null;
+    let read: ResultFileRead | null = null;
     let source = 'the output';
     if (spec.result_path !== null) {
-      const read = await readResultFile(run.dirs.repo, spec.result_path, this.options.resultMaxBytes);
+      read = await readResultFile(run.dirs.repo, spec.result_path, this.options.resultMaxBytes);
       if ('metrics' in read) {
         metrics = read.metrics;
-        reason = read.reason ?? null;
         source = spec.result_path;
       } else {
         run.log.line('result', `${read.problem}; falling back to the output`);
@@ -293,16 +329,10 @@ export class ReplayPipeline {
     if (!Object.hasOwn(metrics, spec.metric_name)) source = 'nowhere';
     const observed = taskMetrics(metrics, [spec.metric_name, spec.secondary_metric_name]);
     run.log.line('result', `observed ${JSON.stringify(observed)} (task metric from ${source})`);
-    if (bench.exitCode !== 0) {
-      // The benchmark's own sentence, when its result file gives one (benchmarkReason bounds it), says why to the miner.
-      const why = reason === null ? '.' : `: ${reason}${/[.!?]$/.test(reason) ? '' : '.'}`;
-      return { status: VerificationStatus.Rejected, observedMetrics: observed, notes: `The benchmark ${exitDescription(bench)}${await this.limitsHit(run, bench)}${why}` };
-    }
-    if (!Object.hasOwn(observed, spec.metric_name)) {
-      return { status: VerificationStatus.Rejected, observedMetrics: observed, notes: `The benchmark produced no finite ${spec.metric_name}.` };
-    }
-    const value = observed[spec.metric_name];
-    return { status: VerificationStatus.Accepted, observedMetrics: observed, notes: `Observed ${spec.metric_name}=${value} (from ${source}).` };
+    const limitsHit = bench.exitCode === 0 ? '' : await this.limitsHit(run, bench);
+    const verdict = benchmarkVerdict(bench, { metricName: spec.metric_name, observed, read, source, limitsHit, ...phase });
+    // A failed run posts no metric: what it printed is no observation the coordinator should weigh.
+    return { status: verdict.status, observedMetrics: verdict.status === VerificationStatus.Error ? {} : observed, notes: verdict.notes };
   }
 
   /** `; it hit …` naming the sandbox limits a failed command ran into (the workspace quota, the file size limit), or ''. */
@@ -336,10 +366,6 @@ function sandboxFields(result: SandboxRunResult): Record<string, unknown> {
   return { exit_code: result.exitCode, signal: result.signal, timed_out: result.timedOut, output_truncated: result.outputTruncated };
 }
 
-function exitDescription(result: SandboxRunResult): string {
-  if (result.exitCode !== null) return `exited with code ${result.exitCode}`;
-  return `was killed by ${result.signal ?? 'a signal'}`;
-}
 
 function rate(bytes: number, ms: number): number {
   return Math.round((bytes * 1000) / Math.max(1, ms));

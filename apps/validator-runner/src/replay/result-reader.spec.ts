@@ -18,12 +18,12 @@ describe('result file', () => {
 
   it('reads the finite numbers of a JSON object, those of a nested metrics object winning', async () => {
     writeFileSync(join(workspace, 'out', 'r.json'), JSON.stringify({ loss: 1.5, name: 'x', n: null, metrics: { loss: 0.5, acc: 0.9, bad: 'NaN' } }));
-    expect(await readResultFile(workspace, 'out/r.json', 1024)).toEqual({ metrics: { loss: 0.5, acc: 0.9 } });
+    expect(await readResultFile(workspace, 'out/r.json', 1024)).toEqual({ metrics: { loss: 0.5, acc: 0.9 }, named: ['loss', 'name', 'n', 'metrics', 'loss', 'acc', 'bad'] });
   });
 
   it("carries a failed benchmark's one-line reason from the top-level error string", async () => {
     writeFileSync(join(workspace, 'out', 'refused.json'), JSON.stringify({ error: ' Ineligible: 12.0 % rescue, over the cap of 10 %. ' }));
-    expect(await readResultFile(workspace, 'out/refused.json', 1024)).toEqual({ metrics: {}, reason: 'Ineligible: 12.0 % rescue, over the cap of 10 %.' });
+    expect(await readResultFile(workspace, 'out/refused.json', 1024)).toEqual({ metrics: {}, named: ['error'], reason: 'Ineligible: 12.0 % rescue, over the cap of 10 %.' });
   });
 
   it('takes no reason that is not one short line of printable ASCII, which bounds what a benchmark can publish', () => {
@@ -49,7 +49,7 @@ describe('result file', () => {
     expect(await readResultFile(workspace, 'link.json', 1024)).toEqual({ problem: expect.stringMatching(/resolves outside/) });
     expect(await readResultFile(workspace, 'etc/hostname', 1024)).toEqual({ problem: expect.stringMatching(/resolves outside/) });
     expect(await readResultFile(workspace, 'out', 1024)).toEqual({ problem: expect.stringMatching(/not a regular file/) });
-    expect(await readResultFile(workspace, 'big.json', 1024)).toEqual({ problem: expect.stringMatching(/more than the 1024/) });
+    expect(await readResultFile(workspace, 'big.json', 1024)).toEqual({ problem: expect.stringMatching(/more than the 1024/), tooLarge: true });
     expect(await readResultFile(workspace, 'text.json', 1024)).toEqual({ problem: expect.stringMatching(/not JSON/) });
     expect(await readResultFile(workspace, 'array.json', 1024)).toEqual({ problem: expect.stringMatching(/not a JSON object/) });
     expect(await readResultFile(workspace, 'missing.json', 1024)).toEqual({ problem: expect.stringMatching(/wrote no missing.json/) });

@@ -1,7 +1,8 @@
 import { lstat, open, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
-export type ResultFileRead = { metrics: Record<string, number>; reason?: string } | { problem: string };
+/** A read result file: its finite metrics, every key it names (finite or not), and its one-sentence `error`; or why it could not be read. */
+export type ResultFileRead = { metrics: Record<string, number>; named: string[]; reason?: string } | { problem: string; tooLarge?: true };
 
 /** The longest benchmark reason a verification's public notes carry. */
 export const REASON_MAX_CHARS = 240;
@@ -24,7 +25,7 @@ export async function readResultFile(workspace: string, resultPath: string, maxB
   if (!inside(root, real)) return { problem: `${resultPath} resolves outside the workspace` };
   const stat = await lstat(real);
   if (!stat.isFile()) return { problem: `${resultPath} is not a regular file` };
-  if (stat.size > maxBytes) return { problem: `${resultPath} is ${stat.size} bytes, more than the ${maxBytes} read` };
+  if (stat.size > maxBytes) return { problem: `${resultPath} is ${stat.size} bytes, more than the ${maxBytes} read`, tooLarge: true };
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(real, 'r');
@@ -35,7 +36,7 @@ export async function readResultFile(workspace: string, resultPath: string, maxB
   let text: string;
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(maxBytes + 1), 0, maxBytes + 1, 0);
-    if (bytesRead > maxBytes) return { problem: `${resultPath} grew past ${maxBytes} bytes` };
+    if (bytesRead > maxBytes) return { problem: `${resultPath} grew past ${maxBytes} bytes`, tooLarge: true };
     text = buffer.subarray(0, bytesRead).toString('utf8');
   } finally {
     await handle.close();
@@ -48,8 +49,10 @@ export async function readResultFile(workspace: string, resultPath: string, maxB
   }
   const metrics = metricsFromJson(value);
   if (metrics === null) return { problem: `${resultPath} is not a JSON object` };
+  const object = value as Record<string, unknown>;
+  const named = [...Object.keys(object), ...(isObject(object.metrics) ? Object.keys(object.metrics) : [])];
   const reason = benchmarkReason(value);
-  return reason === null ? { metrics } : { metrics, reason };
+  return reason === null ? { metrics, named } : { metrics, named, reason };
 }
 
 /**
@@ -60,8 +63,13 @@ export async function readResultFile(workspace: string, resultPath: string, maxB
  */
 export function benchmarkReason(value: unknown): string | null {
   if (!isObject(value) || typeof value.error !== 'string') return null;
-  const reason = value.error.trim();
-  return reason !== '' && reason.length <= REASON_MAX_CHARS && /^[\x20-\x7e]+$/.test(reason) ? reason : null;
+  return publicSentence(value.error);
+}
+
+/** Sandbox text fit for public notes (from a phase without held-out data): one line of printable ASCII, at most REASON_MAX_CHARS; else null. */
+export function publicSentence(text: string): string | null {
+  const sentence = text.trim();
+  return sentence !== '' && sentence.length <= REASON_MAX_CHARS && /^[\x20-\x7e]+$/.test(sentence) ? sentence : null;
 }
 
 function inside(root: string, path: string): boolean {

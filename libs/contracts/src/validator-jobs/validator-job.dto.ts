@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { SubmissionDetailDto } from '../submissions/submission-detail.dto';
 import { SubmissionDto } from '../submissions/submission.dto';
 import { TaskDto } from '../tasks/task.dto';
+import { HeldoutRotationDto } from './heldout-rotation.dto';
 import { ReplaySpecDto } from './replay-spec.dto';
 import { ApiDateTime, ApiText } from '../common/api-fields';
 
@@ -27,4 +28,7 @@ export class ValidatorJobDto {
 
   @ApiProperty({ description: 'The submission detail (compat: clients read `detail.submission`).', type: () => SubmissionDetailDto })
   detail!: SubmissionDetailDto;
+
+  @ApiProperty({ description: "The job's held-out rotation pair, fixed at its first lease (DECISIONS §15).", type: () => HeldoutRotationDto })
+  heldout_rotation!: HeldoutRotationDto;
 }
