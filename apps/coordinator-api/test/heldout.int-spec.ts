@@ -231,14 +231,28 @@ describe('held-out shards', () => {
       expect(errorOf(withdrawn)).toBe('heldout_shard_not_found');
     });
 
-    it('leaves the env as it is for a task without `<NAME>_SHARD`, and the source out when the task holds no shard', async () => {
+    it('leaves the env as it is for a task without `<NAME>_SHARD`', async () => {
       const plain = await setup.api.createTask({ validator_benchmark_env: { EVAL_URL: 'https://data.test/eval.bin', EVAL_TOKEN: 't' } });
       const plainJob = await setup.api.leaseOf(setup.people.alice, await setup.api.pending(setup.people.dave, plain.id));
       expect(plainJob.replay_spec.validator_benchmark_env).toEqual({ EVAL_URL: 'https://data.test/eval.bin', EVAL_TOKEN: 't' });
+    });
+
+    it('does not lease a task whose env names coordinator shards it does not hold, until a matching shard is uploaded (§6)', async () => {
+      // Leased without its shard, the job would be replayed without held-out data and the miner blamed.
       const empty = await heldoutTask();
-      const emptyJob = await setup.api.leaseOf(setup.people.alice, await setup.api.pending(setup.people.dave, empty.id));
-      expect(emptyJob.replay_spec.validator_benchmark_env).toEqual({ DATA_MIX: 'web:0.7' });
-      expectStatus(await download(emptyJob.job_id), 404);
+      const waiting = await setup.api.pending(setup.people.dave, empty.id);
+      expect(await setup.api.leased(setup.people.alice, { task_id: empty.id, limit: 16 })).toEqual([]);
+      const named = await heldoutTask({ EVAL_SHARD: 'coordinator:wiki.bin' });
+      const waitingNamed = await setup.api.pending(setup.people.dave, named.id);
+      // A shard of another name is not the one the env names.
+      await uploaded(named.id, shardBytes(), 'books.bin');
+      expect(await setup.api.leased(setup.people.alice, { task_id: named.id, limit: 16 })).toEqual([]);
+
+      const shard = await uploaded(empty.id, shardBytes(), 'any.bin');
+      const job = await setup.api.leaseOf(setup.people.alice, waiting);
+      expect(job.replay_spec.validator_benchmark_env).toEqual({ DATA_MIX: 'web:0.7', HELDOUT_URL: `${setup.h.url}/api/v1/validator/jobs/${job.job_id}/heldout`, HELDOUT_SHA256: shard.sha256 });
+      const wiki = await uploaded(named.id, shardBytes(), 'wiki.bin');
+      expect((await setup.api.leaseOf(setup.people.alice, waitingNamed)).replay_spec.validator_benchmark_env).toMatchObject({ EVAL_SHA256: wiki.sha256 });
     });
   });
 

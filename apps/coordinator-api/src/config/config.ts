@@ -1,4 +1,5 @@
 import { canonicalSs58 } from '@rcs/auth';
+import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { ChainConfig, readChainConfig } from '@rcs/chain';
 import { ConfigError, EnvReader } from '@rcs/config';
@@ -47,7 +48,15 @@ export interface CoordinatorConfig extends ServiceBaseConfig, ServiceStoresConfi
   scoreEmaDays: number;
   /** Private held-out delivery (DECISIONS.md §6): where shards live, by SHA-256, and the largest one accepted. */
   heldout: { storeDir: string; maxBytes: number };
+  /**
+   * The BitSota profile's rotation (DECISIONS §15): the key of each job's rotation number, and the rotation period of
+   * tasks that set none (one payout window, POOL_WINDOW_BLOCKS × 12 s).
+   */
+  heldoutRotation: { secret: string; defaultSeconds: number };
 }
+
+/** Seconds per block: a payout window of POOL_WINDOW_BLOCKS blocks lasts this many times as long. */
+const BLOCK_SECONDS = 12;
 
 /** A comma-separated list of SS58 addresses, each in its canonical spelling (DECISIONS.md §2 Identity). */
 function canonicalHotkeys(read: EnvReader, name: string): string[] {
@@ -112,6 +121,11 @@ export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
     heldout: {
       storeDir: resolve(cwd, read.optional('HELDOUT_STORE_DIR') ?? join(read.string('DATA_DIR', '.data'), 'coordinator-heldout')),
       maxBytes: read.int('HELDOUT_MAX_BYTES', 1024 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
+    },
+    heldoutRotation: {
+      // Unset: a random key per process, so numbers differ between replicas and restarts (a single local coordinator only).
+      secret: read.optional('HELDOUT_ROTATION_SECRET') ?? randomBytes(32).toString('hex'),
+      defaultSeconds: read.int('POOL_WINDOW_BLOCKS', 360, 1, 1_000_000) * BLOCK_SECONDS,
     },
   };
   if (config.plannerLlm && config.plannerLlm.timeoutSeconds >= config.plannerRunTimeoutSeconds) {

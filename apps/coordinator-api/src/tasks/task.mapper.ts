@@ -43,6 +43,7 @@ export function toTaskDto(task: TaskEntity): TaskDto {
     competition_mode: task.competitionMode,
     min_peer_evaluations: task.minPeerEvaluations,
     time_budget_seconds: task.timeBudgetSeconds,
+    heldout_rotation_seconds: task.heldoutRotationSeconds,
     task_state: task.taskState,
     is_active: task.taskState === TaskState.Live,
     created_at: task.createdAt.toISOString(),

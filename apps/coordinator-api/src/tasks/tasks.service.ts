@@ -43,6 +43,7 @@ function newTask(body: CreateTaskDto): NewTask {
     competitionMode: body.competition_mode,
     minPeerEvaluations: body.min_peer_evaluations,
     timeBudgetSeconds: body.time_budget_seconds,
+    heldoutRotationSeconds: body.heldout_rotation_seconds,
     taskState: TaskState.Live,
   };
 }

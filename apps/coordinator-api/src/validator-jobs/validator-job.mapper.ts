@@ -31,11 +31,11 @@ export function toReplaySpecDto(task: TaskEntity, submission: SubmissionEntity, 
 }
 
 /**
- * A leased job as the validator receives it; `leaseExpiresAt` is set on every leased job. `benchmarkEnv` is
+ * A leased job as the validator receives it; `leaseExpiresAt` and the rotation pair are set on every leased job. `benchmarkEnv` is
  * the task's env as this job's lessee receives it (its held-out shard filled in, heldout-env.ts).
  */
 export function toValidatorJobDto(
-  job: ValidatorJobEntity & { leaseExpiresAt: Date },
+  job: ValidatorJobEntity & { leaseExpiresAt: Date; heldoutRotationSlot: number; heldoutRotationNumber: string },
   task: TaskEntity,
   submission: SubmissionEntity,
   detail: SubmissionDetailDto,
@@ -49,5 +49,6 @@ export function toValidatorJobDto(
     replay_spec: toReplaySpecDto(task, submission, benchmarkEnv),
     lease_expires_at: job.leaseExpiresAt.toISOString(),
     detail,
+    heldout_rotation: { slot: job.heldoutRotationSlot, number: job.heldoutRotationNumber },
   };
 }

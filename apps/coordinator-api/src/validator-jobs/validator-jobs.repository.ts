@@ -3,6 +3,7 @@ import { EntityManager, In } from 'typeorm';
 import { CompetitionMode, SubmissionStatus, ValidatorJobStatus } from '@rcs/contracts';
 import { intColumn, queryOneRow, queryRows, SqlRow, textColumn } from '@rcs/persistence';
 import { ValidatorJobEntity } from './entities/validator-job.entity';
+import type { RotationPair } from './heldout-rotation';
 
 /** Which pending jobs a lease may take. */
 export interface LeaseRequest {
@@ -30,6 +31,24 @@ export interface ExhaustedJob {
 
 export const LEASE_EXPIRED_ERROR = 'lease expired';
 
+/**
+ * The task delivers the coordinator shard its env names (DECISIONS §6, "Whose fault"): a task whose first
+ * `<NAME>_SHARD=coordinator[:<name>]` key (heldout-env.ts shardSelector's rule) matches none of its shards is not
+ * leased at all, so its submissions wait for the upload instead of being replayed without their held-out data.
+ */
+const HAS_NAMED_SHARDS = `NOT EXISTS (
+  SELECT 1 FROM (
+    SELECT btrim(e.value) AS selector FROM jsonb_each_text(t.validator_benchmark_env) e
+    WHERE e.key LIKE '%\\_SHARD' AND length(e.key) > 6 AND (btrim(e.value) = 'coordinator' OR btrim(e.value) LIKE 'coordinator:%')
+    ORDER BY e.key COLLATE "C" LIMIT 1
+  ) first_key
+  WHERE NOT EXISTS (
+    SELECT 1 FROM heldout_shards h
+    WHERE h.task_id = t.id
+      AND (NULLIF(btrim(substr(first_key.selector, 13)), '') IS NULL OR h.name = btrim(substr(first_key.selector, 13)))
+  )
+)`;
+
 /** Validator jobs (DECISIONS.md §6): every method is one statement in the caller's transaction (or its own). */
 @Injectable()
 export class ValidatorJobsRepository {
@@ -53,6 +72,7 @@ export class ValidatorJobsRepository {
            AND ($1::uuid IS NULL OR t.id = $1::uuid)
            AND ($2::text IS NULL OR t.slug = $2::text)
            AND (t.hardware_gpu_count IS NULL OR (t.hardware_gpu_count <= $10::int AND t.hardware_gpu_memory_gb <= $11::float8))
+           AND ${HAS_NAMED_SHARDS}
          ORDER BY j.created_at, j.id
          LIMIT $3
          FOR UPDATE OF j SKIP LOCKED
@@ -127,6 +147,29 @@ export class ValidatorJobsRepository {
         expiries: intColumn(row, 'expiries'),
       }),
     );
+  }
+
+  /** The transaction's clock, in seconds since the epoch: one lease time for every job a scan leases. */
+  leaseClock(manager: EntityManager): Promise<number> {
+    return queryOneRow(manager, `SELECT extract(epoch FROM now())::float8 AS now`, [], (row) => Number(row.now));
+  }
+
+  /** Fixes the job's rotation pair at its first lease; a re-lease keeps the pair it has (DECISIONS §15). */
+  async fixRotation(manager: EntityManager, job: ValidatorJobEntity, pair: RotationPair): Promise<void> {
+    const [kept] = await queryRows(
+      manager,
+      `WITH fixed AS (
+         UPDATE validator_jobs
+         SET heldout_rotation_slot = COALESCE(heldout_rotation_slot, $2), heldout_rotation_number = COALESCE(heldout_rotation_number, $3)
+         WHERE id = $1
+         RETURNING heldout_rotation_slot, heldout_rotation_number
+       )
+       SELECT heldout_rotation_slot, heldout_rotation_number FROM fixed`,
+      [job.id, pair.slot, pair.number],
+      (row) => ({ slot: intColumn(row, 'heldout_rotation_slot'), number: textColumn(row, 'heldout_rotation_number') }),
+    );
+    job.heldoutRotationSlot = kept.slot;
+    job.heldoutRotationNumber = kept.number;
   }
 
   /** The job by id (a uuid), optionally row-locked for the rest of the transaction. */

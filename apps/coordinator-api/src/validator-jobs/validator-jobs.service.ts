@@ -29,6 +29,7 @@ import { ValidatorJobEntity } from './entities/validator-job.entity';
 import { VerificationEntity } from './entities/verification.entity';
 import { ObservedResult, ResultRule, resultViolations, sameResult, toObservedResult } from './observed-result';
 import { JobCompletionLostError, SubmissionDecider } from './submission-decider';
+import { rotationAt } from './heldout-rotation';
 import { toValidatorJobDto } from './validator-job.mapper';
 import { ExhaustedJob, ValidatorJobsRepository } from './validator-jobs.repository';
 import { VerificationsRepository } from './verifications.repository';
@@ -37,7 +38,7 @@ import { VerificationsRepository } from './verifications.repository';
 export const COORDINATOR_HOTKEY = 'coordinator';
 
 
-type LeasedJob = ValidatorJobEntity & { leaseExpiresAt: Date };
+type LeasedJob = ValidatorJobEntity & { leaseExpiresAt: Date; heldoutRotationSlot: number; heldoutRotationNumber: string };
 
 /** A result post that found its job completed: answered from the recorded verification, after the transaction. */
 type ResultOutcome = { verification: VerificationEntity } | { completed: true };
@@ -91,9 +92,22 @@ export class ValidatorJobsService {
       // The leased jobs' tasks, read once: the shard choice and the answer both need them.
       const tasks = jobs.length === 0 ? [] : await this.tasks.findMany(tx, [...new Set(jobs.map((job) => job.taskId))]);
       await this.heldout.assignForLease(tx, jobs, tasks);
+      await this.fixRotations(tx, jobs, tasks);
       return { jobs, tasks };
     });
-    return this.describe(manager, leased.jobs.filter((job): job is LeasedJob => job.leaseExpiresAt !== null), leased.tasks, baseUrl);
+    return this.describe(manager, leased.jobs.filter((job): job is LeasedJob => job.leaseExpiresAt !== null && job.heldoutRotationSlot !== null && job.heldoutRotationNumber !== null), leased.tasks, baseUrl);
+  }
+
+  /** Each leased job's rotation pair, fixed at its first lease from the transaction's clock (DECISIONS §15). */
+  private async fixRotations(tx: EntityManager, jobs: ValidatorJobEntity[], tasks: TaskEntity[]): Promise<void> {
+    if (jobs.length === 0) return;
+    const now = await this.jobs.leaseClock(tx);
+    const taskById = new Map(tasks.map((task) => [task.id, task]));
+    const { secret, defaultSeconds } = this.config.heldoutRotation;
+    for (const job of jobs) {
+      const period = taskById.get(job.taskId)?.heldoutRotationSeconds ?? defaultSeconds;
+      await this.jobs.fixRotation(tx, job, rotationAt(secret, job.taskId, period, now));
+    }
   }
 
   /** The single-job form of scan; 404 `no_pending_validator_jobs` when there is nothing to lease. */

@@ -7,6 +7,9 @@ import { ApiEnum } from '../common/api-fields';
 import { BoundedText, EnumOrDefault, OptionalCount, OptionalText } from '../common/request-fields';
 import { TaskHardwareDto } from './task-hardware.dto';
 
+/** The longest held-out rotation slot: a year. */
+export const MAX_HELDOUT_ROTATION_SECONDS = 31_536_000;
+
 export const MAX_PATCH_BYTES_LIMIT = 1_048_576;
 export const DEFAULT_MAX_PATCH_BYTES = 262_144;
 export const MAX_TIME_BUDGET_SECONDS = 86_400;
@@ -102,6 +105,20 @@ export class CreateTaskDto {
   @Min(1)
   @Max(MAX_TIME_BUDGET_SECONDS)
   time_budget_seconds!: number;
+
+  @ApiPropertyOptional({
+    description: 'Length of one held-out rotation slot, in seconds (DECISIONS §15); null: one payout window (POOL_WINDOW_BLOCKS × 12 s).',
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: MAX_HELDOUT_ROTATION_SECONDS,
+    default: null,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_HELDOUT_ROTATION_SECONDS)
+  heldout_rotation_seconds: number | null = null;
 
   @ApiPropertyOptional({
     description: 'Margin a candidate must beat the best by (DECISIONS §3); 0 keeps the plain rule.',

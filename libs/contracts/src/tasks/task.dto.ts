@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CompetitionMode, MetricResolutionMode, TaskState } from '../enums';
 import { TaskHardwareDto } from './task-hardware.dto';
 import { MetricFieldsAfter, TaskMetricFieldsDto } from './task-metric-fields.dto';
-import { ApiBoolean, ApiDateTime, ApiEnum, ApiInteger, ApiNumber, ApiText, ApiTextOrNull } from '../common/api-fields';
+import { ApiBoolean, ApiDateTime, ApiEnum, ApiInteger, ApiIntegerOrNull, ApiNumber, ApiText, ApiTextOrNull } from '../common/api-fields';
 
 /** A task (competition) as public routes answer it; validator-private fields are never part of it. */
 @MetricFieldsAfter('max_patch_bytes')
@@ -78,6 +78,9 @@ export class TaskDto extends TaskMetricFieldsDto {
 
   @ApiInteger('Wall-clock budget of one benchmark run, in seconds.')
   time_budget_seconds!: number;
+
+  @ApiIntegerOrNull('Length of one held-out rotation slot, in seconds; null: one payout window.')
+  heldout_rotation_seconds!: number | null;
 
   @ApiEnum(TaskState, 'Lifecycle state.')
   task_state!: TaskState;

@@ -23,6 +23,7 @@ export const TASK_HARDWARE_CHECK =
 @Check('tasks_time_budget_seconds_check', 'time_budget_seconds BETWEEN 1 AND 86400')
 @Check('tasks_task_state_check', "task_state IN ('live', 'paused', 'closed')")
 @Check('tasks_hardware_check', TASK_HARDWARE_CHECK)
+@Check('tasks_heldout_rotation_seconds_check', 'heldout_rotation_seconds BETWEEN 1 AND 31536000')
 export class TaskEntity {
   @UuidPrimaryKey('tasks_pkey')
   id!: string;
@@ -117,6 +118,10 @@ export class TaskEntity {
 
   @IntegerColumn()
   timeBudgetSeconds!: number;
+
+  /** How long one held-out rotation slot lasts (DECISIONS §15); null: one payout window. */
+  @IntegerColumn(nullable)
+  heldoutRotationSeconds!: number | null;
 
   @TextColumn()
   taskState!: TaskState;

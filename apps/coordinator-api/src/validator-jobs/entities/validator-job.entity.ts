@@ -10,6 +10,7 @@ import { TaskEntity } from '../../tasks/entities/task.entity';
 @Index('validator_jobs_pending_idx', ['createdAt', 'id'], { where: "status = 'pending'" })
 @Index('validator_jobs_lease_idx', ['leaseExpiresAt'], { where: "status = 'leased'" })
 @Check('validator_jobs_status_check', "status IN ('pending', 'leased', 'completed')")
+@Check('validator_jobs_heldout_rotation_check', '(heldout_rotation_slot IS NULL) = (heldout_rotation_number IS NULL)')
 export class ValidatorJobEntity {
   @UuidPrimaryKey('validator_jobs_pkey')
   id!: string;
@@ -42,6 +43,14 @@ export class ValidatorJobEntity {
   /** SHA-256 of the held-out shard chosen for the current (or last) lease; null when the task names none. */
   @TextColumn(nullable)
   heldoutSha256!: string | null;
+
+  /** The held-out rotation slot of the job's first lease (DECISIONS §15); kept by re-leases. */
+  @IntegerColumn(nullable)
+  heldoutRotationSlot!: number | null;
+
+  /** Validator-private: HMAC of the task and slot under HELDOUT_ROTATION_SECRET, hex (first 16 bytes). */
+  @TextColumn(nullable)
+  heldoutRotationNumber!: string | null;
 
   @CreatedAt()
   createdAt!: Date;
