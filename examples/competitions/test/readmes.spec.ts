@@ -18,6 +18,7 @@ describe.each([
   ['heldout-ppl', 'standard', null],
   ['ternary', 'centerless', 'compressed_bytes'],
   ['binary', 'standard', 'compressed_bytes'],
+  ['autoresearch', 'centerless', 'compressed_bytes'],
 ])('the %s README', (pack, mode, secondary) => {
   it('gives a create-task body the DTO accepts, pointing at the pack', () => {
     const body = createTaskBody(pack);

@@ -42,13 +42,22 @@ export function parseJobFile(text: string, path: string): ValidatorJobToReplay {
   if (!Array.isArray(spec.allowed_patch_paths) || !spec.allowed_patch_paths.every((p) => typeof p === 'string')) problems.push('replay_spec.allowed_patch_paths must be a list of strings');
   const env = spec.validator_benchmark_env ?? {};
   if (typeof env !== 'object' || env === null || Array.isArray(env) || !Object.values(env).every((v) => typeof v === 'string')) problems.push('replay_spec.validator_benchmark_env must map names to strings');
+  const rotation = job.heldout_rotation ?? null;
+  if (rotation !== null && !isRotation(rotation)) problems.push('heldout_rotation must be {slot: integer, number: string} or null');
   if (problems.length > 0) throw new JobFileError(`${path} is not a saved validator job: ${problems.join('; ')}`);
   const nulls = Object.fromEntries([...NULLABLE_STRINGS, 'artifact_size_bytes', 'secondary_metric_direction'].map((key) => [key, spec[key] ?? null]));
   return {
     job_id: job.job_id as string,
     submission_id: job.submission_id as string,
     replay_spec: { ...spec, ...nulls, validator_benchmark_env: env } as unknown as ValidatorJobToReplay['replay_spec'],
+    heldout_rotation: rotation as ValidatorJobToReplay['heldout_rotation'],
   };
+}
+
+function isRotation(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const { slot, number } = value as Record<string, unknown>;
+  return Number.isInteger(slot) && typeof number === 'string';
 }
 
 function record(value: unknown, what: string): Record<string, unknown> {
