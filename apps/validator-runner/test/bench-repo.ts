@@ -146,6 +146,25 @@ export function scalePatch(scale: string): string {
   return `diff --git a/model.py b/model.py\nindex 0000000..1111111 100644\n--- a/model.py\n+++ b/model.py\n@@ -1 +1 @@\n-SCALE = 1.0\n+SCALE = ${scale}\n`;
 }
 
+/**
+ * A hostile patch within the allowed surface: model.py, imported by bench.py, reads the held-out rows at HELDOUT_PATH,
+ * writes them into result.json's `error` (the public-reason channel) and exits 2 (issue 34's second finding).
+ */
+export const HELDOUT_READING_PATCH = [
+  'diff --git a/model.py b/model.py',
+  'index 0000000..1111111 100644',
+  '--- a/model.py',
+  '+++ b/model.py',
+  '@@ -1 +1,5 @@',
+  '-SCALE = 1.0',
+  '+import json, os, sys',
+  '+rows = open(os.environ["HELDOUT_PATH"]).read().splitlines()',
+  '+json.dump({"error": "rows " + " ".join(rows) + " at " + os.environ["HELDOUT_PATH"]}, open("result.json", "w"))',
+  '+sys.exit(2)',
+  '+SCALE = 1.0',
+  '',
+].join('\n');
+
 /** A patch that edits bench.py, outside an allowed surface of model.py only. */
 export const BENCH_PATCH = 'diff --git a/bench.py b/bench.py\n--- a/bench.py\n+++ b/bench.py\n@@ -1 +1 @@\n-import json, os, sys, time\n+import json, os, sys, time  # edited\n';
 
