@@ -26,13 +26,13 @@ if __name__ == "__main__":
     parser.add_argument("--seed", required=True, help="the secret seed (keep it out of the repository)")
     parser.add_argument("--rows", type=int, default=corpus.HELDOUT_ROWS * 2)
     parser.add_argument("--out", required=True)
-    parser.add_argument("--stray", action="store_true", help="a broken shard for tests: its first row has a symbol outside the alphabet")
+    parser.add_argument("--stray", action="store_true", help="a broken shard for tests: every row starts with a symbol outside the alphabet")
     args = parser.parse_args()
     if args.seed == corpus.TRAIN_SEED:
         raise SystemExit("the seed is the public training seed")
     rows = corpus.decode(corpus.sample_rows(args.seed, args.rows))
     if args.stray:
-        rows[0] = "#" + rows[0][1:]
+        rows = ["#" + row[1:] for row in rows]
     entries = []
     with tarfile.open(args.out, "w", format=tarfile.USTAR_FORMAT) as archive:
         for number, row in enumerate(rows):
