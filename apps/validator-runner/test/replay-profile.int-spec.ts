@@ -53,6 +53,8 @@ describe('replay pipeline: the BitSota profile and public notes', () => {
   let server: Server;
   let baseUrl: string;
   let pipeline: ReplayPipeline;
+  /** Requests of the fake Hugging Face rows server: their query and Authorization header. */
+  const rowRequests: { query: Record<string, string>; authorization: string | undefined }[] = [];
   const ARTIFACT = Buffer.from('weights '.repeat(64));
 
   beforeAll(async () => {
@@ -60,6 +62,16 @@ describe('replay pipeline: the BitSota profile and public notes', () => {
     repo = join(root, 'origin');
     commit = createBenchRepo(repo);
     server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://rows.test');
+      if (url.pathname === '/rows') {
+        const query = Object.fromEntries(url.searchParams);
+        rowRequests.push({ query, authorization: req.headers.authorization });
+        if (req.headers.authorization !== `Bearer ${HF_TOKEN}`) return void res.writeHead(401).end();
+        // A dataset of 1000 rows, `document <i>` in its text column.
+        const offset = Number(query.offset);
+        const rows = Array.from({ length: Math.max(0, Math.min(Number(query.length), 1000 - offset)) }, (_, i) => ({ row_idx: offset + i, row: { text: `document ${offset + i}`, id: offset + i } }));
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ rows }));
+      }
       const body = { '/shard.tar': SHARD, '/linked.tar': LINKED_SHARD, '/rows.txt': Buffer.from(ROWS), '/model.bin': ARTIFACT }[req.url ?? ''];
       return void (body === undefined ? res.writeHead(404).end() : res.writeHead(200).end(body));
     });
@@ -67,7 +79,7 @@ describe('replay pipeline: the BitSota profile and public notes', () => {
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const logger = pino({ level: 'silent' });
     pipeline = new ReplayPipeline(
-      replayOptions(root, { fetch: { allowInsecureHttp: true, allowPrivateAddresses: true, allowLocalSources: true } }),
+      replayOptions(root, { fetch: { allowInsecureHttp: true, allowPrivateAddresses: true, allowLocalSources: true }, hfRowsUrl: `${baseUrl}/rows` }),
       createSandbox({ kind: 'bwrap', allowUnsafeNone: false, logger }),
       logger,
     );
@@ -181,5 +193,34 @@ describe('replay pipeline: the BitSota profile and public notes', () => {
     // The patch did write them: the result file holds the rows and the host path of the held-out file.
     expect(readFileSync(join(workspace(j), 'result.json'), 'utf8')).toContain('first held-out row');
     expect(result).toMatchObject({ status: VerificationStatus.Rejected, notes: 'benchmark_failed (exit 2)', observedMetrics: {} });
+  }, 60_000);
+
+  it('fetches Hugging Face row sources on the host at their pinned revision, with the token, into their manifest', async () => {
+    rowRequests.length = 0;
+    const sources = JSON.stringify([{ dataset: 'org/private-eval', config: 'en', split: 'test', revision: 'c0ffee1', text_column: 'text', offset: 10, row_count: 150, rotate: true }]);
+    const j = job({ validator_benchmark_env: { AUTORESEARCH_HELDOUT_SOURCES_JSON: sources, HF_TOKEN } }, { slot: 2, number: ROTATION.number });
+    const result = await pipeline.replay(j);
+    expect(result).toMatchObject({ status: VerificationStatus.Accepted });
+    // Two pages of at most 100, starting slot × row_count further on (rotate), each at the revision, with the token.
+    expect(rowRequests.map((r) => [r.query.offset, r.query.length, r.query.revision, r.query.dataset, r.query.config, r.query.split, r.authorization])).toEqual([
+      ['310', '100', 'c0ffee1', 'org/private-eval', 'en', 'test', `Bearer ${HF_TOKEN}`],
+      ['410', '50', 'c0ffee1', 'org/private-eval', 'en', 'test', `Bearer ${HF_TOKEN}`],
+    ]);
+    const bench = envFile(j, 'env.json');
+    const manifest = JSON.parse(readFileSync(bench.AUTORESEARCH_PRIVATE_HELDOUT_MANIFEST, 'utf8')) as { documents: { path: string }[] };
+    expect(manifest.documents).toHaveLength(150);
+    expect(readFileSync(join(bench.AUTORESEARCH_PRIVATE_HELDOUT_ROOT, manifest.documents[0].path), 'utf8')).toBe('document 310');
+    for (const secret of [HF_TOKEN, 'c0ffee1', 'org/private-eval']) expect(JSON.stringify(bench)).not.toContain(secret);
+    expect(result.replayLog).toContain('prepare: their manifest lists 150 document(s)');
+  }, 60_000);
+
+  it('ends in error for row sources without a pinned revision, or that the rows server refuses', async () => {
+    const unpinned = await pipeline.replay(job({ validator_benchmark_env: { AUTORESEARCH_HELDOUT_SOURCES_JSON: JSON.stringify([{ dataset: 'org/x', split: 'test', row_count: 5 }]) } }));
+    expect(unpinned).toMatchObject({ status: VerificationStatus.Error, notes: 'The private held-out data could not be prepared for the benchmark.' });
+    expect(unpinned.replayLog).toContain('held-out row source 0 has no pinned revision');
+    const refused = await pipeline.replay(job({ validator_benchmark_env: { AUTORESEARCH_HELDOUT_SOURCES_JSON: JSON.stringify([{ dataset: 'org/x', split: 'test', revision: 'r', row_count: 5 }]), HF_TOKEN: 'wrong-token' } }));
+    expect(refused).toMatchObject({ status: VerificationStatus.Error });
+    expect(refused.replayLog).toContain('held-out row source 0 answered 401');
+    expect(refused.timings).not.toHaveProperty('benchmark');
   }, 60_000);
 });

@@ -6,6 +6,7 @@ import { readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
 import { Accelerators, GpuSelection, parseGpuSelection } from '../sandbox/accelerators';
 import type { SandboxKind, SandboxLimits } from '../sandbox/sandbox.port';
 import { WORKSPACE_FS_SETTINGS, WorkspaceFsSetting } from '../sandbox/workspace-volume';
+import { DEFAULT_HF_ROWS_URL } from '../replay/hf-rows';
 
 export const SANDBOX_KINDS: readonly SandboxKind[] = ['bwrap', 'docker', 'none'];
 
@@ -49,6 +50,8 @@ export interface ValidatorRunnerConfig extends ServiceBaseConfig {
   artifactMaxBytes: number;
   /** Largest held-out file this validator prefetches. */
   heldoutMaxBytes: number;
+  /** Where the BitSota profile's Hugging Face row sources are fetched (DECISIONS §15). */
+  hfRowsUrl: string;
   resultMaxBytes: number;
   logCapBytes: number;
   /** The part of the host environment git runs with (it clones on the host, not in the sandbox). */
@@ -113,6 +116,7 @@ export function loadValidatorRunnerConfig(env: NodeJS.ProcessEnv, cwd = process.
     },
     artifactMaxBytes: read.int('RUNNER_ARTIFACT_MAX_MB', 20 * 1024, 1, 1024 * 1024) * MIB,
     heldoutMaxBytes: read.int('RUNNER_HELDOUT_MAX_MB', 2 * 1024, 1, 1024 * 1024) * MIB,
+    hfRowsUrl: read.string('RUNNER_HF_ROWS_URL', DEFAULT_HF_ROWS_URL),
     resultMaxBytes: read.int('RUNNER_RESULT_MAX_BYTES', MIB, 1024, GIB),
     logCapBytes: read.int('RUNNER_LOG_CAP_BYTES', 64 * 1024, 1024, 64 * MIB),
     gitEnv: pick(env, GIT_HOST_VARIABLES),

@@ -10,8 +10,19 @@ export const PROFILE_NAME = 'bitsota-autoresearch-v1';
 export const PRIVATE_HELDOUT = 'AUTORESEARCH_PRIVATE_HELDOUT';
 export const PRIVATE_SHARD_DATASET = 'validator-private-shard';
 
+/** Hugging Face row sources the host fetches (hf-rows.ts). */
+export const ROW_SOURCES = 'AUTORESEARCH_HELDOUT_SOURCES_JSON';
+
+/** The row sources' credential, in the order the task's private env is read for it. */
+export const HF_TOKEN_KEYS: readonly string[] = ['AUTORESEARCH_PRIVATE_HELDOUT_HF_TOKEN', 'HF_TOKEN', 'HUGGINGFACE_TOKEN'];
+
 /** Validator-private values that never enter the sandbox (sources and credentials the host reads). */
-export const HOST_ONLY_KEYS: readonly string[] = ['AUTORESEARCH_HELDOUT_SOURCES_JSON', 'AUTORESEARCH_PRIVATE_HELDOUT_HF_TOKEN', 'HF_TOKEN', 'HUGGINGFACE_TOKEN'];
+export const HOST_ONLY_KEYS: readonly string[] = [ROW_SOURCES, ...HF_TOKEN_KEYS];
+
+/** The row sources' token from a task's private env, or null. */
+export function rowSourcesToken(taskEnv: Record<string, string>): string | null {
+  return HF_TOKEN_KEYS.map((key) => taskEnv[key]).find((value) => value !== undefined) ?? null;
+}
 
 /** A job's rotation pair, as the scan answers it. */
 export interface HeldoutRotation {

@@ -33,6 +33,11 @@ export async function prepareHeldoutRoot(shard: string, root: string, maxBytes: 
     if (parseJson(bytes) === undefined) throw new HeldoutRootError('the private held-out shard is neither a tar archive nor a JSON manifest');
     await writeFile(join(root, MANIFEST), bytes);
   }
+  return checkHeldoutRoot(root);
+}
+
+/** Checks the manifest.json a prepared root holds and every file it names. */
+export async function checkHeldoutRoot(root: string): Promise<HeldoutRoot> {
   const manifest = join(root, MANIFEST);
   const stat = await lstat(manifest).catch(() => null);
   if (stat === null || !stat.isFile()) throw new HeldoutRootError(`the private held-out archive holds no ${MANIFEST}`);

@@ -7,11 +7,12 @@ import type { FetchPolicy } from '../config/config';
 import { Sandbox, SandboxError, SandboxLimits, SandboxRunResult } from '../sandbox/sandbox.port';
 import { removeTree, unmountUnder, WorkspaceVolume } from '../sandbox/workspace-volume';
 import { downloadArtifact } from './artifact-download';
-import { artifactProfileEnv, HeldoutRotation, heldoutProfileEnv, PRIVATE_HELDOUT, rotationEnv, usesProfile } from './bitsota-profile';
+import { artifactProfileEnv, HeldoutRotation, heldoutProfileEnv, PRIVATE_HELDOUT, ROW_SOURCES, rotationEnv, rowSourcesToken, usesProfile } from './bitsota-profile';
 import { Deadline } from './deadline';
 import { applyPatch, cloneAt } from './git-workspace';
 import { CoordinatorSource, heldoutSandboxEnv, HeldoutManifest, planBenchmarkEnv, prefetchHeldout } from './heldout';
-import { HeldoutRootError, prepareHeldoutRoot } from './heldout-root';
+import { checkHeldoutRoot, HeldoutRoot, HeldoutRootError, prepareHeldoutRoot } from './heldout-root';
+import { DEFAULT_HF_ROWS_URL, fetchRowSources, parseRowSources } from './hf-rows';
 import { Redactor } from './redaction';
 import { ReplayFailure } from './replay-failure';
 import { ReplayLog } from './replay-log';
@@ -56,6 +57,8 @@ export interface ReplayPipelineOptions {
   workspaceBytes: number;
   /** The coordinator, for held-out shards it holds (signed downloads); absent for replays without one. */
   coordinator?: CoordinatorSource;
+  /** Where the profile's Hugging Face row sources are fetched (RUNNER_HF_ROWS_URL); default the public datasets-server. */
+  hfRowsUrl?: string;
 }
 
 /** Environment every sandboxed command gets besides the task's. */
@@ -235,7 +238,8 @@ export class ReplayPipeline {
       for (const [name, entry] of Object.entries(manifest)) log.line('prefetch', `${name}: ${entry.bytes} bytes, sha256 ${entry.sha256}, at ${entry.env}`);
     }
     if (plan.dropped.length > 0) log.line('prefetch', `not passed to the benchmark: ${plan.dropped.join(', ')}`);
-    const profileEnv = profile ? { ...(await this.prepareProfileHeldout(run, manifest)), ...rotationEnv(run.job.heldout_rotation, spec.validator_benchmark_env) } : {};
+    const prepared = profile ? await this.prepareProfileHeldout(run, manifest) : null;
+    const profileEnv = profile ? { ...(prepared === null ? {} : heldoutProfileEnv(prepared, spec.validator_benchmark_env)), ...rotationEnv(run.job.heldout_rotation, spec.validator_benchmark_env) } : {};
 
     const setupEnv = { ...BASE_ENV, ...plan.plain, ...artifactEnv };
     if (spec.setup_command !== null && spec.setup_command.trim() !== '') {
@@ -248,7 +252,7 @@ export class ReplayPipeline {
       }
     }
 
-    const heldout = plan.sources.length > 0;
+    const heldout = plan.sources.length > 0 || prepared !== null;
     const benchEnv = { ...BASE_ENV, ...heldoutSandboxEnv(plan, manifest, dirs.heldout), ...profileEnv, ...artifactEnv };
     const benchMounts = [dirs.heldout, dirs.artifact].map((path) => ({ host: path, sandbox: path }));
     const bench = await run.phase('benchmark', () => this.inSandbox(run, 'benchmark', spec.benchmark_command, benchEnv, benchMounts), sandboxFields);
@@ -256,19 +260,38 @@ export class ReplayPipeline {
     return this.observe(run, bench, { profile, heldout });
   }
 
-  /** BitSota's manifest and root from the prefetched private shard, checked on the host (§15); any failure is the validator's. */
-  private async prepareProfileHeldout(run: ReplayRun, manifest: HeldoutManifest): Promise<Record<string, string>> {
+  /**
+   * BitSota's manifest and root, checked on the host (§15): from the prefetched private shard, else from the Hugging
+   * Face row sources fetched here; null when the task has neither. Any failure is the validator's.
+   */
+  private async prepareProfileHeldout(run: ReplayRun, manifest: HeldoutManifest): Promise<HeldoutRoot | null> {
     const shard = manifest[PRIVATE_HELDOUT];
-    if (shard === undefined) return {};
+    const sources = run.job.replay_spec.validator_benchmark_env[ROW_SOURCES];
+    if (shard === undefined && sources === undefined) return null;
     const root = join(run.dirs.heldout, `${PRIVATE_HELDOUT}.root`);
     try {
-      const prepared = await run.phase('prepare', () => prepareHeldoutRoot(shard.path, root, this.options.heldoutMaxBytes), (r) => ({ documents: r.documents }));
+      if (shard === undefined) await run.phase('rows', () => this.fetchRows(run, sources as string, root), (documents) => ({ documents }));
+      const prepared = await run.phase(
+        'prepare',
+        () => (shard === undefined ? checkHeldoutRoot(root) : prepareHeldoutRoot(shard.path, root, this.options.heldoutMaxBytes)),
+        (r) => ({ documents: r.documents }),
+      );
       run.log.line('prepare', `their manifest lists ${prepared.documents} document(s)`);
-      return heldoutProfileEnv(prepared, run.job.replay_spec.validator_benchmark_env);
+      return prepared;
     } catch (error) {
       if (!(error instanceof HeldoutRootError)) throw error;
       throw ReplayFailure.error('The private held-out data could not be prepared for the benchmark.', error.message);
     }
+  }
+
+  /** The row sources' documents, fetched on the host with the private token (never the sandbox's). */
+  private fetchRows(run: ReplayRun, sources: string, root: string): Promise<number> {
+    return fetchRowSources(parseRowSources(sources), root, {
+      rowsUrl: this.options.hfRowsUrl ?? DEFAULT_HF_ROWS_URL,
+      token: rowSourcesToken(run.job.replay_spec.validator_benchmark_env),
+      slot: run.job.heldout_rotation?.slot ?? null,
+      signal: run.deadline.signal(),
+    });
   }
 
   /** checkPatch (the coordinator's own rule) before `git apply`; answers the number of files. */

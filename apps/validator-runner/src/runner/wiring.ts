@@ -33,6 +33,7 @@ export function createReplayPipeline(config: ValidatorRunnerConfig, logger: Logg
       fetch: config.fetch,
       artifactMaxBytes: config.artifactMaxBytes,
       heldoutMaxBytes: config.heldoutMaxBytes,
+      hfRowsUrl: config.hfRowsUrl,
       resultMaxBytes: config.resultMaxBytes,
       logCapBytes: config.logCapBytes,
       limits: config.sandbox.limits,
