@@ -6,6 +6,7 @@ import { asObject, type CommandContext, type GlobalArgs, type Json } from '../co
 import { CliRefusedError, CliUsageError } from '../errors';
 import { display, fields, table } from '../output/io';
 import type { Handle } from './handle';
+import { ImportTarget, ProblemImportError, problemToCreateTask } from './task-import';
 
 const RUNNER_ENTRY = join('apps', 'validator-runner', 'src', 'main.ts');
 
@@ -77,7 +78,7 @@ export function adminCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv<Glo
       ctx.print(answer, (value) => `${String(asObject(value)['task_id'])}: ${String(asObject(value)['previous_state'])} → ${String(asObject(value)['task_state'])}\n`);
     });
   const id = (z: Argv<GlobalArgs>) => z.positional('id', { type: 'string', demandOption: true, describe: 'Task id' });
-  return yargs.command('admin', 'Operate (RCS_ADMIN_TOKEN): task create --file F | pause | resume | close <id>; policy get | set --file F; planner run [--agentic]', (y) =>
+  return yargs.command('admin', 'Operate (RCS_ADMIN_TOKEN): task create --file F | import problem.yaml --repository R | pause | resume | close <id>; policy get | set --file F; planner run [--agentic]', (y) =>
     y
       .command('task', 'Create and move tasks', (t) =>
         t
@@ -90,10 +91,24 @@ export function adminCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv<Glo
               ctx.print(answer, (value) => fields([['task', asObject(value)['id']], ['slug', asObject(value)['slug']], ['state', asObject(value)['task_state']]]));
             }),
           )
+          .command(
+            'import <file>',
+            "Create a task from BitSota's agent-skills problem.yaml (what has no counterpart is refused, naming the field)",
+            (z) =>
+              z
+                .positional('file', { type: 'string', demandOption: true, describe: 'problem.yaml' })
+                .option('repository', { type: 'string', demandOption: true, describe: 'the task repository (problem.yaml names none)' })
+                .option('base-ref', { type: 'string', default: 'main', describe: 'the commit or branch the task is pinned to' }),
+            handle(async (ctx, args) => {
+              const body = importProblem(args.file, { repository: args.repository, baseRef: args.baseRef });
+              const answer = await (await admin(ctx)).createTask(body);
+              ctx.print(answer, (value) => fields([['task', asObject(value)['id']], ['slug', asObject(value)['slug']], ['state', asObject(value)['task_state']]]));
+            }),
+          )
           .command('pause <id>', 'live → paused', id, move('pause'))
           .command('resume <id>', 'paused → live', id, move('resume'))
           .command('close <id>', 'live or paused → closed (for good)', id, move('close'))
-          .demandCommand(1, 'name a task command: create, pause, resume or close'),
+          .demandCommand(1, 'name a task command: create, import, pause, resume or close'),
       )
       .command('policy', 'The reward policy', (p) =>
         p
@@ -155,4 +170,20 @@ function readJsonFile(path: string): Record<string, unknown> {
     // Reported below.
   }
   throw new CliUsageError(`--file ${path} must hold a JSON object`);
+}
+
+/** problem.yaml read and mapped; its refusals are usage errors naming the field. */
+function importProblem(file: string, target: ImportTarget): Json {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CliUsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  try {
+    return problemToCreateTask(text, target);
+  } catch (error) {
+    if (error instanceof ProblemImportError) throw new CliUsageError(`${file}: ${error.message}`);
+    throw error;
+  }
 }

@@ -1,0 +1,71 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mnemonicGenerate } from '@polkadot/util-crypto';
+import { keypairFromUri } from '@rcs/auth';
+import { startCoordinatorProcess, suiteTempDir, type RunningCoordinator } from '@rcs/testing';
+import { EXIT } from '../src/errors';
+import { rcs } from './support/run-cli';
+
+const PROBLEM = `slug: ternary-frontier-import
+title: Ternary frontier (imported)
+version: 2
+submission_type: artifact
+allowed_patch_paths: [pack/train.py]
+benchmark_command: python3 bench.py
+result_path: result.json
+max_patch_bytes: 262144
+timeout_seconds: 1800
+objective:
+  metric_name: heldout_ppl
+  higher_is_better: false
+  tie_breakers:
+    - metric_name: compressed_bytes
+      higher_is_better: false
+`;
+
+/** `rcs admin task import problem.yaml` (DECISIONS §15) against the coordinator's real process. */
+describe('rcs admin task import', () => {
+  let dir = '';
+  suiteTempDir('rcs-import-', (path) => (dir = path));
+  let coordinator: RunningCoordinator;
+  let admin: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    coordinator = await startCoordinatorProcess((await keypairFromUri(mnemonicGenerate())).address, 'cli_import');
+    admin = { HOME: join(dir, 'home'), RCS_COORDINATOR_URL: coordinator.url, RCS_ADMIN_TOKEN: coordinator.adminToken };
+  }, 180_000);
+
+  afterAll(async () => {
+    await coordinator?.stop();
+  });
+
+  it('creates the task BitSota’s problem.yaml describes, on the repository given', async () => {
+    const file = join(dir, 'problem.yaml');
+    writeFileSync(file, PROBLEM);
+    const repository = 'https://github.com/AlveusLabs/autoresearch-task-qwen3-0.6b-ternary-frontier.git';
+    const created = await rcs(['admin', 'task', 'import', file, '--repository', repository, '--base-ref', 'b'.repeat(40), '--json'], admin);
+    expect(created).toMatchObject({ code: EXIT.ok });
+    expect(JSON.parse(created.stdout)).toMatchObject({
+      slug: 'ternary-frontier-import',
+      repository,
+      time_budget_seconds: 1800,
+      metric_name: 'heldout_ppl',
+      metric_direction: 'minimize',
+      secondary_metric_name: 'compressed_bytes',
+      secondary_metric_direction: 'minimize',
+      allowed_patch_paths: ['pack/train.py'],
+    });
+  });
+
+  it('refuses a field without a counterpart, naming it, and creates nothing', async () => {
+    const file = join(dir, 'floor.yaml');
+    writeFileSync(file, PROBLEM.replace('  tie_breakers:', '  acceptance_floor: 330.0\n  tie_breakers:').replace('ternary-frontier-import', 'not-created'));
+    expect(await rcs(['admin', 'task', 'import', file, '--repository', 'https://example.invalid/r.git'], admin)).toEqual({
+      code: EXIT.usage,
+      stdout: '',
+      stderr: `rcs: ${file}: objective.acceptance_floor has no counterpart in a task\n`,
+    });
+    const listed = await fetch(`${coordinator.url}/api/v1/tasks`);
+    expect(JSON.stringify(await listed.json())).not.toContain('not-created');
+  });
+});
