@@ -49,7 +49,7 @@ describe('npm run demo against the local stack', () => {
       expect(demo.output).toMatch(/ternary accepted: \S+ \(first\) by \S+, observed heldout_ppl=\d+\.\d{3} compressed_bytes=6435 \(claimed 1\.01 and 1 are ignored\); the best/);
       expect(demo.output).toMatch(/ternary accepted: \S+ \(smaller\) by \S+, observed heldout_ppl=\d+\.\d{3} compressed_bytes=4285: \+0\.0[01]\d nats \(band 0\.02\), 33 % smaller → the best instead of \S+/);
       expect(demo.output).toContain('(rescue12) by');
-      expect(demo.output).toMatch(/ternary rejected: .*: The benchmark exited with code 2: Ineligible: 1536 of 12800 weights \(12\.0 %\) are 4-bit rescue, over the cap of 10 %\.; the best stays/);
+      expect(demo.output).toMatch(/ternary rejected: .*: ineligible \(rescue_over_cap\): Ineligible: 1536 of 12800 weights \(12\.0 %\) are 4-bit rescue, over the cap of 10 %\.; the best stays/);
       expect(demo.output).toMatch(/ternary round: ok \(first accepted, smaller accepted, rescue12 rejected; [0-9.]+ s\)/);
       expect(demo.output).toMatch(/pool round: ok \(algorithm \d+ scored, result \d+ verified, sota [0-9.]+\)/);
       expect(demo.output).toContain('proof verified locally');

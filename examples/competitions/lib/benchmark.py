@@ -48,3 +48,25 @@ def write(path, value):
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(value, handle, indent=2, sort_keys=True)
         handle.write("\n")
+
+
+def check(description, validate):
+    """The eligibility check a pack runs as its setup command (DECISIONS §6): validate(artifact_path) raises
+    packing.ArtifactError for an ineligible artifact. Setup never sees held-out data, so its sentence may be
+    public: it prints `validator_rejection=<code> <sentence>` on stderr and exits 1, which the validator runner
+    posts as `rejected` with the note `ineligible (<code>): <sentence>`."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--artifact", default=os.environ.get("ARTIFACT_PATH", ""), help="the artifact (default: $ARTIFACT_PATH, set by the validator runner)")
+    args = parser.parse_args()
+    try:
+        if args.artifact == "" or not os.path.isfile(args.artifact):
+            raise Refusal("no artifact: this task scores an uploaded artifact (artifact_uri, artifact_sha256, artifact_size_bytes)")
+        validate(args.artifact)
+    except Refusal as refusal:
+        print(f"validator_rejection=no_artifact Refused: {refusal}.", file=sys.stderr)
+        sys.exit(1)
+    except packing.ArtifactError as error:
+        code = "rescue_over_cap" if isinstance(error, packing.RescueError) else "invalid_artifact"
+        print(f"validator_rejection={code} Ineligible: {error}.", file=sys.stderr)
+        sys.exit(1)
+    print("eligible")

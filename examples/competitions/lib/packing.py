@@ -269,9 +269,13 @@ def binary_budget_bytes(parameter_count):
     return math.ceil(binary / 8) + 2 * math.ceil(binary / GROUP) + 66 * rescue_groups + overhead
 
 
+class RescueError(ArtifactError):
+    """More 4-bit rescue than the cap allows."""
+
+
 def check_rescue(packed):
     if packed.rescued_weights > MAX_RESCUE_FRACTION * packed.parameter_count:
-        raise ArtifactError(
+        raise RescueError(
             f"{packed.rescued_weights} of {packed.parameter_count} weights ({100 * packed.rescue_fraction:.1f} %) are 4-bit rescue, "
             f"over the cap of {100 * MAX_RESCUE_FRACTION:.0f} %"
         )

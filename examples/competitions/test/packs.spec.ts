@@ -145,6 +145,18 @@ describe('ternary pack (centerless)', () => {
     expectFailure(dir, run, /^Ineligible: 1536 of 12800 weights \(12\.0 %\) are 4-bit rescue, over the cap of 10 %\.$/);
   });
 
+  it('refuses 12 % rescue in its setup check too, with no held-out data and a validator_rejection= line', () => {
+    ok(python(dir, 'ternary/pack.py', ['--out', 'rescue12.npz', '--rescue-fraction', '0.12']));
+    expect(python(dir, 'ternary/check.py', ['--artifact', 'rescue12.npz'])).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: 'validator_rejection=rescue_over_cap Ineligible: 1536 of 12800 weights (12.0 %) are 4-bit rescue, over the cap of 10 %.\n',
+    });
+    expect(python(dir, 'ternary/check.py', ['--artifact', 'missing.npz'])).toMatchObject({ status: 1, stderr: expect.stringMatching(/^validator_rejection=no_artifact Refused: no artifact/) });
+    ok(python(dir, 'ternary/pack.py', ['--out', 'eligible.npz', '--rescue-fraction', '0.05']));
+    expect(ok(python(dir, 'ternary/check.py', [], { ARTIFACT_PATH: 'eligible.npz' })).stdout).toBe('eligible\n');
+  });
+
   it('rejects an artifact whose arrays do not fit the architecture, the layout or the format', () => {
     ok(python(dir, 'ternary/pack.py', ['--out', 'base.npz', '--rescue-fraction', '0.1', '--scale-group', '32']));
     // A float model where a packed one belongs, a binary pack, a file that is no .npz.

@@ -159,9 +159,12 @@ describe('the ternary pack as a centerless task, replayed by the runner in the b
     expect(Math.log(worse.metric_value as number) - Math.log(first.metric_value as number)).toBeGreaterThan(0.07);
     expect(await best()).toMatchObject({ submission_id: ids.smaller });
 
-    // 4. 12 % rescue: the benchmark exits 2 and the public note carries its sentence (from result.json's error).
+    // 4. 12 % rescue: the setup check refuses it (no held-out data there), so the public note carries its sentence.
     const rescueId = await submit(bob, 'rescue12', { proposed: 'more rescue', implements: ids.smaller });
-    expect(await replayOnce(rescueId)).toMatchObject({ status: 'rejected', notes: 'The benchmark exited with code 2: Ineligible: 1536 of 12800 weights (12.0 %) are 4-bit rescue, over the cap of 10 %.' });
+    expect(await replayOnce(rescueId)).toMatchObject({
+      status: 'rejected',
+      notes: 'ineligible (rescue_over_cap): Ineligible: 1536 of 12800 weights (12.0 %) are 4-bit rescue, over the cap of 10 %.',
+    });
     expect(await replayLog(rescueId)).toContain('Ineligible: 1536 of 12800 weights (12.0 %) are 4-bit rescue, over the cap of 10 %.');
 
     // 5. Bytes that do not match artifact_sha256: rejected at the download, before any sandbox runs.
