@@ -30,7 +30,15 @@ describe('CreateTaskDto', () => {
       validator_benchmark_env: {},
       competition_mode: CompetitionMode.Centerless,
       min_peer_evaluations: 2,
+      heldout_rotation_seconds: null,
     });
+  });
+
+  it('takes heldout_rotation_seconds as null or 1 s .. a year (DECISIONS §15)', async () => {
+    expect(await accept(CreateTaskDto, { ...valid, heldout_rotation_seconds: 3600 })).toMatchObject({ heldout_rotation_seconds: 3600 });
+    const items = async (value: unknown) => (await reject(CreateTaskDto, { ...valid, heldout_rotation_seconds: value })).map((item) => [item.type, item.loc.join('.')]);
+    expect(await items(0)).toEqual([['greater_than_equal', 'body.heldout_rotation_seconds']]);
+    expect(await items(31_536_001)).toEqual([['less_than_equal', 'body.heldout_rotation_seconds']]);
   });
 
   it('takes hardware as null or {gpu_count 0..64, gpu_memory_gb 0..4096 (default 0)}, nothing else', async () => {
