@@ -14,9 +14,11 @@ import { SnapshotChangesOfAccepted1764201600000 } from './migrations/17642016000
 import { SubmissionsMinerAccepted1764288000000 } from './migrations/1764288000000-submissions-miner-accepted';
 import { TaskHardware1764374400000 } from './migrations/1764374400000-task-hardware';
 import { HeldoutShards1764460800000 } from './migrations/1764460800000-heldout-shards';
+import { RewardSnapshotHistory1764550036000 } from './migrations/1764550036000-reward-snapshot-history';
 import { RewardPolicyEntity } from './rewards/entities/reward-policy.entity';
 import { RewardSnapshotEntity } from './rewards/entities/reward-snapshot.entity';
 import { RewardSnapshotChangeEntity } from './rewards/entities/reward-snapshot-change.entity';
+import { RewardSnapshotHistoryEntity } from './rewards/entities/reward-snapshot-history.entity';
 import { PeerEvaluationEntity } from './peer-evaluation/entities/peer-evaluation.entity';
 import { SubmissionEntity } from './submissions/entities/submission.entity';
 import { TaskEntity } from './tasks/entities/task.entity';
@@ -40,6 +42,7 @@ export const COORDINATOR_ENTITIES: EntityClassOrSchema[] = [
   RewardSnapshotEntity,
   RewardSnapshotChangeEntity,
   HeldoutShardEntity,
+  RewardSnapshotHistoryEntity,
 ];
 
 export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
@@ -53,4 +56,5 @@ export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
   SubmissionsMinerAccepted1764288000000,
   TaskHardware1764374400000,
   HeldoutShards1764460800000,
+  RewardSnapshotHistory1764550036000,
 ];
