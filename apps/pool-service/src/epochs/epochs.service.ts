@@ -80,6 +80,7 @@ export class EpochsService {
       pools: inputs.pools,
       previousCumulative,
       recipients: await this.epochs.recipients(manager, [...hotkeys]),
+      recipientsAt: cutoff.toISOString(),
     });
     const tree = buildClaimEpoch(
       epoch,
