@@ -33,9 +33,9 @@ export class VerdictsRepository {
       .getOne();
   }
 
-  /** The newest epoch with a verdict of any kind. */
-  async newest(manager: EntityManager): Promise<number | null> {
-    const rows = (await manager.query(`SELECT max(epoch) AS epoch FROM epoch_verdicts`)) as { epoch: number | null }[];
+  /** The oldest epoch with a verdict of any kind: where a `latest` bootstrap started. */
+  async oldest(manager: EntityManager): Promise<number | null> {
+    const rows = (await manager.query(`SELECT min(epoch) AS epoch FROM epoch_verdicts`)) as { epoch: number | null }[];
     return rows[0]?.epoch ?? null;
   }
 

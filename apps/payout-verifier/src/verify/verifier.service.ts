@@ -95,8 +95,8 @@ export class VerifierService implements OnApplicationBootstrap, OnModuleDestroy 
       throw error;
     });
     const candidates = [...new Set([...listed.filter((e) => e <= latest), latest])].sort((a, b) => a - b);
-    const newestJudged = await this.verdicts.newest(manager);
-    const start = newestJudged !== null || this.config.bootstrap === 'history' ? -1 : latest;
+    // `latest`: the first start begins at the newest epoch, and later passes never go below where it began.
+    const start = this.config.bootstrap === 'history' ? -1 : ((await this.verdicts.oldest(manager)) ?? latest);
     let previous: number | null = null;
     for (const epoch of candidates) {
       const verdict = await this.verdicts.find(manager, epoch);
