@@ -8,7 +8,7 @@ import type { PayoutVerifierConfig } from './config/config';
 import { VERIFIER_ENTITIES, VERIFIER_MIGRATIONS } from './database';
 import { StatusController } from './status/status.controller';
 import { StatusService } from './status/status.service';
-import { VerdictsRepository } from './verdicts/verdicts.repository';
+import { VerdictsModule } from './verdicts/verdicts.module';
 import { ChallengerService } from './verify/challenger.service';
 import { VerifierInputs } from './verify/inputs';
 import { VERIFIER_CONFIG, VERIFIER_INPUTS, VERIFIER_KEYPAIR } from './verify/tokens';
@@ -32,6 +32,7 @@ export class AppModule {
           }),
         }),
         ChainModule.forRoot(config.chain),
+        VerdictsModule,
       ],
       controllers: [createHealthController('payout-verifier', '0.1.0', ['healthz']), StatusController],
       providers: [
@@ -42,7 +43,6 @@ export class AppModule {
           useFactory: () =>
             new VerifierInputs({ coordinatorUrl: config.coordinatorUrl, poolUrl: config.poolUrl, claimsMountPrefix: config.claimsMountPrefix, timeoutMs: config.httpTimeoutMs }),
         },
-        VerdictsRepository,
         ChallengerService,
         VerifierService,
         StatusService,

@@ -6,7 +6,7 @@ import { AppMetrics, type ReadinessCheck } from '@rcs/http';
 import { databaseReady } from '@rcs/persistence';
 import { DataSource } from 'typeorm';
 import type { PayoutVerifierConfig } from '../config/config';
-import { VerdictsRepository } from '../verdicts/verdicts.repository';
+import { VerdictsRepository } from '../verdicts/verdicts.module';
 import { VERIFIER_CONFIG, VERIFIER_KEYPAIR } from '../verify/tokens';
 import { VerifierService } from '../verify/verifier.service';
 

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { CLAIM_CONTRACT_PORT, ClaimContractError, errorText, type ClaimContractPort, type HexHash } from '@rcs/chain';
 import { DataSource } from 'typeorm';
-import { VerdictsRepository } from '../verdicts/verdicts.repository';
+import { VerdictsRepository } from '../verdicts/verdicts.module';
 import { VERIFIER_KEYPAIR } from './tokens';
 
 /**

@@ -4,7 +4,7 @@ import type { KeyringPair } from '@polkadot/keyring/types';
 import { CLAIM_CONTRACT_PORT, errorText, type ClaimContractPort, type ContractEpoch } from '@rcs/chain';
 import { DataSource } from 'typeorm';
 import type { PayoutVerifierConfig } from '../config/config';
-import { VerdictsRepository } from '../verdicts/verdicts.repository';
+import { VerdictsRepository } from '../verdicts/verdicts.module';
 import { ChallengerService } from './challenger.service';
 import { evidenceDocument, evidenceHash } from './evidence';
 import { InputUnavailableError, VerifierInputs } from './inputs';
