@@ -4,10 +4,21 @@ import type { RecipientRecordDto } from '@rcs/contracts';
 /** One record of `GET /api/v1/miners/recipient-coldkey/{hotkey}/history`. */
 export type RecipientRecord = RecipientRecordDto;
 
+/** Records judged already (a record never changes, so an epoch after the first checks only new ones); bounded, oldest forgotten first. */
+const judged = new Map<string, boolean>();
+const JUDGED_MAX = 1_000_000;
+
 /** The miner hotkey signed this record: `recipient_coldkey:update:{timestamp}:{signed_coldkey}` (DECISIONS §2 Pool), and it names the coldkey it stores. */
 export function signedByMiner(hotkey: string, record: RecipientRecord): boolean {
-  if (canonicalSs58(record.signed_coldkey) !== record.recipient_coldkey) return false;
-  return verifySignature(recipientUpdateMessage(record.timestamp, record.signed_coldkey), record.signature, hotkey);
+  const key = `${hotkey}|${record.timestamp}|${record.signed_coldkey}|${record.recipient_coldkey}|${record.signature}`;
+  const known = judged.get(key);
+  if (known !== undefined) return known;
+  const valid =
+    canonicalSs58(record.signed_coldkey) === record.recipient_coldkey &&
+    verifySignature(recipientUpdateMessage(record.timestamp, record.signed_coldkey), record.signature, hotkey);
+  if (judged.size >= JUDGED_MAX) judged.delete(judged.keys().next().value as string);
+  judged.set(key, valid);
+  return valid;
 }
 
 /**

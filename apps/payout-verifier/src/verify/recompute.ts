@@ -55,6 +55,8 @@ export function uriSha256(uri: string): string | null {
 }
 
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
+/** Prefix-42 SS58 of a 32-byte key: 48 base58 characters starting with 5. */
+const SS58_42 = /^5[1-9A-HJ-NP-Za-km-z]{47}$/;
 
 /** The allocation bytes are the ones the uri names, and a document of this epoch in the §8 shape. */
 export function readAllocation(epoch: number, uri: string, bytes: Uint8Array): AllocationDocument | Mismatch {
@@ -79,7 +81,8 @@ function shapeProblems(epoch: number, doc: AllocationDocument): string[] {
   if (typeof doc.recipients_at !== 'string' || Number.isNaN(Date.parse(doc.recipients_at))) problems.push('recipients_at is not a time');
   if (!Array.isArray(doc.entries)) return [...problems, 'entries is not a list'];
   doc.entries.forEach((entry, i) => {
-    if (canonicalSs58(String(entry.hotkey)) !== entry.hotkey) problems.push(`entries[${i}].hotkey is not canonical SS58`);
+    // Canonical spelling: a leaf's hotkey is compared with the tree's canonical one (the root check); here its alphabet and length.
+    if (!SS58_42.test(String(entry.hotkey))) problems.push(`entries[${i}].hotkey is not an SS58 address of prefix 42`);
     if (i > 0 && !(doc.entries[i - 1].hotkey < entry.hotkey)) problems.push(`entries[${i}] is out of hotkey order`);
     if (!DECIMAL.test(String(entry.units)) || !DECIMAL.test(String(entry.cumulative))) problems.push(`entries[${i}] units or cumulative is not a decimal`);
     if (!Array.isArray(entry.competitions)) problems.push(`entries[${i}].competitions is not a list`);
@@ -145,7 +148,10 @@ export function judgeEpoch(input: EpochInputs): Verified | Mismatch {
     }
   }
 
-  const tree = buildClaimEpoch(input.epoch, leavesOf(doc.entries));
+  const leaves = leavesOf(doc.entries);
+  const tree = buildClaimEpoch(input.epoch, leaves);
+  const respelled = tree.entries.findIndex((entry, i) => entry.hotkey !== leaves[i].hotkey || entry.recipientColdkey !== leaves[i].recipientColdkey);
+  if (respelled >= 0) return mismatch('allocation_shape', `entry ${leaves[respelled].hotkey} is not spelled canonically (SS58, prefix 42)`, tree.entries[respelled].hotkey, leaves[respelled].hotkey);
   const rebuilt = { root: tree.root, num_of_leaves: tree.entries.length, total_rao: tree.totalAmount.toString() };
   const published = { root: input.contract.root.toLowerCase(), num_of_leaves: input.contract.numOfLeaves, total_rao: input.contract.totalRao.toString() };
   if (rebuilt.root.toLowerCase() !== published.root || rebuilt.num_of_leaves !== published.num_of_leaves || rebuilt.total_rao !== published.total_rao) {
