@@ -1,4 +1,4 @@
-import { readValidatorIdentity, VALIDATOR_IDENTITY_NAMES, type IdentitySource } from '@rcs/auth';
+import { readValidatorIdentity, type IdentitySource } from '@rcs/auth';
 import { ChainConfig, readChainConfig } from '@rcs/chain';
 import { ConfigError, EnvReader } from '@rcs/config';
 import { readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
@@ -7,14 +7,26 @@ import { join, resolve } from 'node:path';
 export const VERIFIER_BOOTSTRAPS = ['history', 'latest'] as const;
 export type VerifierBootstrap = (typeof VERIFIER_BOOTSTRAPS)[number];
 
-/** The verifier's own key settings (DECISIONS §16): `VERIFIER_*`, read like the validator's; unset, the validator's own are used. */
-const VERIFIER_IDENTITY_NAMES = {
-  mnemonic: 'VERIFIER_MNEMONIC',
-  secretUri: 'VERIFIER_SECRET_URI',
-  walletName: 'VERIFIER_WALLET_NAME',
-  walletPath: 'VERIFIER_WALLET_PATH',
-  walletHotkey: 'VERIFIER_WALLET_HOTKEY',
+/**
+ * The verifier's own key settings (DECISIONS §16: `VERIFIER_*`, read like the validator's), each for the
+ * validator's variable of the same role; with none of them set, the validator's own are used.
+ */
+const VERIFIER_KEY_VARIABLES: Record<string, string> = {
+  VERIFIER_MNEMONIC: 'VALIDATOR_MNEMONIC',
+  VERIFIER_SECRET_URI: 'VALIDATOR_SECRET_URI',
+  VERIFIER_WALLET_NAME: 'BT_WALLET_NAME',
+  VERIFIER_WALLET_PATH: 'BT_WALLET_PATH',
+  VERIFIER_WALLET_HOTKEY: 'BT_WALLET_HOTKEY',
 };
+
+/** The environment the identity is read from: the `VERIFIER_*` keys in the validator's names when any is set. */
+function identityEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const own = Object.keys(VERIFIER_KEY_VARIABLES).filter((name) => env[name]);
+  if (own.length === 0) return env;
+  const mapped: NodeJS.ProcessEnv = {};
+  for (const name of own) mapped[VERIFIER_KEY_VARIABLES[name]] = env[name];
+  return mapped;
+}
 
 export const NO_VERIFIER_IDENTITY =
   'no verifier identity: set VERIFIER_MNEMONIC, VERIFIER_SECRET_URI or VERIFIER_WALLET_NAME (or the validator’s VALIDATOR_MNEMONIC, VALIDATOR_SECRET_URI, BT_WALLET_NAME)';
@@ -42,8 +54,9 @@ export interface PayoutVerifierConfig extends ServiceBaseConfig {
 export function loadPayoutVerifierConfig(env: NodeJS.ProcessEnv): PayoutVerifierConfig {
   const read = new EnvReader(env);
   const chain = readChainConfig(read, env);
-  const own = readValidatorIdentity(read, VERIFIER_IDENTITY_NAMES);
-  const identity = own ?? readValidatorIdentity(read, VALIDATOR_IDENTITY_NAMES);
+  const keyRead = new EnvReader(identityEnv(env));
+  const identity = readValidatorIdentity(keyRead);
+  read.problems.push(...keyRead.problems);
   if (identity === null && read.problems.length === 0) read.problems.push(NO_VERIFIER_IDENTITY);
   const config = {
     ...readServiceBaseConfig(read, 'PAYOUT_VERIFIER_PORT', 8500),

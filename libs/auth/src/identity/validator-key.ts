@@ -12,7 +12,7 @@ import { CANONICAL_SS58_PREFIX, canonicalSs58 } from '../signature';
  * secrets stay here and in the derived key pair only.
  */
 export type IdentitySource =
-  | { kind: 'uri'; variable: string; uri: string }
+  | { kind: 'uri'; variable: 'VALIDATOR_MNEMONIC' | 'VALIDATOR_SECRET_URI'; uri: string }
   | { kind: 'wallet'; walletPath: string; walletName: string; hotkeyName: string };
 
 /** The part of an app's environment reader that identity needs (`EnvReader` of `@rcs/http` fits). */
@@ -22,41 +22,24 @@ export interface IdentityEnv {
   string(name: string, fallback: string): string;
 }
 
-/** The variables an identity is read from: the validator's own, or another process's (the payout verifier's `VERIFIER_*`). */
-export interface IdentityNames {
-  mnemonic: string;
-  secretUri: string;
-  walletName: string;
-  walletPath: string;
-  walletHotkey: string;
-}
-
-export const VALIDATOR_IDENTITY_NAMES: IdentityNames = {
-  mnemonic: 'VALIDATOR_MNEMONIC',
-  secretUri: 'VALIDATOR_SECRET_URI',
-  walletName: 'BT_WALLET_NAME',
-  walletPath: 'BT_WALLET_PATH',
-  walletHotkey: 'BT_WALLET_HOTKEY',
-};
-
-/** One identity source at most: `VALIDATOR_MNEMONIC`, `VALIDATOR_SECRET_URI`, or a wallet (`BT_WALLET_NAME`, `BT_WALLET_PATH`, `BT_WALLET_HOTKEY`), or the same under `names`. */
-export function readValidatorIdentity(read: IdentityEnv, names: IdentityNames = VALIDATOR_IDENTITY_NAMES): IdentitySource | null {
-  const mnemonic = read.optional(names.mnemonic);
-  const secretUri = read.optional(names.secretUri);
-  const walletName = read.optional(names.walletName);
-  const given = [mnemonic && names.mnemonic, secretUri && names.secretUri, walletName && names.walletName].filter(Boolean);
+/** One identity source at most: `VALIDATOR_MNEMONIC`, `VALIDATOR_SECRET_URI`, or a wallet (`BT_WALLET_NAME`, `BT_WALLET_PATH`, `BT_WALLET_HOTKEY`). */
+export function readValidatorIdentity(read: IdentityEnv): IdentitySource | null {
+  const mnemonic = read.optional('VALIDATOR_MNEMONIC');
+  const secretUri = read.optional('VALIDATOR_SECRET_URI');
+  const walletName = read.optional('BT_WALLET_NAME');
+  const given = [mnemonic && 'VALIDATOR_MNEMONIC', secretUri && 'VALIDATOR_SECRET_URI', walletName && 'BT_WALLET_NAME'].filter(Boolean);
   if (given.length > 1) {
     read.problems.push(`set only one validator identity: ${given.join(', ')} are all set`);
     return null;
   }
-  if (mnemonic) return { kind: 'uri', variable: names.mnemonic, uri: mnemonic };
-  if (secretUri) return { kind: 'uri', variable: names.secretUri, uri: secretUri };
+  if (mnemonic) return { kind: 'uri', variable: 'VALIDATOR_MNEMONIC', uri: mnemonic };
+  if (secretUri) return { kind: 'uri', variable: 'VALIDATOR_SECRET_URI', uri: secretUri };
   if (!walletName) return null;
   return {
     kind: 'wallet',
-    walletPath: expandHome(read.string(names.walletPath, '~/.bittensor/wallets')),
+    walletPath: expandHome(read.string('BT_WALLET_PATH', '~/.bittensor/wallets')),
     walletName,
-    hotkeyName: read.string(names.walletHotkey, 'default'),
+    hotkeyName: read.string('BT_WALLET_HOTKEY', 'default'),
   };
 }
 
@@ -151,7 +134,7 @@ export async function loadValidatorKeypair(source: IdentitySource): Promise<Keyr
   await cryptoWaitReady();
   if (source.kind === 'uri') {
     // The keyring takes a short non-mnemonic as a raw seed: a mistyped mnemonic would silently be another key.
-    if (source.variable.endsWith('_MNEMONIC') && !mnemonicValidate(source.uri.split('//')[0].trim())) {
+    if (source.variable === 'VALIDATOR_MNEMONIC' && !mnemonicValidate(source.uri.split('//')[0].trim())) {
       throw new ValidatorKeyError('VALIDATOR_MNEMONIC is not a valid BIP39 mnemonic');
     }
     try {
