@@ -15,7 +15,8 @@ import { encodeAddress, sr25519PairFromSeed, sr25519Sign } from '@polkadot/util-
 import type { RewardSnapshotDto } from '@rcs/contracts';
 import { cryptoReady, keypairFromUri, recipientUpdateMessage } from '@rcs/auth';
 import { buildClaimEpoch } from '@rcs/merkle';
-import { allocateEpoch, type SplitCompetition } from '../src/epochs/epoch-math';
+import type { SplitCompetition } from '@rcs/merkle';
+import { allocateEpoch } from '../src/epochs/epoch-math';
 import { snapshotInputs } from '../src/epochs/snapshot-inputs';
 
 const [dir, count] = [process.argv[2], Number(process.argv[3] ?? 100_000)];

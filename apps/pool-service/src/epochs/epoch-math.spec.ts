@@ -1,4 +1,5 @@
-import { allocateEpoch, largestRemainder, splitEpoch, type SplitCompetition } from './epoch-math';
+import { largestRemainder, splitEpoch, type SplitCompetition } from '@rcs/merkle';
+import { allocateEpoch } from './epoch-math';
 
 function competition(id: string, poolId: string, weight: number, scope: SplitCompetition['scope'], miners: [string, number][]): SplitCompetition {
   return { competitionId: id, slug: id.toLowerCase(), weight, poolId, scope, miners: miners.map(([hotkey, score]) => ({ hotkey, score })) };

@@ -3,21 +3,9 @@ import { cumulate, splitEpoch, type SplitCompetition, type SplitPoolPolicy } fro
 
 /**
  * An epoch's allocation (DECISIONS.md §8) from its stored inputs: the split and cumulative arithmetic
- * of `@rcs/merkle` (shared with the payout verifier) and the allocation document. No I/O, no Nest:
- * the rollover feeds it stored inputs, so a re-run computes the same epoch.
+ * of `@rcs/merkle` (`splitEpoch`, `cumulate`; shared with the payout verifier) and the allocation
+ * document. No I/O, no Nest: the rollover feeds it stored inputs, so a re-run computes the same epoch.
  */
-
-export {
-  cumulate,
-  largestRemainder,
-  splitEpoch,
-  type CompetitionUnits,
-  type EpochSplit,
-  type RewardScopeName,
-  type SplitCompetition,
-  type SplitMiner,
-  type SplitPoolPolicy,
-} from '@rcs/merkle';
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
