@@ -35,7 +35,7 @@ async function modelOf(object) {
 const SECRET_NAME = /PASSWORD|TOKEN|SECRET|MNEMONIC|DATABASE_URL|REDIS_URL|_KEY$|HOTKEYS|WS_URL/;
 const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob']);
 // The apps that serve /metrics (DECISIONS.md §14): Prometheus scrapes their pods, no Ingress reaches it.
-const METRICS_APPS = new Set(['coordinator-api', 'pool-service', 'weight-setter', 'validator-runner']);
+const METRICS_APPS = new Set(['coordinator-api', 'pool-service', 'weight-setter', 'validator-runner', 'payout-verifier']);
 const MONITORING_NAMESPACE = 'monitoring';
 
 /** Whether an Ingress path (Kubernetes path-element matching) would route `/metrics` or below it. */
@@ -90,11 +90,13 @@ export function policy(name, objects) {
     rule(`${app} has an HPA`, byKind('HorizontalPodAutoscaler').some((h) => h.spec.scaleTargetRef.name === app && h.spec.minReplicas >= 1));
     rule(`${app} has a PodDisruptionBudget`, byKind('PodDisruptionBudget').some((p) => p.spec.selector.matchLabels?.['app.kubernetes.io/name'] === app));
   }
-  const weightSetter = deployments.find((d) => d.metadata.name === 'weight-setter');
-  if (weightSetter) {
-    rule('weight-setter runs one replica', weightSetter.spec.replicas === 1);
-    rule('weight-setter uses the Recreate strategy', weightSetter.spec.strategy?.type === 'Recreate');
-    rule('weight-setter is not autoscaled', !byKind('HorizontalPodAutoscaler').some((h) => h.spec.scaleTargetRef.name === 'weight-setter'));
+  // One owner each: the weight setter of its hotkey, the payout verifier of its verdicts and challenges.
+  for (const single of ['weight-setter', 'payout-verifier']) {
+    const deployment = deployments.find((d) => d.metadata.name === single);
+    if (!deployment) continue;
+    rule(`${single} runs one replica`, deployment.spec.replicas === 1);
+    rule(`${single} uses the Recreate strategy`, deployment.spec.strategy?.type === 'Recreate');
+    rule(`${single} is not autoscaled`, !byKind('HorizontalPodAutoscaler').some((h) => h.spec.scaleTargetRef.name === single));
   }
   if (deployments.some((d) => d.metadata.name === 'web')) {
     rule('web has a PodDisruptionBudget', byKind('PodDisruptionBudget').some((p) => p.spec.selector.matchLabels?.['app.kubernetes.io/name'] === 'web'));

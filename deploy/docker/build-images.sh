@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 IMAGE_TAG="${IMAGE_TAG:-$(git rev-parse --short HEAD)}"
 NODE_IMAGE="${NODE_IMAGE:-node:20-bookworm-slim}"
 NGINX_IMAGE="${NGINX_IMAGE:-nginx:1.27}"
-read -r -a apps <<< "${APPS:-coordinator-api pool-service validator-runner weight-setter web}"
+read -r -a apps <<< "${APPS:-coordinator-api pool-service validator-runner weight-setter payout-verifier web}"
 context="$(deploy/docker/context.sh)"
 # BuildKit sends only what changed of the context and caches layers across the four apps (a warm
 # rebuild takes seconds, the classic builder re-sends node_modules each time). Docker CLIs from 23

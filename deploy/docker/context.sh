@@ -9,7 +9,7 @@
 # Then: docker build --build-arg APP=<app> -f deploy/docker/Dockerfile deploy/.build/context
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-APPS=(coordinator-api pool-service validator-runner weight-setter)
+APPS=(coordinator-api pool-service validator-runner weight-setter payout-verifier)
 CONTEXT=deploy/.build/context
 log() { printf '[context] %s\n' "$*" >&2; }
 mkdir -p "$CONTEXT"

@@ -4,6 +4,7 @@ const ports = {
   'pool-service': ['POOL_PORT', 8434],
   'validator-runner': ['VALIDATOR_RUNNER_PORT', 8100],
   'weight-setter': ['WEIGHT_SETTER_PORT', 8200],
+  'payout-verifier': ['PAYOUT_VERIFIER_PORT', 8500],
 };
 const [variable, fallback] = ports[process.env.APP] || [];
 if (!variable) {

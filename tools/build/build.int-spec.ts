@@ -90,6 +90,8 @@ describe('production build', () => {
     // Both read the chain: the in-process dev chain stands in for a subtensor node.
     ['pool-service', '/healthz', 'POOL_PORT', { CHAIN: 'dev', NETUID: '1' }],
     ['weight-setter', '/healthz', 'WEIGHT_SETTER_PORT', { CHAIN: 'dev', NETUID: '1', VALIDATOR_SECRET_URI: '//Alice', COORDINATOR_URL: 'http://127.0.0.1:9' }],
+    // Its embedded database under DATA_DIR, its migrations compiled with it.
+    ['payout-verifier', '/healthz', 'PAYOUT_VERIFIER_PORT', { CHAIN: 'dev', NETUID: '1', VALIDATOR_SECRET_URI: '//Alice', COORDINATOR_URL: 'http://127.0.0.1:9', POOL_URL: 'http://127.0.0.1:9' }],
     // The coordinator need not be up: the runner's scan loop retries it.
     ['validator-runner', '/healthz', 'VALIDATOR_RUNNER_PORT', { VALIDATOR_SECRET_URI: '//Alice', COORDINATOR_URL: 'http://127.0.0.1:9' }],
   ])('the compiled %s starts and answers %s', async (app, healthPath, portVariable, env: NodeJS.ProcessEnv) => {

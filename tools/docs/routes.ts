@@ -41,6 +41,13 @@ const APPS: ProbedApp[] = [
     note: '',
   },
   { name: 'weight-setter', entry: 'apps/weight-setter/src/main.ts', portVariable: 'WEIGHT_SETTER_PORT', env: { COORDINATOR_URL: 'http://127.0.0.1:9' }, note: '' },
+  {
+    name: 'payout-verifier',
+    entry: 'apps/payout-verifier/src/main.ts',
+    portVariable: 'PAYOUT_VERIFIER_PORT',
+    env: { COORDINATOR_URL: 'http://127.0.0.1:9', POOL_URL: 'http://127.0.0.1:9', VERIFIER_INTERVAL_SECONDS: '0' },
+    note: '',
+  },
 ];
 
 const BOOT_TIMEOUT_MS = 240_000;

@@ -13,4 +13,5 @@ export const STACK_APPS: StackApp[] = [
   { name: 'pool-service', portVariable: 'POOL_PORT', defaultPort: 8434, healthPath: '/health', docs: true },
   { name: 'validator-runner', portVariable: 'VALIDATOR_RUNNER_PORT', defaultPort: 8100, healthPath: '/healthz', docs: false },
   { name: 'weight-setter', portVariable: 'WEIGHT_SETTER_PORT', defaultPort: 8200, healthPath: '/healthz', docs: false },
+  { name: 'payout-verifier', portVariable: 'PAYOUT_VERIFIER_PORT', defaultPort: 8500, healthPath: '/healthz', docs: false },
 ];

@@ -57,7 +57,7 @@ function alreadyRunning(files: StackFiles, pid: number): string {
   return (
     `a stack is already running from ${files.dataDir} (launcher pid ${pid}${coordinator ? `, coordinator at ${coordinator}` : ', still starting'}).\n` +
     `  Use it (npm run demo reads ${files.state}), or stop it first (Ctrl-C in its terminal, or kill ${pid}).\n` +
-    '  To run a second stack beside it, give it its own DATA_DIR and ports (COORDINATOR_PORT, POOL_PORT, VALIDATOR_RUNNER_PORT, WEIGHT_SETTER_PORT, WEB_PORT).'
+    '  To run a second stack beside it, give it its own DATA_DIR and ports (COORDINATOR_PORT, POOL_PORT, VALIDATOR_RUNNER_PORT, WEIGHT_SETTER_PORT, PAYOUT_VERIFIER_PORT, WEB_PORT).'
   );
 }
 

@@ -87,6 +87,9 @@ async function stackEnvironment(): Promise<{ env: NodeJS.ProcessEnv; generatedAd
     // miners of the stack's tools have owners, two of them one owner, so the pool has owners to group by.
     DEV_CHAIN_SEED: JSON.stringify(await stackDevChainSeed(validatorHotkey)),
     WEIGHTS_INTERVAL_SECONDS: '30',
+    // The payout verifier checks each 10-s epoch soon after the pool publishes it, reading the pool where this stack runs it.
+    POOL_URL: `http://127.0.0.1:${process.env.POOL_PORT ?? '8434'}`,
+    VERIFIER_INTERVAL_SECONDS: '5',
     // Commit-reveal as on every real subnet, with 11-block epochs: a commit is revealed within about 20 s.
     DEV_CHAIN_TEMPO: '10',
     // Readable lines for a person at a terminal; deployments keep the JSON default.

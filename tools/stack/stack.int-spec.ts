@@ -161,7 +161,7 @@ describe('local stack launcher: sharp edges', () => {
       expect(second.stdout()).not.toContain('stack: ready');
       expect(second.stderr()).toContain(`stack: a stack is already running from ${dataDir} (launcher pid ${first.child.pid}, coordinator at ${url})`);
       expect(second.stderr()).toContain('stop it first (Ctrl-C in its terminal');
-      expect(second.stderr()).toContain('(COORDINATOR_PORT, POOL_PORT, VALIDATOR_RUNNER_PORT, WEIGHT_SETTER_PORT, WEB_PORT)');
+      expect(second.stderr()).toContain('(COORDINATOR_PORT, POOL_PORT, VALIDATOR_RUNNER_PORT, WEIGHT_SETTER_PORT, PAYOUT_VERIFIER_PORT, WEB_PORT)');
       expect(second.stderr()).not.toMatch(/EADDRINUSE|at .*\.ts:\d+/);
 
       // Another DATA_DIR on the same ports: the busy port is named with its variable.

@@ -15,9 +15,11 @@ import { SubmissionsMinerAccepted1764288000000 } from './migrations/176428800000
 import { TaskHardware1764374400000 } from './migrations/1764374400000-task-hardware';
 import { HeldoutShards1764460800000 } from './migrations/1764460800000-heldout-shards';
 import { HeldoutRotation1764547234000 } from './migrations/1764547234000-heldout-rotation';
+import { RewardSnapshotHistory1764550036000 } from './migrations/1764550036000-reward-snapshot-history';
 import { RewardPolicyEntity } from './rewards/entities/reward-policy.entity';
 import { RewardSnapshotEntity } from './rewards/entities/reward-snapshot.entity';
 import { RewardSnapshotChangeEntity } from './rewards/entities/reward-snapshot-change.entity';
+import { RewardSnapshotHistoryEntity } from './rewards/entities/reward-snapshot-history.entity';
 import { PeerEvaluationEntity } from './peer-evaluation/entities/peer-evaluation.entity';
 import { SubmissionEntity } from './submissions/entities/submission.entity';
 import { TaskEntity } from './tasks/entities/task.entity';
@@ -41,6 +43,7 @@ export const COORDINATOR_ENTITIES: EntityClassOrSchema[] = [
   RewardSnapshotEntity,
   RewardSnapshotChangeEntity,
   HeldoutShardEntity,
+  RewardSnapshotHistoryEntity,
 ];
 
 export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
@@ -55,4 +58,5 @@ export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
   TaskHardware1764374400000,
   HeldoutShards1764460800000,
   HeldoutRotation1764547234000,
+  RewardSnapshotHistory1764550036000,
 ];

@@ -1,5 +1,6 @@
 import { encodeAddress } from '@polkadot/util-crypto';
-import { BtAuthSigner } from '@rcs/auth';
+import { createHash } from 'node:crypto';
+import { BtAuthSigner, cryptoReady, recipientUpdateMessage, verifySignature } from '@rcs/auth';
 import { ErrorCode, type MinerStatsDto } from '@rcs/contracts';
 import type { ClaimPackage } from '@rcs/merkle';
 import { EpochsService } from '../src/epochs/epochs.service';
@@ -101,6 +102,7 @@ describe('recipient coldkeys (DECISIONS.md §11 Recipients)', () => {
  */
 describe('recipients at rollover (real Postgres, Redis, HTTP, dev chain)', () => {
   const coordinator = new FakeCoordinator();
+  const coldkeyNobodyHas = encodeAddress(new Uint8Array(32).fill(9), 42);
   let h: PoolHarness;
   let api: PoolClient;
   let epochs: EpochsService;
@@ -189,4 +191,30 @@ describe('recipients at rollover (real Postgres, Redis, HTTP, dev chain)', () =>
     expect(await lookup(miner.hotkey)).toMatchObject({ recipient_coldkey: later, published_in_epoch: second });
     expect(await latestEpochInStats(miner)).toBe(second);
   }, 60_000);
+
+  it('serves each miner’s signed recipient history, and an epoch whose uri names the SHA-256 of what it serves (DECISIONS §16)', async () => {
+    const history = await api.send<{ hotkey: string; records: { recipient_coldkey: string; signed_coldkey: string; timestamp: string; signature: string; kind: string; route: string }[] }>(
+      'GET',
+      `/api/v1/miners/recipient-coldkey/${encodeAddress(gui.hotkey, 0)}/history`,
+    );
+    expectStatus(history, 200);
+    expect(history.body.hotkey).toBe(gui.hotkey);
+    expect(history.body.records.map((r) => [r.kind, r.recipient_coldkey, r.route])).toEqual([
+      ['declared', declared, 'POST /coldkey_address/update'],
+      ['recipient', stored, 'POST /api/v1/miners/coldkey_address/update'],
+      ['declared', later, 'POST /coldkey_address/update'],
+    ]);
+    await cryptoReady();
+    for (const r of history.body.records) expect(verifySignature(recipientUpdateMessage(r.timestamp, r.signed_coldkey), r.signature, gui.hotkey)).toBe(true);
+    const unknown = await api.send<ErrorBody>('GET', `/api/v1/miners/recipient-coldkey/${coldkeyNobodyHas}/history`);
+    expect([unknown.status, unknown.body.detail.error]).toEqual([404, ErrorCode.HotkeyNotFound]);
+
+    const epoch = ((await h.db.dataSource.query(`SELECT max(epoch) AS epoch FROM epochs`)) as { epoch: number }[])[0].epoch;
+    const record = await api.send<{ allocation_uri: string; allocation_sha256: string }>('GET', `/claims/epoch/${epoch}`);
+    expect(record.body.allocation_uri).toBe(`${h.config.payout.publicUrl}/claims/epoch/${epoch}/allocation?sha256=${record.body.allocation_sha256}`);
+    // The public URL names this pool's port 0 stand-in (POOL_PUBLIC_URL unset): the same path and query on the test's address.
+    const bytes = await (await fetch(`${h.url}${new URL(record.body.allocation_uri).pathname}${new URL(record.body.allocation_uri).search}`)).text();
+    expect(createHash('sha256').update(bytes, 'utf8').digest('hex')).toBe(record.body.allocation_sha256);
+    expect(Date.parse((JSON.parse(bytes) as { recipients_at: string }).recipients_at)).not.toBeNaN();
+  });
 });

@@ -37,6 +37,8 @@ export interface CoordinatorConfig extends ServiceBaseConfig, ServiceStoresConfi
   snapshotCheckIntervalSeconds: number;
   /** The check rebuilds a snapshot older than this even without a change, so score decay shows. */
   snapshotMaxAgeSeconds: number;
+  /** `SNAPSHOT_HISTORY_DAYS`: how long a replaced snapshot stays readable by SHA-256 (DECISIONS §16). */
+  snapshotHistoryDays: number;
   /** How often a timer outside Redis re-adds repeatable schedules a Redis restart lost. */
   scheduleCheckIntervalSeconds: number;
   /** How long the planner routes wait for their job before answering 504. */
@@ -105,6 +107,7 @@ export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
     leaseSweepIntervalSeconds: read.int('LEASE_SWEEP_INTERVAL_SECONDS', 30, 1, 3600),
     snapshotCheckIntervalSeconds: read.int('SNAPSHOT_CHECK_INTERVAL_SECONDS', 30, 1, 3600),
     snapshotMaxAgeSeconds: read.int('SNAPSHOT_MAX_AGE_SECONDS', 600, 1, 86400),
+    snapshotHistoryDays: read.int('SNAPSHOT_HISTORY_DAYS', 90, 1, 36500),
     scheduleCheckIntervalSeconds: read.int('SCHEDULE_CHECK_INTERVAL_SECONDS', 30, 1, 3600),
     plannerRunTimeoutSeconds: read.int('PLANNER_RUN_TIMEOUT_SECONDS', 120, 1, 3600),
     plannerLlm:

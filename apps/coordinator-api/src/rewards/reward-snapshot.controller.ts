@@ -1,7 +1,7 @@
 import { Public } from '@rcs/auth';
-import { Controller, Get, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, RewardSnapshotDto } from '@rcs/contracts';
+import { ApiError, ApiErrors, ErrorCode, RewardSnapshotDto } from '@rcs/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendJson } from '../common/json-answer';
 import { RewardSnapshotService } from './reward-snapshot.service';
@@ -40,6 +40,36 @@ export class RewardSnapshotController {
     if (body === '' || !acceptsGzip(request.headers['accept-encoding'])) return body;
     void reply.header('content-encoding', 'gzip');
     return snapshot.gzip;
+  }
+}
+
+const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
+
+@ApiTags('reward-snapshot')
+@Controller('api/v1/reward-snapshots')
+export class RewardSnapshotHistoryController {
+  constructor(private readonly snapshots: RewardSnapshotService) {}
+
+  @Get(':sha256')
+  @Public()
+  @ApiErrors(ErrorCode.RewardSnapshotNotFound)
+  @ApiProduces('application/json')
+  @ApiOperation({
+    summary: 'A served reward snapshot by its SHA-256',
+    description:
+      'Public and immutable (`Cache-Control: immutable`): every snapshot the coordinator served, byte for byte, named by the lowercase hex ' +
+      'SHA-256 of its bytes, as the pool records it in each epoch (DECISIONS.md §16). A snapshot stays `SNAPSHOT_HISTORY_DAYS` after a newer one replaced it.',
+  })
+  @ApiOkResponse({ type: RewardSnapshotDto, description: 'The snapshot as it was served.' })
+  async bySha256(@Param('sha256') sha256: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const snapshot = SHA256_HEX.test(sha256) ? await this.snapshots.bySha256(sha256.toLowerCase()) : null;
+    if (snapshot === null) throw ApiError.notFound(ErrorCode.RewardSnapshotNotFound, `No served reward snapshot has SHA-256 ${sha256}.`, { sha256 });
+    void reply
+      .type('application/json; charset=utf-8')
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('etag', `"${sha256.toLowerCase()}"`)
+      .header(SNAPSHOT_GENERATED_AT_HEADER, snapshot.generatedAt);
+    return snapshot.body;
   }
 }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CompetitionMode, MetricDirection, SubmissionStatus, TaskState } from '@rcs/contracts';
+import { RewardSnapshotHistoryEntity } from './entities/reward-snapshot-history.entity';
 import { RewardSnapshotEntity } from './entities/reward-snapshot.entity';
 import { CurrentBest, IdeaCredit, ScoringTask } from './scoring';
 
@@ -150,6 +151,25 @@ export class RewardSnapshotRepository {
       [CURRENT_SNAPSHOT_ID, generatedAt.toISOString(), body],
     );
     return manager.findOneByOrFail(RewardSnapshotEntity, { id: CURRENT_SNAPSHOT_ID });
+  }
+
+  /**
+   * Keeps the snapshot now served in the history by its SHA-256 (DECISIONS §16): the one it replaced
+   * gets its `replaced_at`, and those replaced more than `historyDays` ago are pruned.
+   */
+  async keepInHistory(manager: EntityManager, snapshot: { sha256: string; generatedAt: Date; body: string }, historyDays: number): Promise<void> {
+    await manager.query(
+      `INSERT INTO reward_snapshot_history (sha256, generated_at, body) VALUES ($1, $2, $3)
+       ON CONFLICT (sha256) DO UPDATE SET replaced_at = NULL`,
+      [snapshot.sha256, snapshot.generatedAt.toISOString(), snapshot.body],
+    );
+    await manager.query(`UPDATE reward_snapshot_history SET replaced_at = now() WHERE replaced_at IS NULL AND sha256 <> $1`, [snapshot.sha256]);
+    await manager.query(`DELETE FROM reward_snapshot_history WHERE replaced_at < now() - make_interval(days => $1)`, [historyDays]);
+  }
+
+  /** A served snapshot by its SHA-256, or null. */
+  findInHistory(manager: EntityManager, sha256: string): Promise<RewardSnapshotHistoryEntity | null> {
+    return manager.findOneBy(RewardSnapshotHistoryEntity, { sha256 });
   }
 
   /** The changes recorded since the last build that read them (ids of the writing transactions). */

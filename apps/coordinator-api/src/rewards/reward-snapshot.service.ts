@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -45,8 +46,14 @@ export class RewardSnapshotService {
    */
   async rebuild(): Promise<ServedSnapshot> {
     const built = await buildRewardSnapshot(this.dataSource, this.snapshots, (manager) => this.policies.current(manager), { scoreEmaDays: this.config.scoreEmaDays });
-    const stored = await this.snapshots.storeSnapshot(this.dataSource.manager, built.generatedAt, built.body);
-    if (stored.generatedAt.getTime() === built.generatedAt.getTime()) await this.snapshots.clearSnapshotChanges(this.dataSource.manager, built.changes);
+    const stored = await this.dataSource.transaction(async (manager) => {
+      const row = await this.snapshots.storeSnapshot(manager, built.generatedAt, built.body);
+      if (row.generatedAt.getTime() === built.generatedAt.getTime()) {
+        await this.snapshots.keepInHistory(manager, { sha256: snapshotSha256(row.body), generatedAt: row.generatedAt, body: row.body }, this.config.snapshotHistoryDays);
+        await this.snapshots.clearSnapshotChanges(manager, built.changes);
+      }
+      return row;
+    });
     return served(stored);
   }
 
@@ -79,6 +86,12 @@ export class RewardSnapshotService {
     });
   }
 
+  /** A snapshot served before (or now) by the SHA-256 of its bytes; null when none is kept. */
+  async bySha256(sha256: string): Promise<ServedSnapshot | null> {
+    const row = await this.snapshots.findInHistory(this.dataSource.manager, sha256);
+    return row === null ? null : { generatedAt: row.generatedAt.toISOString(), body: row.body };
+  }
+
   /**
    * The cached snapshot. Before the first rebuild job has run (a fresh database) it is built here,
    * once per process however many requests wait for it, rather than answering an error.
@@ -91,6 +104,11 @@ export class RewardSnapshotService {
     });
     return this.firstBuild;
   }
+}
+
+/** Lowercase hex SHA-256 of the snapshot's bytes as served (UTF-8): the name the pool and the verifier use. */
+export function snapshotSha256(body: string): string {
+  return createHash('sha256').update(body, 'utf8').digest('hex');
 }
 
 function served(row: RewardSnapshotEntity): ServedSnapshot {

@@ -94,7 +94,7 @@ export class ClaimsService {
       snapshot_sha256: document.snapshot_sha256,
       snapshot_stale: row.snapshotStale,
       allocation_sha256: row.allocationSha256,
-      allocation_uri: allocationUri(this.config, row.epoch),
+      allocation_uri: allocationUri(this.config, row.epoch, row.allocationSha256),
       hash: 'blake2b-256',
       tree: 'rfc9162',
     };

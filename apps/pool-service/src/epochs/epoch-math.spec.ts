@@ -1,4 +1,5 @@
-import { allocateEpoch, largestRemainder, splitEpoch, type SplitCompetition } from './epoch-math';
+import { largestRemainder, splitEpoch, type SplitCompetition } from '@rcs/merkle';
+import { allocateEpoch } from './epoch-math';
 
 function competition(id: string, poolId: string, weight: number, scope: SplitCompetition['scope'], miners: [string, number][]): SplitCompetition {
   return { competitionId: id, slug: id.toLowerCase(), weight, poolId, scope, miners: miners.map(([hotkey, score]) => ({ hotkey, score })) };
@@ -102,6 +103,7 @@ describe('allocateEpoch', () => {
       pools: [],
       previousCumulative: new Map(),
       recipients: new Map([['h_x', 'c_x']]),
+      recipientsAt: '2026-01-01T00:00:00.000Z',
     });
     expect(first.rows).toEqual([
       { hotkey: 'h_x', units: 60n, cumulative: 60n, recipientColdkey: 'c_x' },
@@ -118,6 +120,7 @@ describe('allocateEpoch', () => {
       pools: [],
       previousCumulative: new Map(first.rows.map((r) => [r.hotkey, r.cumulative])),
       recipients: new Map([['h_x', 'c_x'], ['h_y', 'c_y']]),
+      recipientsAt: '2026-01-01T00:00:00.000Z',
     });
     // h_x earned nothing but keeps its leaf at 60; h_y's first leaf carries everything it earned.
     expect(second.leaves).toEqual([
@@ -140,6 +143,7 @@ describe('allocateEpoch', () => {
       pools: [],
       previousCumulative: new Map(),
       recipients: new Map(),
+      recipientsAt: '2026-01-01T00:00:00.000Z',
     });
     const units = sum(allocation.document.entries.map((e) => BigInt(e.units)));
     expect(units + BigInt(allocation.document.carried_over)).toBe(1_000_000_007n);

@@ -72,7 +72,7 @@ export class EpochPublisher implements OnModuleInit {
     if (latest !== null && latest.epoch !== epoch) return 'superseded';
     try {
       const receipt = await this.contract.publishEpoch(
-        { epoch, root: row.root as HexHash, numOfLeaves: row.leafCount, totalRao: BigInt(row.totalAmount), uri: allocationUri(this.config, epoch) },
+        { epoch, root: row.root as HexHash, numOfLeaves: row.leafCount, totalRao: BigInt(row.totalAmount), uri: allocationUri(this.config, epoch, row.allocationSha256) },
         await this.publisherPair(),
       );
       const info = await this.contract.epochInfo(epoch);

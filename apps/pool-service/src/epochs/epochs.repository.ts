@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { updateReturning } from '../common/update-rows';
-import type { SplitMiner } from './epoch-math';
+import type { SplitMiner } from '@rcs/merkle';
 import { EpochEntity } from './entities/epoch.entity';
 
 export interface StoredSnapshot {

@@ -6,7 +6,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { PoolServiceConfig } from '../config/config';
 import { POOL_CONFIG } from '../config/config.module';
 import type { RolloverJobResult } from '../jobs/pool-jobs';
-import { allocateEpoch, type SplitCompetition } from './epoch-math';
+import type { SplitCompetition } from '@rcs/merkle';
+import { allocateEpoch } from './epoch-math';
 import { EpochPublisher } from './epoch-publisher.service';
 import { EpochsRepository } from './epochs.repository';
 import { type EpochSnapshot, SnapshotIntake } from './snapshot-intake.service';
@@ -80,6 +81,7 @@ export class EpochsService {
       pools: inputs.pools,
       previousCumulative,
       recipients: await this.epochs.recipients(manager, [...hotkeys]),
+      recipientsAt: cutoff.toISOString(),
     });
     const tree = buildClaimEpoch(
       epoch,

@@ -1,6 +1,6 @@
 import { canonicalSs58 } from '@rcs/auth';
 import { ContractHotkeyMode, RewardScope, type RewardSnapshotDto } from '@rcs/contracts';
-import type { RewardScopeName, SplitCompetition, SplitMiner, SplitPoolPolicy } from './epoch-math';
+import type { RewardScopeName, SplitCompetition, SplitMiner, SplitPoolPolicy } from '@rcs/merkle';
 import { SnapshotRefusedError } from './errors';
 
 /** What an epoch takes from a checked reward snapshot (DECISIONS.md §7 shape). */

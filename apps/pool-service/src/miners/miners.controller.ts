@@ -11,6 +11,7 @@ import {
   MinerStatsDto,
   PoolMinerDto,
   RecipientDto,
+  RecipientHistoryDto,
   RecipientUpdatedDto,
   RecipientUpdateDto,
   SIGNATURE_ERRORS,
@@ -140,6 +141,15 @@ export class MinersController {
   @ApiErrors(...SIGNATURE_ERRORS)
   own(@CurrentAuth() miner: HotkeyPrincipal): Promise<RecipientDto> {
     return this.miners.ownRecipient(miner.hotkey);
+  }
+
+  @Get('recipient-coldkey/:miner_hotkey/history')
+  @Public()
+  @ApiOperation({ summary: 'Recipient history by hotkey (public)', description: 'Every recipient change with the signature that authorised it, oldest first (DECISIONS §16). Any SS58 spelling of the hotkey.' })
+  @ApiOkResponse({ type: RecipientHistoryDto, description: 'The signed records.' })
+  @ApiErrors(ErrorCode.HotkeyNotFound)
+  history(@Param('miner_hotkey') hotkey: string): Promise<RecipientHistoryDto> {
+    return this.miners.recipientHistory(hotkey);
   }
 
   @Get('recipient-coldkey/:miner_hotkey')

@@ -42,6 +42,11 @@ export interface PoolCounts {
 export class MinersRepository {
   constructor(private readonly reputation: ReputationRepository) {}
 
+  /** Every recipient change of a hotkey, oldest first. */
+  history(manager: EntityManager, hotkey: string): Promise<RecipientChangeEntity[]> {
+    return manager.find(RecipientChangeEntity, { where: { hotkey }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
   /** Creates the miner or refreshes `last_seen_at`, in one statement. */
   async touch(manager: EntityManager, hotkey: string): Promise<MinerEntity> {
     await manager.query(

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ApiError, ErrorCode, LeaderboardEntryDto, MinerStatsDto, PoolMinerDto, RecipientDto } from '@rcs/contracts';
+import { ApiError, ErrorCode, LeaderboardEntryDto, MinerStatsDto, PoolMinerDto, RecipientDto, RecipientHistoryDto } from '@rcs/contracts';
 import { canonicalSs58 } from '@rcs/auth';
 import { inTransaction } from '@rcs/persistence';
 import { DataSource, EntityManager } from 'typeorm';
@@ -118,6 +118,24 @@ export class MinersService {
     const miner = hotkey === null ? null : await this.miners.find(this.dataSource.manager, hotkey);
     if (miner === null) throw ApiError.notFound(ErrorCode.HotkeyNotFound, `No pool miner with hotkey ${hotkeySpelling}.`, { hotkey: hotkeySpelling });
     return this.recipientDto(this.dataSource.manager, miner);
+  }
+
+  /** Every signed recipient record of a hotkey (any SS58 spelling), for the payout verifier (DECISIONS §16); unknown → 404. */
+  async recipientHistory(hotkeySpelling: string): Promise<RecipientHistoryDto> {
+    const hotkey = canonicalSs58(hotkeySpelling);
+    const manager = this.dataSource.manager;
+    const miner = hotkey === null ? null : await this.miners.find(manager, hotkey);
+    if (miner === null) throw ApiError.notFound(ErrorCode.HotkeyNotFound, `No pool miner with hotkey ${hotkeySpelling}.`, { hotkey: hotkeySpelling });
+    const records = (await this.miners.history(manager, miner.hotkey)).map((change) => ({
+      recipient_coldkey: change.coldkey,
+      signed_coldkey: change.signedColdkey,
+      timestamp: change.signedTimestamp,
+      signature: change.signature,
+      route: change.route,
+      kind: change.kind,
+      recorded_at: change.createdAt.toISOString(),
+    }));
+    return { hotkey: miner.hotkey, records };
   }
 
   /** The signer's own recipient (a signed read registers the signer, so it always exists). */

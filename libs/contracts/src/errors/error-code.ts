@@ -27,6 +27,7 @@ export enum ErrorCode {
   ReplayLogNotFound = 'replay_log_not_found',
   /** The task has no held-out shard with that SHA-256, or the job was given none. */
   HeldoutShardNotFound = 'heldout_shard_not_found',
+  RewardSnapshotNotFound = 'reward_snapshot_not_found',
   EpochNotFound = 'epoch_not_found',
   HotkeyNotFound = 'hotkey_not_found',
   NoPendingValidatorJobs = 'no_pending_validator_jobs',

@@ -35,6 +35,7 @@ export const ERROR_STATUS = {
   [ErrorCode.JobNotFound]: 404,
   [ErrorCode.ReplayLogNotFound]: 404,
   [ErrorCode.HeldoutShardNotFound]: 404,
+  [ErrorCode.RewardSnapshotNotFound]: 404,
   [ErrorCode.EpochNotFound]: 404,
   [ErrorCode.HotkeyNotFound]: 404,
   [ErrorCode.NoPendingValidatorJobs]: 404,

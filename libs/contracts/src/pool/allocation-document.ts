@@ -25,5 +25,7 @@ export interface AllocationDocument {
   carried_in: string;
   /** Carried to the next epoch (pools without a scored miner). */
   carried_over: string;
+  /** When the leaves' recipients were read (ISO): each is the newest validly signed one of its hotkey as of then (DECISIONS §16). */
+  recipients_at: string;
   entries: AllocationEntry[];
 }

@@ -112,6 +112,32 @@ export class RecipientDto {
   declared_coldkey!: string | null;
 }
 
+/** One signed recipient record as the pool stored it (DECISIONS §16): enough for anyone to check the miner signed it. */
+export class RecipientRecordDto {
+  @ApiText('The coldkey (canonical SS58).')
+  recipient_coldkey!: string;
+  @ApiText('The coldkey exactly as signed (the message is `recipient_coldkey:update:{timestamp}:{signed_coldkey}`).')
+  signed_coldkey!: string;
+  @ApiText('The signed `X-Timestamp` (unix seconds).')
+  timestamp!: string;
+  @ApiText('The miner hotkey’s sr25519 signature (hex).')
+  signature!: string;
+  @ApiText('The route that stored it.')
+  route!: string;
+  @ApiProperty({ enum: ['recipient', 'declared'], description: '`recipient`: a governing route; `declared`: the root compatibility route (paid only while no recipient is stored).' })
+  kind!: 'recipient' | 'declared';
+  @ApiDateTime('When the pool stored it.')
+  recorded_at!: string;
+}
+
+/** `GET /api/v1/miners/recipient-coldkey/{hotkey}/history`: every recipient change of a miner, oldest first. */
+export class RecipientHistoryDto {
+  @ApiText('Miner hotkey (canonical SS58).')
+  hotkey!: string;
+  @ApiProperty({ type: [RecipientRecordDto] })
+  records!: RecipientRecordDto[];
+}
+
 /** 200 of the root `POST /coldkey_address/update` (compat). */
 export class ColdkeyDeclaredDto {
   @ApiProperty({ type: String, description: 'Always `success` (compat).', example: 'success' })
