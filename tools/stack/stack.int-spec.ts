@@ -218,7 +218,7 @@ describe('local stack launcher: sharp edges', () => {
     }
   }, 240_000);
 
-  it('stops on Ctrl-C (SIGINT to its whole process group): services first, its own Redis last, in seconds, no ERROR or WARN line', async () => {
+  it('plays npm run round to an accepted decision, then stops on Ctrl-C (SIGINT to its process group): services first, its own Redis last, in seconds, no ERROR or WARN line', async () => {
     const ports = await freePorts();
     // Nothing answers here, so the launcher starts its own redis-server, as on a newcomer's machine.
     const redisUrl = `redis://127.0.0.1:${await freePort()}`;
@@ -227,6 +227,15 @@ describe('local stack launcher: sharp edges', () => {
     try {
       await stack.ready;
       expect(stack.stdout()).toContain(`${redisUrl} (started by the stack)`);
+      // `npm run round` on the whole stack: its submission replayed in the sandbox (python3, not `python`) and
+      // accepted, and its task closed once decided, its repository being removed.
+      const round = await promisify(execFile)(process.execPath, ['-r', '@swc-node/register', 'tools/round/main.ts', '--wait-seconds', '120'], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir },
+      });
+      expect(round.stdout).toMatch(/^decision: accepted/m);
+      expect(round.stdout).toMatch(/^closed: task \S+$/m);
+      expect(round.stdout).toMatch(/^round: ok \(task \S+, submission \S+, accepted\)$/m);
       const from = { stdout: stack.stdout().length, stderr: stack.stderr().length };
       const sent = Date.now();
       // What a terminal does on Ctrl-C: the signal goes to every process of the foreground group.
