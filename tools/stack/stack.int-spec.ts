@@ -149,6 +149,8 @@ describe('local stack launcher: sharp edges', () => {
         weight_setter_url: null,
         validator_runner_url: null,
         web_url: `http://127.0.0.1:${ports.WEB_PORT}`,
+        // Its dev chain: where `rcs payout` finds the claim contract and the block time of this stack.
+        chain_env: expect.objectContaining({ CHAIN: 'dev', REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', DEV_CHAIN_BLOCK_TIME_MS: '1000' }),
         pid: first.child.pid,
       });
       // `npm run round` without --url or --admin-token plays against it.

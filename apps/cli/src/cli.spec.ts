@@ -61,6 +61,18 @@ describe('rcs without a stack', () => {
     expect(readSettings({ url: 'http://flag:4', walletName: 'flagged' }, { XDG_CONFIG_HOME: xdg, RCS_COORDINATOR_URL: 'http://env:3' })).toMatchObject({ coordinatorUrl: 'http://flag:4', identity: { walletName: 'flagged' } });
   });
 
+  it("takes the running stack's chain settings from DATA_DIR/stack.json, after the environment and the file", () => {
+    const dataDir = join(dir, 'data2');
+    mkdirSync(dataDir, { recursive: true });
+    const chain_env = { CHAIN: 'dev', NETUID: '7', REDIS_URL: 'redis://127.0.0.1:6380', DEV_CHAIN_BLOCK_TIME_MS: '1000' };
+    writeFileSync(join(dataDir, 'stack.json'), JSON.stringify({ coordinator_url: 'http://127.0.0.1:9000', chain_env }));
+    const base = { XDG_CONFIG_HOME: join(dir, 'no-config'), DATA_DIR: dataDir };
+    // Before, a stack on other ports was paid from the default Redis and counted 12-s blocks.
+    expect(readSettings({}, base).chainEnv).toEqual(chain_env);
+    expect(readSettings({}, { ...base, REDIS_URL: 'redis://other:6379' }).chainEnv).toMatchObject({ REDIS_URL: 'redis://other:6379', DEV_CHAIN_BLOCK_TIME_MS: '1000' });
+    expect(readSettings({}, { ...base, DATA_DIR: join(dir, 'no-stack') }).chainEnv).toEqual({ CHAIN: 'dev', NETUID: '1' });
+  });
+
   it('loads a Bittensor wallet hotkey whose ss58Address is written with any network prefix, and refuses a mismatch', async () => {
     const canonical = (await keypairFromUri(MNEMONIC)).address;
     for (const prefix of [42, 0, 2, 94]) {
