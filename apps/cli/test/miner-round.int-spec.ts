@@ -10,7 +10,7 @@ import { rcs } from './support/run-cli';
 
 const BENCH_PY = `import json
 scale = float(open('model.py').read().split('=')[1])
-json.dump({'loss': abs(scale - 2) * 2.5}, open('result.json', 'w'))
+json.dump({'loss': abs(scale - 2) * 2.5, 'model_bytes': len(open('model.py').read())}, open('result.json', 'w'))
 `;
 
 function git(dir: string, ...args: string[]): string {
@@ -53,7 +53,16 @@ describe('rcs against a running coordinator and validator runner', () => {
     const taskFile = join(dir, 'task.json');
     writeFileSync(
       taskFile,
-      JSON.stringify(benchTaskBody(`file://${origin}`, baseRef, { slug: `cli-${randomBytes(4).toString('hex')}`, title: 'CLI round' })),
+      JSON.stringify(
+        benchTaskBody(`file://${origin}`, baseRef, {
+          slug: `cli-${randomBytes(4).toString('hex')}`,
+          title: 'CLI round',
+          // A secondary metric, which rcs shows wherever it shows the primary.
+          secondary_metric_name: 'model_bytes',
+          secondary_metric_direction: 'minimize',
+          metric_resolution: 0.01,
+        }),
+      ),
     );
     const created = await rcs(['admin', 'task', 'create', '--file', taskFile, '--json'], env);
     expect(created).toMatchObject({ code: EXIT.ok });
@@ -103,8 +112,9 @@ describe('rcs against a running coordinator and validator runner', () => {
     const watched = await watching;
     expect(watched).toMatchObject({ code: EXIT.ok });
     expect(watched.stdout).toMatch(/status:\s+accepted/);
-    expect(watched.stdout).toMatch(/accepted\s+loss = 0\.625/);
-    expect(watched.stdout).toMatch(new RegExp(`best:\\s+loss = 0\\.625 by \\S+ \\(submission ${submissionId}\\)`));
+    expect(watched.stdout).toMatch(/accepted\s+loss = 0\.625, model_bytes = 13\s/);
+    expect(watched.stdout).toMatch(new RegExp(`best:\\s+loss = 0\\.625, model_bytes = 13 by \\S+ \\(submission ${submissionId}\\)`));
+    expect((await rcs(['status', submissionId], env)).stdout).toMatch(/accepted\s+loss = 0\.625, model_bytes = 13\s/);
 
     const status = await rcs(['status', submissionId, '--json'], env);
     expect(status.code).toBe(EXIT.ok);
