@@ -144,6 +144,26 @@ describe('the web UI against a stack populated by the demo round', () => {
     await page.context().close();
   });
 
+  it("ranks the demo's ternary task by its own rule: the smaller model inside the band first, compressed_bytes beside heldout_ppl, the replacement explained", async () => {
+    const dashboard = (await (await fetch(`${stack.coordinator}/api/v1/dashboard`)).json()) as { tasks: { id: string; slug: string; best: unknown }[] };
+    const task = dashboard.tasks.find((t) => t.slug.startsWith('ternary-') && t.best !== null);
+    if (!task) throw new TypeError(`the demo left no ternary competition with a best (python3 with NumPy is needed):\n${stack.demoOutput.slice(-2000)}`);
+    const best = (await (await fetch(`${stack.coordinator}/api/v1/tasks/${task.id}/best`)).json()) as { submission_id: string };
+    const { page, errors } = await open(`#/competitions/${task.id}`);
+    await expect(page.getByTestId('task-rule').textContent()).resolves.toBe('heldout_ppl (minimize); within 0.02 nats the smaller compressed_bytes wins');
+    await expect(page.locator('#best ~ p .best-value').textContent()).resolves.toMatch(/^heldout_ppl [\d.]+, compressed_bytes \d+$/);
+    // Before, the table ranked by heldout_ppl alone: the model the best replaced came first.
+    await expect(page.locator('section[aria-labelledby=accepted] h2').textContent()).resolves.toContain("ranked by the task's rule");
+    await expect(page.locator('section[aria-labelledby=accepted] thead').textContent()).resolves.toContain('Verified compressed_bytes');
+    await expect(page.locator('tr.accepted-result').first().getAttribute('data-submission-id')).resolves.toBe(best.submission_id);
+    await expect(page.locator('tr.history-point .band-replacement').first().textContent()).resolves.toMatch(/^within the 0\.02 nats band of the best it replaced \(heldout_ppl [\d.]+\), with compressed_bytes \d+ instead of \d+$/);
+    await expect(page.getByTestId('band-note').isVisible()).resolves.toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, 'competition-ternary.png'), fullPage: true });
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('shows the validator backlog and the demo verifications', async () => {
     const { page, errors } = await open('#/validators');
     await expect(page.locator('#backlog ~ dl').textContent()).resolves.toMatch(/Pending jobs\d+Leased jobs\d+Oldest pending.+Expired leases\d+/);
