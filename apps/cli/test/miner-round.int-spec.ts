@@ -106,9 +106,12 @@ describe('rcs against a running coordinator and validator runner', () => {
       RCS_KEY_URI: validatorUri,
       ALLOW_LOCAL_REPOSITORIES: 'true',
       RUNNER_WORK_DIR: join(dir, 'work'),
-      LOG_LEVEL: 'warn',
     });
     expect(runner.code === 0 ? runner.code : runner.stdout + runner.stderr).toBe(0);
+    // Readable lines for the person who ran it, not the JSON lines of a deployment's logs.
+    const runnerLines = `${runner.stdout}${runner.stderr}`.split('\n').filter((line) => line.trim() !== '');
+    expect(runnerLines.length).toBeGreaterThan(0);
+    expect(runnerLines.filter((line) => line.startsWith('{'))).toEqual([]);
     const watched = await watching;
     expect(watched).toMatchObject({ code: EXIT.ok });
     expect(watched.stdout).toMatch(/status:\s+accepted/);
