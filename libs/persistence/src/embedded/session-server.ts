@@ -117,8 +117,9 @@ class Connection {
     }
     const type = String.fromCharCode(message[0]);
     if (type === 'X') return void this.socket.end();
-    // A unit of work ends at a Sync, a simple query or a function call: only then can the session be handed on.
-    return this.run(message, type === 'S' || type === 'Q' || type === 'F');
+    // A unit of work ends at a Sync, a simple query, a function call or the end of a COPY: only then can the
+    // session be handed on (and only when it is idle after it, outside a transaction).
+    return this.run(message, 'SQFcf'.includes(type));
   }
 
   private async run(message: Buffer, endsUnit: boolean): Promise<void> {
