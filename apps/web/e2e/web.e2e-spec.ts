@@ -331,6 +331,14 @@ describe('the web UI against a stack populated by the demo round', () => {
     await expect(demoRow.locator('.best-value').textContent()).resolves.toBe(`mse ${sixDigits(demo.best)}`);
     await expect(demoRow.textContent()).resolves.toContain('holds the best');
     await expect(demoRow.getByTestId('accepted-count').textContent()).resolves.toBe(String(results.competitions.find((c) => c.task_id === demo.id)?.accepted));
+    // The demo's ternary task: its first model had the lower heldout_ppl, its smaller one inside the band took the
+    // best. The row that says "holds the best" names that best (before, the first model's submission).
+    const ternary = results.competitions.find((c) => c.task_slug.startsWith('ternary-') && c.holds_best);
+    if (!ternary) throw new TypeError(`the demo's miner holds no ternary best: ${JSON.stringify(results.competitions.map((c) => c.task_slug))}`);
+    const ternaryBest = (await (await fetch(`${stack.coordinator}/api/v1/tasks/${ternary.task_id}/best`)).json()) as { submission_id: string };
+    const ternaryRow = page.locator('tr.miner-result', { has: page.locator(`a[href="#/competitions/${ternary.task_id}"]`) });
+    await expect(ternaryRow.textContent()).resolves.toContain('holds the best');
+    await expect(ternaryRow.locator(`code`).textContent()).resolves.toBe(ternaryBest.submission_id);
     await page.getByTestId('weight').waitFor();
     // Its pool standing, read by hotkey wherever it ranks.
     const standing = (await (await fetch(`${stack.pool}/api/v1/miners/${polkadotSpelling}/standing`)).json()) as LeaderboardEntryDto;
