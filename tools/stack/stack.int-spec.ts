@@ -254,5 +254,5 @@ describe('local stack launcher: sharp edges', () => {
     } finally {
       if (stack.child.exitCode === null) process.kill(-pid, 'SIGKILL');
     }
-  }, 300_000);
+  }, 420_000);
 });
