@@ -56,6 +56,11 @@ describe('npm run demo against the local stack', () => {
       expect(demo.output).toContain('second claim: 409 nothing_to_claim');
       expect(demo.output).toMatch(/claim round: ok \(epoch \d+ paid [1-9]\d*, epoch \d+ paid [1-9]\d*\)/);
       expect(demo).toMatchObject({ code: 0 });
+      // Its repositories are removed at its end: no task of the demo is left live for a miner to claim (issue 37).
+      expect(demo.output).toMatch(/^closed: task \S+ /m);
+      expect(demo.output).toMatch(/^ternary closed: task \S+ /m);
+      const tasks = (await (await fetch(`http://127.0.0.1:${coordinatorPort}/api/v1/tasks?limit=1000`)).json()) as { slug: string; task_state: string }[];
+      expect(tasks.filter((task) => task.task_state !== 'closed').map((task) => task.slug)).toEqual([]);
     } finally {
       stack.kill('SIGINT');
       await stackExited;

@@ -128,6 +128,9 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 
     const snapshot = await waitForSnapshot(api, slug, alice.hotkey, options);
     log(`reward snapshot (${String(snapshot.generated_at)}): ${JSON.stringify(snapshot.miners)}`);
+    // Its repository goes with the demo: closed, the task keeps its best and scores but no miner can claim it.
+    await api.send('close task', 'POST', `/api/v1/tasks/${taskId}/close`, 200, { auth: 'admin' });
+    log(`closed: task ${taskId} (its repository is removed; its best and scores stay)`);
   } finally {
     rmSync(repo, { recursive: true, force: true });
   }

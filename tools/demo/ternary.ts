@@ -92,6 +92,9 @@ export async function runTernaryRound(options: TernaryOptions): Promise<TernaryD
       log(describe(step, decision, decisions, best, miner));
       expectStep(step, decision, decisions, best);
     }
+    // Its repository goes with the round: closed, the task keeps its best and scores but no miner can claim it.
+    await api.send('close ternary task', 'POST', `/api/v1/tasks/${taskId}/close`, 200, { auth: 'admin' });
+    log(`ternary closed: task ${taskId} (its repository is removed; its best and scores stay)`);
     return decisions;
   } finally {
     await host.stop();

@@ -1,11 +1,11 @@
 /**
  * `node -r @swc-node/register tools/round/main.ts --url http://127.0.0.1:8000 --admin-token T`:
  * one scripted round against a running coordinator (see round.ts). Exit 0 when every step answered
- * as expected, 1 otherwise, 2 on bad usage.
+ * as expected and the submission is accepted (or still pending), 1 otherwise, 2 on bad usage.
  */
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
 import { requiredAdminToken, runCli, stackTarget, UsageError } from './cli';
-import { runRound } from './round';
+import { RoundNotAcceptedError, roundOutcome, runRound } from './round';
 
 const HELP = `Usage: node -r @swc-node/register tools/round/main.ts --url URL --admin-token TOKEN [--key-uri URI]
 
@@ -30,5 +30,7 @@ runCli('round', HELP, OPTIONS, async (values) => {
   const decisionWaitSeconds = Number(values['wait-seconds']);
   if (!Number.isInteger(decisionWaitSeconds) || decisionWaitSeconds < 0) throw new UsageError('--wait-seconds must be a whole number of seconds, 0 or more');
   const result = await runRound({ url: target.coordinatorUrl, adminToken, signer, decisionWaitSeconds });
-  process.stdout.write(`round: ok (task ${result.taskId}, submission ${result.submissionId}, ${result.status})\n`);
+  const outcome = roundOutcome(result);
+  process.stdout.write(`${outcome.line}\n`);
+  if (!outcome.ok) throw new RoundNotAcceptedError(result.status);
 });

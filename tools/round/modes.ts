@@ -40,6 +40,9 @@ interface Cast {
 }
 
 class ModesRun {
+  /** The tasks this run created: closed at its end, since their repository goes with it. */
+  private readonly created: string[] = [];
+
   constructor(
     private readonly api: RoundClient,
     private readonly cast: Cast,
@@ -128,7 +131,7 @@ class ModesRun {
         brief: 'Lower the loss of train.py.',
         repository: `file://${this.repo}`,
         base_ref: this.baseRef,
-        benchmark_command: 'python train.py',
+        benchmark_command: 'python3 train.py',
         result_path: 'result.json',
         allowed_patch_paths: ['train.py'],
         metric_name: 'loss',
@@ -140,6 +143,7 @@ class ModesRun {
       },
     });
     const taskId = stringField(`create ${mode} task`, task, 'id');
+    this.created.push(taskId);
     const published = await this.api.send('read task', 'GET', `/api/v1/tasks/${taskId}`, 200, { auth: 'none' });
     if (JSON.stringify(published).includes(BENCHMARK_ENV.HELDOUT_SHARD)) {
       throw new RoundStepError('read task', 200, JSON.stringify(published), 'the public task shows the validator benchmark env');
@@ -214,6 +218,14 @@ class ModesRun {
     this.log(`${mode}: verification ${stringField('result', verification, 'id')} accepted loss=${observedLoss}`);
   }
 
+  /** Closes every task the run created, so none is left live on a removed repository for a miner to claim. */
+  async closeTasks(): Promise<void> {
+    for (const task of this.created.splice(0)) {
+      await this.api.send('close task', 'POST', `/api/v1/tasks/${task}/close`, 200, { auth: 'admin' });
+      this.log(`closed: task ${task}`);
+    }
+  }
+
   private async best(mode: string, taskId: string, submissionId: string, loss: number): Promise<void> {
     const best = await this.api.send('best result', 'GET', `/api/v1/tasks/${taskId}/best`, 200, { auth: 'none' });
     expectField('best result', best, 'submission_id', submissionId);
@@ -243,9 +255,13 @@ runCli('modes', HELP, OPTIONS, async (values) => {
     const baseRef = createRepository(repo);
     log(`repository: ${repo} at ${baseRef}`);
     const run = new ModesRun(new RoundClient(target.coordinatorUrl, adminToken, validator), cast, repo, baseRef, log);
-    await run.standard();
-    await run.centerless();
-    await run.peerEvaluation();
+    try {
+      await run.standard();
+      await run.centerless();
+      await run.peerEvaluation();
+    } finally {
+      await run.closeTasks();
+    }
   } finally {
     rmSync(repo, { recursive: true, force: true });
   }

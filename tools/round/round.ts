@@ -50,7 +50,35 @@ export class RoundStepError extends Error {
   }
 }
 
-export const TRAIN_PY = ['import math', '', 'LEARNING_RATE = 0.01', '', 'def loss(step):', '    return math.exp(-LEARNING_RATE * step)', ''].join('\n');
+/** The round's train.py: writes its loss after 10 steps to result.json (0.6065 at the round's learning rate 0.05). */
+export const TRAIN_PY = [
+  'import json',
+  'import math',
+  '',
+  'LEARNING_RATE = 0.01',
+  '',
+  'def loss(step):',
+  '    return math.exp(-LEARNING_RATE * step)',
+  '',
+  "if __name__ == '__main__':",
+  "    with open('result.json', 'w') as out:",
+  "        json.dump({'loss': loss(10)}, out)",
+  '',
+].join('\n');
+
+/** The round's submission was decided and not accepted: the round played, but not as a miner wants. */
+export class RoundNotAcceptedError extends Error {
+  constructor(readonly status: string) {
+    super(`the submission was not accepted (${status}); its decision line above says why`);
+    this.name = 'RoundNotAcceptedError';
+  }
+}
+
+/** What the round's last line says: ok while its submission is accepted or still pending, not ok once refused. */
+export function roundOutcome(result: Pick<RoundResult, 'taskId' | 'submissionId' | 'status'>): { ok: boolean; line: string } {
+  const ok = result.status === 'accepted' || result.status === 'pending_verification';
+  return { ok, line: `round: ${ok ? 'ok' : 'not accepted'} (task ${result.taskId}, submission ${result.submissionId}, ${result.status})` };
+}
 
 export type Json = Record<string, unknown>;
 
@@ -71,7 +99,8 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
         brief: 'Lower the loss of train.py.',
         repository: `file://${repo}`,
         base_ref: baseRef,
-        benchmark_command: 'python train.py',
+        // The sandbox, like Debian, has python3 and no `python`.
+        benchmark_command: 'python3 train.py',
         result_path: 'result.json',
         allowed_patch_paths: ['train.py'],
         metric_name: 'loss',
@@ -131,6 +160,9 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
       const decided = await api.send('submission detail', 'GET', `/api/v1/submissions/${submissionId}/detail`, 200, { auth: 'signed' });
       const notes = (decided.verifications as { status?: string; notes?: string | null }[]).map((v) => v.notes).filter((n): n is string => typeof n === 'string' && n !== '');
       log(`decision: ${status}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`);
+      // Decided, the task is done with: closed, so that no miner claims it once its repository is removed.
+      await api.send('close task', 'POST', `/api/v1/tasks/${taskId}/close`, 200, { auth: 'admin' });
+      log(`closed: task ${taskId}`);
     }
     return { taskId, claimId, submissionId, patch, status };
   } finally {

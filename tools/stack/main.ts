@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keypairFromUri } from '@rcs/auth';
+import { CHAIN_ENV_NAMES } from '@rcs/chain';
 import { STACK_APPS, StackApp } from './apps';
 import { banner } from './banner';
 import { acquireStackLock, assertPortsFree, stackFiles } from './guard';
@@ -262,6 +263,7 @@ async function main(): Promise<void> {
     weight_setter_url: urlOf('weight-setter'),
     validator_runner_url: urlOf('validator-runner'),
     web_url: web.server?.url ?? null,
+    chain_env: Object.fromEntries(CHAIN_ENV_NAMES.flatMap((name) => (env[name] ? [[name, env[name]]] : []))),
     pid: process.pid,
   };
   writeFileSync(files.state, JSON.stringify(state, null, 2), { mode: 0o600 });

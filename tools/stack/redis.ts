@@ -35,8 +35,12 @@ export async function startRedis(url: string, dir: string): Promise<ChildProcess
   const child = spawn(
     'redis-server',
     ['--port', port || '6379', '--bind', hostname || '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec', '--daemonize', 'no'],
-    { stdio: 'ignore' },
+    { stdio: 'ignore', detached: true },
   );
+  // Detached, it would outlive a launcher that exits without its shutdown (an uncaught error).
+  const orphaned = () => child.kill('SIGTERM');
+  process.once('exit', orphaned);
+  child.once('exit', () => process.off('exit', orphaned));
   for (let attempt = 0; attempt < 50; attempt++) {
     if (await redisAnswers(url, 200)) return child;
     if (child.exitCode !== null) break;

@@ -5,6 +5,7 @@ import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '@rcs/testing';
 import { STACK_APPS } from './apps';
+import { redisAnswers } from './redis';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -80,9 +81,11 @@ interface Launcher {
   exited: Promise<number | null>;
 }
 
-function launch(args: string[], env: NodeJS.ProcessEnv): Launcher {
+/** `detached`: the launcher leads its own process group, as `npm start` leads a terminal's foreground group. */
+function launch(args: string[], env: NodeJS.ProcessEnv, detached = false): Launcher {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'tools/stack/main.ts', ...args], {
     cwd: ROOT,
+    detached,
     env: { HOME: process.env.HOME, LOG_LEVEL: 'warn', REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -146,6 +149,8 @@ describe('local stack launcher: sharp edges', () => {
         weight_setter_url: null,
         validator_runner_url: null,
         web_url: `http://127.0.0.1:${ports.WEB_PORT}`,
+        // Its dev chain: where `rcs payout` finds the claim contract and the block time of this stack.
+        chain_env: expect.objectContaining({ CHAIN: 'dev', REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', DEV_CHAIN_BLOCK_TIME_MS: '1000' }),
         pid: first.child.pid,
       });
       // `npm run round` without --url or --admin-token plays against it.
@@ -214,4 +219,40 @@ describe('local stack launcher: sharp edges', () => {
       if (stack.child.exitCode === null) stack.child.kill('SIGKILL');
     }
   }, 240_000);
+
+  it('plays npm run round to an accepted decision, then stops on Ctrl-C (SIGINT to its process group): services first, its own Redis last, in seconds, no ERROR or WARN line', async () => {
+    const ports = await freePorts();
+    // Nothing answers here, so the launcher starts its own redis-server, as on a newcomer's machine.
+    const redisUrl = `redis://127.0.0.1:${await freePort()}`;
+    const stack = launch([], { PATH: process.env.PATH, DATA_DIR: dataDir, REDIS_URL: redisUrl, LOG_LEVEL: 'info', ...ports }, true);
+    const pid = stack.child.pid as number;
+    try {
+      await stack.ready;
+      expect(stack.stdout()).toContain(`${redisUrl} (started by the stack)`);
+      // `npm run round` on the whole stack: its submission replayed in the sandbox (python3, not `python`) and
+      // accepted, and its task closed once decided, its repository being removed.
+      const round = await promisify(execFile)(process.execPath, ['-r', '@swc-node/register', 'tools/round/main.ts', '--wait-seconds', '120'], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir },
+      });
+      expect(round.stdout).toMatch(/^decision: accepted/m);
+      expect(round.stdout).toMatch(/^closed: task \S+$/m);
+      expect(round.stdout).toMatch(/^round: ok \(task \S+, submission \S+, accepted\)$/m);
+      const from = { stdout: stack.stdout().length, stderr: stack.stderr().length };
+      const sent = Date.now();
+      // What a terminal does on Ctrl-C: the signal goes to every process of the foreground group.
+      process.kill(-pid, 'SIGINT');
+      expect(await stack.exited).toBe(0);
+      const seconds = (Date.now() - sent) / 1000;
+      const lines = `${stack.stdout().slice(from.stdout)}${stack.stderr().slice(from.stderr)}`.split('\n').filter((line) => line.trim() !== '');
+      process.stdout.write(`Ctrl-C: ${lines.length} lines in ${seconds.toFixed(1)} s\n${lines.join('\n')}\n`);
+      expect(lines.filter((line) => /\b(ERROR|WARN)\b/.test(line))).toEqual([]);
+      expect(lines.at(-1)).toBe('stack: stopped');
+      expect(seconds).toBeLessThan(15);
+      // Its Redis went with it, after the services that used it.
+      await expect(redisAnswers(redisUrl)).resolves.toBe(false);
+    } finally {
+      if (stack.child.exitCode === null) process.kill(-pid, 'SIGKILL');
+    }
+  }, 420_000);
 });

@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 /**
  * What `npm start` records in DATA_DIR/stack.json once the stack is ready: every service's URL and the
  * admin token, so that `npm run demo`, `round`, `modes` and `pool-round` find the stack of a second shell
- * (ports other than the defaults included) without flags.
+ * (ports other than the defaults included) without flags, and its chain variables, so that `rcs payout`
+ * verifies and claims on this stack's dev chain.
  */
 export interface StackState {
   coordinator_url?: string;
@@ -13,6 +14,8 @@ export interface StackState {
   weight_setter_url?: string | null;
   validator_runner_url?: string | null;
   web_url?: string | null;
+  /** The chain variables the stack's services run with (dev chain, its Redis and block time): `rcs payout` reads them. */
+  chain_env?: Record<string, string>;
   pid?: number;
 }
 

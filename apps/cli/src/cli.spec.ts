@@ -61,6 +61,18 @@ describe('rcs without a stack', () => {
     expect(readSettings({ url: 'http://flag:4', walletName: 'flagged' }, { XDG_CONFIG_HOME: xdg, RCS_COORDINATOR_URL: 'http://env:3' })).toMatchObject({ coordinatorUrl: 'http://flag:4', identity: { walletName: 'flagged' } });
   });
 
+  it("takes the running stack's chain settings from DATA_DIR/stack.json, after the environment and the file", () => {
+    const dataDir = join(dir, 'data2');
+    mkdirSync(dataDir, { recursive: true });
+    const chain_env = { CHAIN: 'dev', NETUID: '7', REDIS_URL: 'redis://127.0.0.1:6380', DEV_CHAIN_BLOCK_TIME_MS: '1000' };
+    writeFileSync(join(dataDir, 'stack.json'), JSON.stringify({ coordinator_url: 'http://127.0.0.1:9000', chain_env }));
+    const base = { XDG_CONFIG_HOME: join(dir, 'no-config'), DATA_DIR: dataDir };
+    // Before, a stack on other ports was paid from the default Redis and counted 12-s blocks.
+    expect(readSettings({}, base).chainEnv).toEqual(chain_env);
+    expect(readSettings({}, { ...base, REDIS_URL: 'redis://other:6379' }).chainEnv).toMatchObject({ REDIS_URL: 'redis://other:6379', DEV_CHAIN_BLOCK_TIME_MS: '1000' });
+    expect(readSettings({}, { ...base, DATA_DIR: join(dir, 'no-stack') }).chainEnv).toEqual({ CHAIN: 'dev', NETUID: '1' });
+  });
+
   it('loads a Bittensor wallet hotkey whose ss58Address is written with any network prefix, and refuses a mismatch', async () => {
     const canonical = (await keypairFromUri(MNEMONIC)).address;
     for (const prefix of [42, 0, 2, 94]) {
@@ -99,14 +111,17 @@ describe('rcs without a stack', () => {
     await expect(workingTreePatch(repo, 'f'.repeat(40))).rejects.toThrow(/is not in/);
   });
 
-  it('hashes an artifact as a stream with a progress bar (one line per tenth off a terminal)', async () => {
+  it('hashes an artifact as a stream with a progress bar (one line when done off a terminal)', async () => {
     const file = join(dir, 'artifact.bin');
     writeFileSync(file, Buffer.alloc(5 * 1024 * 1024 + 3, 7));
     let progress = '';
     const digest = await artifactDigest(file, (total) => new ProgressBar((text) => (progress += text), false, 'sha256', total));
     const expected = execFileSync('sha256sum', [file], { encoding: 'utf8' }).split(' ')[0];
     expect(digest).toEqual({ sha256: expected, sizeBytes: 5 * 1024 * 1024 + 3 });
-    expect(progress).toMatch(/^sha256 \[ {30}\] {3}0% {2}0\.0 MiB \/ 5\.0 MiB\n/);
-    expect(progress).toMatch(/sha256 \[#{30}\] 100% {2}5\.0 MiB \/ 5\.0 MiB\n$/);
+    // Before, a line per tenth: 11 lines in a log for one file.
+    expect(progress).toBe(`sha256 [${'#'.repeat(30)}] 100%  5.0 MiB / 5.0 MiB\n`);
+    let redrawn = '';
+    await artifactDigest(file, (total) => new ProgressBar((text) => (redrawn += text), true, 'sha256', total));
+    expect(redrawn).toMatch(/^\rsha256 \[ {30}\] {3}0% [\s\S]*\rsha256 \[#{30}\] 100% {2}5\.0 MiB \/ 5\.0 MiB\n$/);
   });
 });

@@ -49,6 +49,8 @@ describe('every competition mode against a running coordinator-api', () => {
     expect(await coordinator.db.dataSource.query(`SELECT proposer_hotkey, implementer_hotkey FROM idea_rewards`)).toEqual([
       { proposer_hotkey: proposer.hotkey, implementer_hotkey: implementer.hotkey },
     ]);
+    // Its repository is removed at the end: no task of the run is left live for a miner to claim.
+    expect(await coordinator.db.dataSource.query(`SELECT DISTINCT task_state FROM tasks`)).toEqual([{ task_state: 'closed' }]);
   });
 
   it('stops at the first unexpected answer with exit code 1', async () => {

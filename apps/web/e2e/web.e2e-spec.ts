@@ -144,6 +144,26 @@ describe('the web UI against a stack populated by the demo round', () => {
     await page.context().close();
   });
 
+  it("ranks the demo's ternary task by its own rule: the smaller model inside the band first, compressed_bytes beside heldout_ppl, the replacement explained", async () => {
+    const dashboard = (await (await fetch(`${stack.coordinator}/api/v1/dashboard`)).json()) as { tasks: { id: string; slug: string; best: unknown }[] };
+    const task = dashboard.tasks.find((t) => t.slug.startsWith('ternary-') && t.best !== null);
+    if (!task) throw new TypeError(`the demo left no ternary competition with a best (python3 with NumPy is needed):\n${stack.demoOutput.slice(-2000)}`);
+    const best = (await (await fetch(`${stack.coordinator}/api/v1/tasks/${task.id}/best`)).json()) as { submission_id: string };
+    const { page, errors } = await open(`#/competitions/${task.id}`);
+    await expect(page.getByTestId('task-rule').textContent()).resolves.toBe('heldout_ppl (minimize); within 0.02 nats the smaller compressed_bytes wins');
+    await expect(page.locator('#best ~ p .best-value').textContent()).resolves.toMatch(/^heldout_ppl [\d.]+, compressed_bytes \d+$/);
+    // Before, the table ranked by heldout_ppl alone: the model the best replaced came first.
+    await expect(page.locator('section[aria-labelledby=accepted] h2').textContent()).resolves.toContain("ranked by the task's rule");
+    await expect(page.locator('section[aria-labelledby=accepted] thead').textContent()).resolves.toContain('Verified compressed_bytes');
+    await expect(page.locator('tr.accepted-result').first().getAttribute('data-submission-id')).resolves.toBe(best.submission_id);
+    await expect(page.locator('tr.history-point .band-replacement').first().textContent()).resolves.toMatch(/^within the 0\.02 nats band of the best it replaced \(heldout_ppl [\d.]+\), with compressed_bytes \d+ instead of \d+$/);
+    await expect(page.getByTestId('band-note').isVisible()).resolves.toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, 'competition-ternary.png'), fullPage: true });
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('shows the validator backlog and the demo verifications', async () => {
     const { page, errors } = await open('#/validators');
     await expect(page.locator('#backlog ~ dl').textContent()).resolves.toMatch(/Pending jobs\d+Leased jobs\d+Oldest pending.+Expired leases\d+/);
@@ -311,6 +331,14 @@ describe('the web UI against a stack populated by the demo round', () => {
     await expect(demoRow.locator('.best-value').textContent()).resolves.toBe(`mse ${sixDigits(demo.best)}`);
     await expect(demoRow.textContent()).resolves.toContain('holds the best');
     await expect(demoRow.getByTestId('accepted-count').textContent()).resolves.toBe(String(results.competitions.find((c) => c.task_id === demo.id)?.accepted));
+    // The demo's ternary task: its first model had the lower heldout_ppl, its smaller one inside the band took the
+    // best. The row that says "holds the best" names that best (before, the first model's submission).
+    const ternary = results.competitions.find((c) => c.task_slug.startsWith('ternary-') && c.holds_best);
+    if (!ternary) throw new TypeError(`the demo's miner holds no ternary best: ${JSON.stringify(results.competitions.map((c) => c.task_slug))}`);
+    const ternaryBest = (await (await fetch(`${stack.coordinator}/api/v1/tasks/${ternary.task_id}/best`)).json()) as { submission_id: string };
+    const ternaryRow = page.locator('tr.miner-result', { has: page.locator(`a[href="#/competitions/${ternary.task_id}"]`) });
+    await expect(ternaryRow.textContent()).resolves.toContain('holds the best');
+    await expect(ternaryRow.locator(`code`).textContent()).resolves.toBe(ternaryBest.submission_id);
     await page.getByTestId('weight').waitFor();
     // Its pool standing, read by hotkey wherever it ranks.
     const standing = (await (await fetch(`${stack.pool}/api/v1/miners/${polkadotSpelling}/standing`)).json()) as LeaderboardEntryDto;

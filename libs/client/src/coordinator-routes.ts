@@ -23,6 +23,11 @@ export class CoordinatorRoutes {
     return this.get(`/api/v1/tasks/${id(taskId)}/best`);
   }
 
+  /** `GET /api/v1/tasks/{id}/best/history`: every change of the best, with its secondary metric. */
+  bestHistory(taskId: string): Promise<JsonDocument<unknown>> {
+    return this.get(`/api/v1/tasks/${id(taskId)}/best/history`);
+  }
+
   /** `GET /api/v1/tasks/{id}/onboard.md`: the Markdown itself. */
   onboard(taskId: string): Promise<string> {
     return this.http.text({ method: 'GET', path: `/api/v1/tasks/${id(taskId)}/onboard.md` });

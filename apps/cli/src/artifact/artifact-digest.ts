@@ -21,7 +21,8 @@ export class ProgressBar {
   update(done: number): void {
     const fraction = this.total === 0 ? 1 : done / this.total;
     const decile = Math.floor(fraction * 10);
-    if (!this.tty && decile === this.lastDecile) return;
+    // Off a terminal (a log, a pipe) a bar cannot redraw itself: one line when done, not one per update.
+    if (!this.tty && (fraction < 1 || decile === this.lastDecile)) return;
     this.lastDecile = decile;
     const width = 30;
     const filled = Math.round(fraction * width);

@@ -37,7 +37,7 @@ export function minerCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv<Glo
           String(task['task_state']),
           String(task['competition_mode']),
           `${String(task['metric_name'])} (${String(task['metric_direction'])})`,
-          bests[i] === null ? '-' : display(asObject(bests[i]?.value)['metric_value']),
+          bests[i] === null ? '-' : metricText(asObject(bests[i]?.value)['metric_value']),
         ]);
         ctx.io.stdout(tasks.length === 0 ? 'no tasks\n' : table(['ID', 'SLUG', 'STATE', 'MODE', 'METRIC', 'BEST'], rows));
       }),
@@ -176,8 +176,11 @@ export function minerCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv<Glo
       'Show a submission of yours: status, verifications, metric',
       (y) => y.positional('submission', { type: 'string', demandOption: true }),
       handle(async (ctx, args) => {
-        const detail = await (await ctx.coordinator({ signed: true })).submissionDetail(args.submission);
-        ctx.print(detail, humanDetail);
+        const api = await ctx.coordinator({ signed: true });
+        const detail = await api.submissionDetail(args.submission);
+        if (ctx.json) return ctx.print(detail, () => '');
+        const secondary = await secondaryMetricOf(api, String(asObject(asObject(detail.value)['submission'])['task_id']));
+        ctx.print(detail, (value) => humanDetail(value, secondary));
       }),
     )
     .command(
@@ -201,9 +204,15 @@ export function minerCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv<Glo
           ctx.print(detail, () => '');
           if (best !== null) ctx.print(best, () => '');
         } else {
-          ctx.io.stdout(humanDetail(detail.value));
+          const secondary = await secondaryMetricOf(api, String(submission['task_id']));
+          ctx.io.stdout(humanDetail(detail.value, secondary));
           const b = asObject(best?.value);
-          ctx.io.stdout(best === null ? 'best:      none yet\n' : `best:      ${String(b['metric_name'])} = ${display(b['metric_value'])} by ${String(b['miner_hotkey'])} (submission ${String(b['submission_id'])})\n`);
+          const bestSecondary = best === null || secondary === null ? '' : `, ${secondary} = ${metricText(await bestSecondaryValue(api, String(submission['task_id']), String(b['submission_id'])))}`;
+          ctx.io.stdout(
+            best === null
+              ? 'best:      none yet\n'
+              : `best:      ${String(b['metric_name'])} = ${metricText(b['metric_value'])}${bestSecondary} by ${String(b['miner_hotkey'])} (submission ${String(b['submission_id'])})\n`,
+          );
         }
         if (submission['status'] !== 'accepted') throw new CliRefusedError(`the submission was ${String(submission['status'])}`);
       }),
@@ -234,7 +243,24 @@ export function minerCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv<Glo
     );
 }
 
-function humanDetail(value: unknown): string {
+/** A metric as people read it: six significant digits (`9.98911`, not `9.989105720417284`); other values as they are. */
+export function metricText(value: unknown): string {
+  return typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value) ? String(Number(value.toPrecision(6))) : display(value);
+}
+
+/** The task's secondary metric (what decides inside its band), or null when it has none. */
+async function secondaryMetricOf(api: CoordinatorRoutes, taskId: string): Promise<string | null> {
+  const name = asObject((await api.task(taskId)).value)['secondary_metric_name'];
+  return typeof name === 'string' && name !== '' ? name : null;
+}
+
+/** The secondary metric of the task's best, from the newest change of best that names that submission. */
+async function bestSecondaryValue(api: CoordinatorRoutes, taskId: string, submissionId: string): Promise<unknown> {
+  const changes = asArray((await api.bestHistory(taskId)).value).filter((change) => change['submission_id'] === submissionId);
+  return changes.at(-1)?.['secondary_metric_value'] ?? null;
+}
+
+function humanDetail(value: unknown, secondary: string | null = null): string {
   const detail = asObject(value);
   const submission = asObject(detail['submission']);
   const verifications = asArray(detail['verifications']);
@@ -245,7 +271,9 @@ function humanDetail(value: unknown): string {
     ['status', submission['status']],
     ['claimed', JSON.stringify(submission['claimed_metrics'] ?? {})],
   ]);
-  const rows = verifications.map((v) => [String(v['status']), `${metric} = ${display(v['metric_value'])}`, String(v['validator_hotkey']), display(v['notes'])]);
+  // The secondary metric beside the primary: inside the task's band it decides the best.
+  const observed = (v: Record<string, unknown>) => (secondary === null ? '' : `, ${secondary} = ${metricText(asObject(v['observed_metrics'])[secondary])}`);
+  const rows = verifications.map((v) => [String(v['status']), `${metric} = ${metricText(v['metric_value'])}${observed(v)}`, String(v['validator_hotkey']), display(v['notes'])]);
   return rows.length === 0 ? lines : `${lines}${table(['VERIFICATION', 'METRIC', 'VALIDATOR', 'NOTES'], rows)}`;
 }
 

@@ -55,6 +55,8 @@ async function runRunner(ctx: CommandContext, args: string[], needsIdentity = tr
   }
   const { identity, coordinatorUrl } = ctx.settings;
   const env: NodeJS.ProcessEnv = { ...ctx.env, COORDINATOR_URL: coordinatorUrl };
+  // A person reads rcs: the runner's readable lines unless --json or LOG_FORMAT asks for JSON lines.
+  env['LOG_FORMAT'] ??= ctx.json ? 'json' : 'pretty';
   if (needsIdentity) {
     if (identity.keyUri !== null) env['VALIDATOR_SECRET_URI'] = identity.keyUri;
     else if (identity.walletName !== null) Object.assign(env, { BT_WALLET_NAME: identity.walletName, BT_WALLET_HOTKEY: identity.walletHotkey, BT_WALLET_PATH: identity.walletPath });

@@ -3,11 +3,12 @@ import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { CHAIN_ENV_NAMES } from '@rcs/chain';
 import { CliUsageError } from '../errors';
+import { stackChainEnv } from './stack-chain';
 
 /**
  * Where `rcs` finds its services, identity and chain: a flag wins over the environment, the environment
  * over the config file (`$XDG_CONFIG_HOME/rcs/config.json`, else `$HOME/.config/rcs/config.json`), the
- * file over the defaults of the local stack. Secrets are never read from flags in examples: `RCS_KEY_URI`.
+ * file over the defaults of the local stack (its chain settings read from its `DATA_DIR/stack.json`). Secrets are never read from flags in examples: `RCS_KEY_URI`.
  */
 export interface CliSettings {
   coordinatorUrl: string;
@@ -58,8 +59,10 @@ export function readSettings(flags: SettingFlags, env: NodeJS.ProcessEnv): CliSe
   const fileChain = typeof file['chain'] === 'object' && file['chain'] !== null ? (file['chain'] as Record<string, unknown>) : {};
   const chainEnv: Record<string, string> = { ...DEFAULT_CHAIN_ENV };
   // Every variable the chain adapters read: a local stack with its own dev block time counts the same blocks as its pool.
+  // The running stack's own settings (DATA_DIR/stack.json) come after the environment and the file.
+  const stackChain = stackChainEnv(env);
   for (const name of CHAIN_ENV_NAMES) {
-    const value = pick(env[name], fileChain[name]);
+    const value = pick(env[name], fileChain[name], stackChain[name]);
     if (value !== null) chainEnv[name] = value;
   }
   return {

@@ -80,12 +80,20 @@ describe('renderOnboardDocument', () => {
       'Ranking mode: scalar',
       'Secondary metric: `bytes`, minimize',
       'Competition mode: centerless',
-      'Minimum peer evaluations: 2',
       'Time budget: 21600 seconds',
     ]) {
       expect(competition).toContain(fact);
     }
     expect(section(renderOnboardDocument(task(), CONTEXT), 'Competition')).toContain('Secondary metric: none');
+  });
+
+  it('says the minimum peer evaluations count only on a peer_evaluation task (a standard one listed them as if they applied)', () => {
+    expect(section(renderOnboardDocument(task({ competition_mode: CompetitionMode.PeerEvaluation }), CONTEXT), 'Competition')).toMatch(/Minimum peer evaluations: 2\n/);
+    for (const mode of [CompetitionMode.Standard, CompetitionMode.Centerless]) {
+      expect(section(renderOnboardDocument(task({ competition_mode: mode }), CONTEXT), 'Competition')).toContain(
+        'Minimum peer evaluations: 2 (not used here: validators decide this mode; it counts only in peer_evaluation)',
+      );
+    }
   });
 
   it('says "Not a model task" without model fields, and lists them otherwise', () => {

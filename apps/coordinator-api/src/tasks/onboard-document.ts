@@ -70,7 +70,9 @@ function competition(task: OnboardTask): string[] {
     `- Ranking mode: ${task.ranking_mode}`,
     `- Secondary metric: ${secondary}`,
     `- Competition mode: ${task.competition_mode}`,
-    `- Minimum peer evaluations: ${task.min_peer_evaluations}`,
+    // The spec's contract states it for every task; only peer_evaluation tasks are decided by it, and the line says so.
+    `- Minimum peer evaluations: ${task.min_peer_evaluations}` +
+      (String(task.competition_mode) === 'peer_evaluation' ? '' : ' (not used here: validators decide this mode; it counts only in peer_evaluation)'),
     `- Time budget: ${task.time_budget_seconds} seconds`,
     `- Task state: ${task.task_state} (${stateMeaning(task.task_state)})`,
   ];

@@ -1,5 +1,8 @@
 import type { DashboardDecisionDto, VerificationSummaryDto } from '@rcs/contracts';
 import { places, rankAccepted, withMiners } from './ranking';
+import { taskRule, type TaskRule } from './task-rule';
+
+const plain = (direction: string): TaskRule => taskRule({ metric_name: 'mse', metric_direction: direction, metric_resolution: 0, metric_resolution_mode: 'absolute', ranking_mode: 'scalar', secondary_metric_name: null, secondary_metric_direction: null } as never);
 
 const verification = (submission: string, value: number | null, at: string, status = 'accepted', task = 't1') =>
   ({ id: `v-${submission}-${at}`, submission_id: submission, job_id: 'j', task_id: task, validator_hotkey: 'v', status, metric_name: 'mse', metric_value: value, observed_metrics: {}, notes: null, created_at: at }) as unknown as VerificationSummaryDto;
@@ -14,27 +17,51 @@ describe('rankAccepted', () => {
       verification('c', 0.1, '2026-01-01T00:00:03Z', 'rejected'),
       verification('d', 0.05, '2026-01-01T00:00:04Z', 'accepted', 'other'),
     ];
-    expect(rankAccepted('t1', 'minimize', verifications, []).map((r) => r.submission_id)).toEqual(['b', 'a']);
-    expect(rankAccepted('t1', 'maximize', verifications, []).map((r) => r.submission_id)).toEqual(['a', 'b']);
+    expect(rankAccepted('t1', plain('minimize'), verifications, []).map((r) => r.submission_id)).toEqual(['b', 'a']);
+    expect(rankAccepted('t1', plain('maximize'), verifications, []).map((r) => r.submission_id)).toEqual(['a', 'b']);
   });
 
   it('keeps one row per submission, takes the miner from decisions and adds peer-evaluated results', () => {
     const rows = rankAccepted(
       't1',
-      'maximize',
+      plain('maximize'),
       [verification('a', 0.5, '2026-01-01T00:00:01Z'), verification('a', 0.5, '2026-01-01T00:00:05Z')],
       [decision('a', 0.5, '2026-01-01T00:00:06Z'), decision('p', 0.9, '2026-01-01T00:00:07Z'), decision('r', null, '2026-01-01T00:00:08Z', 'rejected')],
     );
     expect(rows).toEqual([
-      { submission_id: 'p', miner_hotkey: 'miner-p', metric_value: 0.9, decided_at: '2026-01-01T00:00:07Z' },
-      { submission_id: 'a', miner_hotkey: 'miner-a', metric_value: 0.5, decided_at: '2026-01-01T00:00:05Z' },
+      { submission_id: 'p', miner_hotkey: 'miner-p', metric_value: 0.9, secondary_value: null, decided_at: '2026-01-01T00:00:07Z' },
+      { submission_id: 'a', miner_hotkey: 'miner-a', metric_value: 0.5, secondary_value: null, decided_at: '2026-01-01T00:00:05Z' },
     ]);
   });
 
   it('breaks ties by the earlier decision and fills unknown miners from another source', () => {
-    const rows = rankAccepted('t1', 'minimize', [verification('late', 1, '2026-01-02T00:00:00Z'), verification('early', 1, '2026-01-01T00:00:00Z')], []);
+    const rows = rankAccepted('t1', plain('minimize'), [verification('late', 1, '2026-01-02T00:00:00Z'), verification('early', 1, '2026-01-01T00:00:00Z')], []);
     expect(rows.map((r) => r.submission_id)).toEqual(['early', 'late']);
     expect(withMiners(rows, new Map([['late', 'm-late']])).map((r) => r.miner_hotkey)).toEqual([null, 'm-late']);
+  });
+});
+
+describe('rankAccepted on a task with a secondary metric and a band (the demo ternary task)', () => {
+  const ternary = taskRule({
+    metric_name: 'heldout_ppl',
+    metric_direction: 'minimize',
+    metric_resolution: 0.02,
+    metric_resolution_mode: 'log',
+    ranking_mode: 'scalar',
+    secondary_metric_name: 'compressed_bytes',
+    secondary_metric_direction: 'minimize',
+  } as never);
+  const packed = (submission: string, ppl: number, bytes: number, at: string) =>
+    ({ ...verification(submission, ppl, at), metric_name: 'heldout_ppl', observed_metrics: { heldout_ppl: ppl, compressed_bytes: bytes } }) as unknown as VerificationSummaryDto;
+
+  it('ranks the smaller model inside the band above the slightly better one it replaced, with its compressed_bytes', () => {
+    const rows = rankAccepted('t1', ternary, [packed('first', 30.0, 2305, '2026-01-01T00:00:01Z'), packed('smaller', 30.3, 1800, '2026-01-01T00:00:02Z'), packed('far', 40, 900, '2026-01-01T00:00:03Z')], []);
+    // Before, the page ranked by heldout_ppl alone: first, smaller, far.
+    expect(rows.map((r) => [r.submission_id, r.secondary_value])).toEqual([
+      ['smaller', 1800],
+      ['first', 2305],
+      ['far', 900],
+    ]);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { RewardSnapshotDto, WeightSetterStatusDto } from '@rcs/contracts';
-import { snapshotShares, weightOf } from './shares';
+import { scoredWithoutWeight, snapshotShares, weightOf } from './shares';
 
 const competition = (id: string, weight: number, miners: [string, number][]) =>
   ({ competition_id: id, slug: id, title: id.toUpperCase(), weight, miners: miners.map(([miner_hotkey, score]) => ({ miner_hotkey, score })) }) as RewardSnapshotDto['competitions'][number];
@@ -27,5 +27,17 @@ describe('weightOf', () => {
     expect(weightOf(status, 'm2')).toBeNull();
     expect(weightOf({ last_pass: null } as unknown as WeightSetterStatusDto, 'm1')).toBeNull();
     expect(weightOf(null, 'm1')).toBeNull();
+  });
+});
+
+describe('scoredWithoutWeight', () => {
+  it('names the scored miners a local pass could not weigh (no uid), and nobody for other modes', () => {
+    const shares = snapshotShares({ competitions: [competition('a', 1, [['m1', 3], ['m2', 1]])] } as unknown as RewardSnapshotDto);
+    const pass = (mode: string, weights: { uid: number; hotkey: string | null; weight: number }[]) => ({ last_pass: { mode, weights } }) as unknown as WeightSetterStatusDto;
+    // The demo's miners hold no uid on the dev chain: everything went to uid 0 and the page said nothing.
+    expect(scoredWithoutWeight(shares, pass('local', [{ uid: 0, hotkey: 'validator', weight: 1 }])).map((m) => m.hotkey)).toEqual(['m1', 'm2']);
+    expect(scoredWithoutWeight(shares, pass('local', [{ uid: 3, hotkey: 'm1', weight: 1 }])).map((m) => m.hotkey)).toEqual(['m2']);
+    expect(scoredWithoutWeight(shares, pass('burn_uid0', [{ uid: 0, hotkey: 'validator', weight: 1 }]))).toEqual([]);
+    expect(scoredWithoutWeight(shares, null)).toEqual([]);
   });
 });

@@ -36,3 +36,15 @@ export function weightOf(status: WeightSetterStatusDto | null, hotkey: string): 
   const entry = status?.last_pass?.weights.find((w) => w.hotkey === hotkey);
   return entry ? { weight: entry.weight, uid: entry.uid } : null;
 }
+
+/**
+ * Scored miners the validator's last pass gave no weight: in `local` mode a hotkey without a uid on the
+ * subnet is dropped, and what is left goes to uid 0 (docs/weight-setter.md). Empty without a pass or
+ * when the pass was not `local` (burn_uid0 and targets never follow the scores).
+ */
+export function scoredWithoutWeight(shares: readonly MinerShares[], status: WeightSetterStatusDto | null): MinerShares[] {
+  const pass = status?.last_pass;
+  if (!pass || pass.mode !== 'local') return [];
+  const weighted = new Set(pass.weights.filter((w) => w.weight > 0).map((w) => w.hotkey));
+  return shares.filter((miner) => miner.overall > 0 && !weighted.has(miner.hotkey));
+}

@@ -6,6 +6,7 @@ import { Section, Table, type Column } from '../components/layout';
 import { formatMetric } from '../logic/format';
 import { concernsTask, COORDINATOR_EVENTS } from '../logic/live';
 import { places, rankAccepted, withMiners, type AcceptedResult, type Place } from '../logic/ranking';
+import { bandReplacement, ruleText, taskRule, type TaskRule } from '../logic/task-rule';
 import { Markdown } from '../components/markdown';
 import { href } from '../logic/route';
 
@@ -49,7 +50,7 @@ async function readCompetition(coordinator: Coordinator, id: string): Promise<Co
   const best = history.length === 0 ? null : await coordinator.best(id);
   const decisions = dashboard.recent_decisions.filter((d) => d.task_id === id);
   const minerOf = new Map(history.map((change) => [change.submission_id, change.miner_hotkey]));
-  const accepted = withMiners(rankAccepted(id, String(task.metric_direction), verifications, decisions), minerOf);
+  const accepted = withMiners(rankAccepted(id, taskRule(task), verifications, decisions), minerOf);
   let consensus: PeerConsensusDto[] | null = null;
   if (mode === 'peer_evaluation') {
     // No public route lists a task's submissions: the consensus is read for those the page knows of.
@@ -77,19 +78,28 @@ export function CompetitionPage({ coordinator, id }: { coordinator: Coordinator;
   );
 }
 
-function historyColumns(metric: string): Column<BestResultChangeDto>[] {
+function historyColumns(rule: TaskRule, history: readonly BestResultChangeDto[]): Column<BestResultChangeDto>[] {
   return [
     { title: 'When', cell: (change) => <Time value={change.changed_at} /> },
-    { title: metric, cell: (change) => formatMetric(change.metric_value) },
+    { title: rule.metric, cell: (change) => formatMetric(change.metric_value) },
+    ...(rule.secondary ? [{ title: rule.secondary.name, cell: (change: BestResultChangeDto) => formatMetric(change.secondary_metric_value) }] : []),
     { title: 'Previous', cell: (change) => formatMetric(change.previous_metric_value) },
+    {
+      title: 'Why',
+      cell: (change) => {
+        const band = bandReplacement(rule, change, history);
+        return band ? <span class="band-replacement">{band}</span> : change.previous_metric_value === null ? 'first result' : `better ${rule.metric}`;
+      },
+    },
     { title: 'Miner', cell: (change) => <Hotkey value={change.miner_hotkey} /> },
   ];
 }
 
-function acceptedColumns(metric: string, ranks: Place[]): Column<AcceptedResult>[] {
+function acceptedColumns(rule: TaskRule, ranks: Place[]): Column<AcceptedResult>[] {
   return [
     { title: 'Rank', cell: (_row, i) => <Rank place={ranks[i]} /> },
-    { title: `Verified ${metric}`, cell: (row) => formatMetric(row.metric_value) },
+    { title: `Verified ${rule.metric}`, cell: (row) => formatMetric(row.metric_value) },
+    ...(rule.secondary ? [{ title: `Verified ${rule.secondary.name}`, cell: (row: AcceptedResult) => formatMetric(row.secondary_value) }] : []),
     { title: 'Miner', cell: (row) => <Hotkey value={row.miner_hotkey} /> },
     { title: 'Submission', cell: (row) => <code>{row.submission_id}</code> },
     { title: 'Decided', cell: (row) => <Time value={row.decided_at} /> },
@@ -114,6 +124,9 @@ function consensusColumns(metric: string): Column<PeerConsensusDto>[] {
 
 function Competition({ data, coordinator, live }: { data: CompetitionData; coordinator: Coordinator; live: LiveState }) {
   const { task, best, history } = data;
+  const rule = taskRule(task);
+  const bestSecondary = best ? ([...history].reverse().find((change) => change.submission_id === best.submission_id)?.secondary_metric_value ?? null) : null;
+  const inBand = history.some((change) => bandReplacement(rule, change, history) !== null);
   return (
     <>
       <h1>{task.title}</h1>
@@ -132,6 +145,12 @@ function Competition({ data, coordinator, live }: { data: CompetitionData; coord
           <dd>
             {task.metric_name} ({task.metric_direction}, ranking {task.ranking_mode})
           </dd>
+          {rule.secondary ? (
+            <>
+              <dt>Best-result rule</dt>
+              <dd data-testid="task-rule">{ruleText(rule)}</dd>
+            </>
+          ) : null}
           <dt>Repository</dt>
           <dd>
             <code>{task.repository}</code> at <code>{task.base_ref}</code>
@@ -160,6 +179,7 @@ function Competition({ data, coordinator, live }: { data: CompetitionData; coord
             <strong class="best-value">
               {task.metric_name} {formatMetric(best.metric_value)}
               {best.metric_unit ? ` ${best.metric_unit}` : ''}
+              {rule.secondary ? `, ${rule.secondary.name} ${formatMetric(bestSecondary)}` : ''}
             </strong>{' '}
             by <Hotkey value={best.miner_hotkey} />, <Time value={best.updated_at} /> (submission <code>{best.submission_id}</code>)
           </p>
@@ -176,8 +196,14 @@ function Competition({ data, coordinator, live }: { data: CompetitionData; coord
         ) : (
           <>
             <HistoryChart changes={history} metric={task.metric_name} />
+            {inBand ? (
+              <p class="muted" data-testid="band-note">
+                A step the wrong way for {task.metric_direction === 'maximize' ? 'a maximised' : 'a minimised'} {task.metric_name} is a best that replaced another inside the band: by the task's rule ({ruleText(rule)}) it
+                won on {rule.secondary?.name}. The table says which.
+              </p>
+            ) : null}
             <Table
-              columns={historyColumns(task.metric_name)}
+              columns={historyColumns(rule, history)}
               rows={history}
               rowKey={(change) => `${change.submission_id}-${change.changed_at}`}
               rowProps={() => ({ class: 'history-point' })}
@@ -187,8 +213,14 @@ function Competition({ data, coordinator, live }: { data: CompetitionData; coord
         )}
       </Section>
 
-      <Section id="accepted" title={`Accepted results, ranked by verified ${task.metric_name}`}>
-        <Table columns={acceptedColumns(task.metric_name, places(data.accepted, (row) => row.metric_value))} rows={data.accepted} rowKey={(row) => row.submission_id} empty="No accepted results yet." />
+      <Section id="accepted" title={rule.secondary ? `Accepted results, ranked by the task's rule: ${ruleText(rule)}` : `Accepted results, ranked by verified ${task.metric_name}`}>
+        <Table
+          columns={acceptedColumns(rule, places(data.accepted, (row) => `${row.metric_value}/${row.secondary_value ?? ''}`))}
+          rows={data.accepted}
+          rowKey={(row) => row.submission_id}
+          rowProps={(row) => ({ class: 'accepted-result', 'data-submission-id': row.submission_id })}
+          empty="No accepted results yet."
+        />
       </Section>
 
       <Section id="decisions" title="Recent decisions">

@@ -14,7 +14,7 @@ type MinerCompetition = MinerResultsDto['competitions'][number];
 const RESULT_COLUMNS: Column<MinerCompetition>[] = [
   { title: 'Competition', rowHeader: true, cell: (c) => <a href={href({ page: 'competition', id: c.task_id })}>{c.task_title}</a> },
   { title: 'Accepted', cell: (c) => <span data-testid="accepted-count">{c.accepted}</span> },
-  { title: 'Its best verified metric', cell: (c) => <span class="best-value">{`${c.metric_name} ${formatMetric(c.best.metric_value)}`}</span> },
+  { title: 'Its best result', cell: (c) => <span class="best-value">{`${c.metric_name} ${formatMetric(c.best.metric_value)}`}</span> },
   { title: 'Best', cell: (c) => (c.holds_best ? 'holds the best' : '') },
   { title: 'Submission', cell: (c) => <code>{c.best.submission_id}</code> },
   { title: 'Latest decision', cell: (c) => <Time value={c.latest_decided_at} /> },
@@ -25,6 +25,24 @@ const SHARE_COLUMNS: Column<MinerShares['competitions'][number]>[] = [
   { title: 'Score', cell: (c) => formatMetric(c.score) },
   { title: 'Share', cell: (c) => <span class="share">{formatPercent(c.share)}</span> },
 ];
+
+/**
+ * The miner's results, where it holds a competition's best showing that best: the coordinator picks a
+ * miner's best by the metric's direction alone, but a task with a band and a secondary metric may have
+ * made another of its submissions the best (the smaller model inside the band), and the row must not
+ * say "holds the best" beside a submission that does not.
+ */
+async function withHeldBests(coordinator: Services['coordinator'], hotkey: string): Promise<MinerResultsDto> {
+  const results = await coordinator.minerResults(hotkey);
+  const competitions = await Promise.all(
+    results.competitions.map(async (c) => {
+      if (!c.holds_best) return c;
+      const best = await coordinator.best(c.task_id);
+      return best === null || best.submission_id === c.best.submission_id ? c : { ...c, best: { ...c.best, submission_id: best.submission_id, metric_value: best.metric_value, decided_at: best.updated_at } };
+    }),
+  );
+  return { ...results, competitions };
+}
 
 /** A miner's scoreboard: results, reward shares, weight on chain, pool reputation and payout. */
 export function MinerPage({ services, hotkey: spelled }: { services: Services; hotkey: string }) {
@@ -50,7 +68,7 @@ function Miner({ services, hotkey, spelled }: { services: Services; hotkey: stri
     const mine = all.find((m) => m.hotkey === hotkey) ?? null;
     return { snapshot, mine, scored: all.length };
   }, [coordinator, hotkey]);
-  const [results] = useLoad(() => coordinator.minerResults(hotkey), [coordinator, hotkey]);
+  const [results] = useLoad(() => withHeldBests(coordinator, hotkey), [coordinator, hotkey]);
   const [weight] = useLoad(() => (weightSetter ? weightSetter.status().then((status) => ({ status, mine: weightOf(status, hotkey) })) : Promise.resolve(null)), [weightSetter, hotkey]);
   const [reputation] = useLoad(() => pool.standing(hotkey), [pool, hotkey]);
   const [payout] = useLoad(() => readPayout(pool, hotkey), [pool, hotkey]);
@@ -79,7 +97,10 @@ function Miner({ services, hotkey, spelled }: { services: Services; hotkey: stri
       <LoadedSection id="miner-results" title="Accepted results" load={results} label="the accepted results">
         {({ competitions }) => (
           <>
-            <p class="muted">Per competition: its accepted submissions, its best verified value by the metric's direction, and whether it holds the competition's best.</p>
+            <p class="muted">
+              Per competition: its accepted submissions, its best result (the competition's best where it holds it, chosen by the task's own rule; else its best value by the metric's
+              direction), and whether it holds the competition's best.
+            </p>
             <Table columns={RESULT_COLUMNS} rows={competitions} rowKey={(c) => c.task_id} rowProps={() => ({ class: 'miner-result' })} empty="No accepted result yet." />
           </>
         )}

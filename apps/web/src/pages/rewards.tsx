@@ -4,7 +4,7 @@ import { Hotkey, LiveBadge, Loaded, Rank, Time, useEvents, useLoad } from '../co
 import { Section, Table, type Column } from '../components/layout';
 import { formatMetric, formatPercent, plural } from '../logic/format';
 import { places } from '../logic/ranking';
-import { snapshotShares, type MinerShares } from '../logic/shares';
+import { scoredWithoutWeight, snapshotShares, type MinerShares } from '../logic/shares';
 
 /** The reward snapshot: each miner's share per competition and overall, the policy, and the weights the validator set. */
 export function RewardsPage({ coordinator, weightSetter }: { coordinator: Coordinator; weightSetter: WeightSetter | null }) {
@@ -26,7 +26,7 @@ export function RewardsPage({ coordinator, weightSetter }: { coordinator: Coordi
           <p class="muted">The UI is not configured with the weight setter's URL (config.json's <code>weight_setter</code>), so the weights on chain are not shown.</p>
         ) : (
           <Loaded load={weights} label="the weight setter's status">
-            {(status) => (status ? <Weights status={status} /> : null)}
+            {(status) => (status ? <Weights status={status} shares={load.state === 'ready' ? snapshotShares(load.data) : []} /> : null)}
           </Loaded>
         )}
       </Section>
@@ -122,9 +122,10 @@ const WEIGHT_COLUMNS: Column<WeightsPassEntryDto>[] = [
   { title: 'u16 value', cell: (w) => w.value },
 ];
 
-function Weights({ status }: { status: WeightSetterStatusDto }) {
+function Weights({ status, shares }: { status: WeightSetterStatusDto; shares: MinerShares[] }) {
   const pass = status.last_pass;
   if (!pass) return <p class="muted">The weight setter has made no pass yet.</p>;
+  const unweighted = scoredWithoutWeight(shares, status);
   return (
     <>
       <p>
@@ -134,6 +135,16 @@ function Weights({ status }: { status: WeightSetterStatusDto }) {
         {pass.block !== null ? `, block ${pass.block}` : ''}
         {status.last_reveal ? `; last reveal ${status.last_reveal.outcome} at block ${status.last_reveal.block}` : ''}.
       </p>
+      {unweighted.length > 0 ? (
+        <p class="muted" data-testid="no-uid">
+          {plural(unweighted.length, 'scored miner')} got no weight: they hold no uid on the subnet, and the <code>local</code> mode drops a hotkey without one and gives what is
+          left to uid 0 (on the local stack's dev chain the demo's miners have none). A miner registers a uid to be weighted:{' '}
+          {unweighted.map((m) => (
+            <Hotkey key={m.hotkey} value={m.hotkey} />
+          ))}
+          .
+        </p>
+      ) : null}
       <Table columns={WEIGHT_COLUMNS} rows={pass.weights} rowKey={(w) => w.uid} rowProps={() => ({ class: 'weight' })} empty="The last pass set no weights." />
     </>
   );

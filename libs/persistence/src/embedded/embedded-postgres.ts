@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { DatabaseLogger } from '../database/database-logger';
 import { acquirePidLock } from './pid-lock';
+import { SessionServer } from './session-server';
 
 export interface EmbeddedPostgresOptions {
   /** Data directory, e.g. `.data/coordinator`; created when missing. */
@@ -13,12 +14,13 @@ export interface EmbeddedPostgresOptions {
 
 /**
  * Postgres compiled to WebAssembly (PGlite) behind a Postgres wire-protocol socket on loopback,
- * so the service reaches it with the same `pg` driver and code path as a real server.
+ * so the service reaches it with the same `pg` driver and code path as a real server. PGlite is one
+ * session: the socket server (SessionServer) lends it to one connection per unit of work.
  */
 export class EmbeddedPostgres {
   private constructor(
     private readonly db: { close(): Promise<void> },
-    private readonly server: { stop(): Promise<void> },
+    private readonly server: SessionServer,
     private readonly releaseLock: () => Promise<void>,
     /** `postgres://postgres@127.0.0.1:<port>/postgres` */
     readonly url: string,
@@ -34,25 +36,19 @@ export class EmbeddedPostgres {
     try {
       // Loaded on demand: services given a Postgres URL never pay for the WebAssembly module.
       const { PGlite } = await import('@electric-sql/pglite');
-      const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
       const db = await PGlite.create({ dataDir });
-      const server = new PGLiteSocketServer({
-        db,
-        host: '127.0.0.1',
-        port: 0,
-        maxConnections: options.maxConnections ?? 32,
-      });
+      let listening: { server: SessionServer; port: number };
       try {
-        await server.start();
+        listening = await SessionServer.listen(db, options.maxConnections ?? 32);
       } catch (error) {
         await db.close();
         throw error;
       }
       const embedded = new EmbeddedPostgres(
         db,
-        server,
+        listening.server,
         releaseLock,
-        `postgres://postgres@${server.getServerConn()}/postgres`,
+        `postgres://postgres@127.0.0.1:${listening.port}/postgres`,
         dataDir,
         Date.now() - startedAt,
       );
