@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
 import { AuthModule, StakeGateOptions } from '@rcs/auth';
-import { EnvReader } from '@rcs/config';
+import { EnvReader, readRedisUrl } from '@rcs/config';
 import { databaseReady, OpenDatabaseOptions, PersistenceModule, ReadinessResult } from '@rcs/persistence';
 import { QueueModule, QueueSettings, REDIS, RedisModule, RedisReadiness, redisReady } from '@rcs/queue';
 import { EventStreamOptions } from './events/event-stream';
@@ -18,23 +18,28 @@ export interface ServiceStoresConfig {
   databasePreparedStatements: boolean;
   /** Where the embedded Postgres keeps its files when no database URL is set. */
   embeddedDataDir: string;
+  /** REDIS_URL, or the cluster form of REDIS_CLUSTER_NODES (`readRedisUrl`). */
   redisUrl: string;
   /** Prefix of every Redis key and BullMQ queue of this service, so several stacks can share one Redis. */
   redisKeyPrefix: string;
+  /** Base of the hash tag of each of the service's queues, `{<queueKeyBase>:<queue>}` (DECISIONS §19). */
+  queueKeyBase: string;
 }
 
 /** `databaseUrlVariable` names the service's own database URL; its embedded Postgres keeps its files in `dataDir` under DATA_DIR. */
 export function readServiceStoresConfig(
   read: EnvReader,
   cwd: string,
-  service: { databaseUrlVariable: string; dataDir: string; keyPrefix: (base: string) => string },
+  service: { databaseUrlVariable: string; dataDir: string; keyPrefix: (base: string) => string; app: string },
 ): ServiceStoresConfig {
+  const base = read.string('REDIS_KEY_PREFIX', 'rcs');
   return {
     databaseUrl: read.optional(service.databaseUrlVariable),
     databasePreparedStatements: read.bool('DATABASE_PREPARED_STATEMENTS', true),
     embeddedDataDir: join(resolve(cwd, read.string('DATA_DIR', '.data')), service.dataDir),
-    redisUrl: read.string('REDIS_URL', 'redis://127.0.0.1:6379'),
-    redisKeyPrefix: service.keyPrefix(read.string('REDIS_KEY_PREFIX', 'rcs')),
+    redisUrl: readRedisUrl(read),
+    redisKeyPrefix: service.keyPrefix(base),
+    queueKeyBase: `${base}:${service.app}`,
   };
 }
 
@@ -83,7 +88,7 @@ export function serviceStoreModules(config: ServiceStoresConfig & { events: Omit
         applicationName,
       }),
     }),
-    QueueModule.forRootAsync({ useFactory: () => ({ redisUrl: config.redisUrl, prefix: `${config.redisKeyPrefix}:bull`, queues: stores.queues }) }),
+    QueueModule.forRootAsync({ useFactory: () => ({ redisUrl: config.redisUrl, prefix: config.queueKeyBase, queues: stores.queues }) }),
     EventStreamModule.forRoot({ key: stores.eventsKey, ...config.events }),
     { module: StoresReadinessModule, global: true },
   ];
@@ -109,7 +114,8 @@ export function serviceAuthModule(config: ServiceAuthConfig, stake: ServiceStake
     useFactory: (redis: Redis, ...deps: never[]) => ({
       redis,
       maxSkewSeconds: config.authMaxSkewSeconds,
-      replayKeyPrefix: `${config.redisKeyPrefix}:auth:replay:`,
+      // One hash tag: a replay check reads the store's start and writes the nonce in one script.
+      replayKeyPrefix: `{${config.redisKeyPrefix}:auth:replay}:`,
       stakeCacheKeyPrefix: `${config.redisKeyPrefix}:auth:stake:`,
       adminTokens: config.adminTokens,
       adminTokenSha256: config.adminTokenSha256,

@@ -21,7 +21,7 @@ export class BackingServiceError extends Error {
 }
 
 /** Waits until `probe` answers true, polling; a bounded wait on a condition. */
-async function waitUntil(what: string, probe: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+export async function waitUntil(what: string, probe: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await probe())) {
     if (Date.now() > deadline) throw new BackingServiceError(`${what}: not within ${timeoutMs} ms`);
@@ -30,7 +30,7 @@ async function waitUntil(what: string, probe: () => Promise<boolean>, timeoutMs:
 }
 
 /** Whether something accepts TCP connections on the port. */
-function listening(port: number): Promise<boolean> {
+export function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ host: '127.0.0.1', port });
     socket.once('connect', () => {
