@@ -59,7 +59,7 @@ describe('coordinator on a Redis Cluster', () => {
     // Queue keys carry their queue's tag; the nonces one tag of their own.
     const queueKeys = keys.flatMap(([, list]) => list).filter((key) => key.startsWith(`{${prefix}:coordinator:`));
     expect(queueKeys.length).toBeGreaterThan(0);
-    for (const key of queueKeys) expect(key).toMatch(new RegExp(`^\\{${prefix}:coordinator:([a-z-]+)\\}:\\1:`));
+    for (const key of queueKeys) expect(key).toMatch(new RegExp(`^\\{${prefix}:coordinator:([a-z.-]+)\\}:\\1:`));
     expect(keys.flatMap(([, list]) => list).some((key) => key.startsWith(`{${prefix}:auth:replay}:`))).toBe(true);
     // The queues spread: their keys live on more than one node.
     const nodesWithQueues = keys.filter(([, list]) => list.some((key) => key.startsWith(`{${prefix}:coordinator:`)));
