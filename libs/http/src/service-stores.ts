@@ -14,6 +14,8 @@ import { AdminTokenConfig } from './service';
 /** Where a service keeps its state: Postgres (or an embedded one) and Redis. */
 export interface ServiceStoresConfig {
   databaseUrl: string | null;
+  /** `*_DATABASE_REPLICA_URLS`: streaming replicas for the public reads that tolerate lag (DECISIONS §19). */
+  databaseReplicaUrls: string[];
   /** Named prepared statements for the hot paths; off for a pooler that cannot keep them. */
   databasePreparedStatements: boolean;
   /** Where the embedded Postgres keeps its files when no database URL is set. */
@@ -35,6 +37,7 @@ export function readServiceStoresConfig(
   const base = read.string('REDIS_KEY_PREFIX', 'rcs');
   return {
     databaseUrl: read.optional(service.databaseUrlVariable),
+    databaseReplicaUrls: read.list(service.databaseUrlVariable.replace(/_URL$/, '_REPLICA_URLS')),
     databasePreparedStatements: read.bool('DATABASE_PREPARED_STATEMENTS', true),
     embeddedDataDir: join(resolve(cwd, read.string('DATA_DIR', '.data')), service.dataDir),
     redisUrl: readRedisUrl(read),
@@ -81,6 +84,8 @@ export function serviceStoreModules(config: ServiceStoresConfig & { events: Omit
     PersistenceModule.forRootAsync({
       useFactory: () => ({
         url: config.databaseUrl,
+        // Replicas stream from a Postgres server; the embedded one (no URL) has none.
+        replicaUrls: config.databaseUrl === null ? [] : config.databaseReplicaUrls,
         embeddedDir: config.embeddedDataDir,
         preparedStatements: config.databasePreparedStatements,
         entities: stores.entities,
