@@ -28,21 +28,20 @@ export interface ServiceStoresConfig {
   queueKeyBase: string;
 }
 
-/** `databaseUrlVariable` names the service's own database URL; its embedded Postgres keeps its files in `dataDir` under DATA_DIR. */
+/** `databaseUrlVariable` names the service's own database URL (`replicaUrlsVariable` its read replicas'); its embedded Postgres keeps its files in `dataDir` under DATA_DIR. */
 export function readServiceStoresConfig(
   read: EnvReader,
   cwd: string,
-  service: { databaseUrlVariable: string; dataDir: string; keyPrefix: (base: string) => string; app: string },
+  service: { databaseUrlVariable: string; replicaUrlsVariable: string; dataDir: string; keyPrefix: (base: string) => string; app: string },
 ): ServiceStoresConfig {
-  const base = read.string('REDIS_KEY_PREFIX', 'rcs');
   return {
     databaseUrl: read.optional(service.databaseUrlVariable),
-    databaseReplicaUrls: read.list(service.databaseUrlVariable.replace(/_URL$/, '_REPLICA_URLS')),
+    databaseReplicaUrls: read.list(service.replicaUrlsVariable),
     databasePreparedStatements: read.bool('DATABASE_PREPARED_STATEMENTS', true),
     embeddedDataDir: join(resolve(cwd, read.string('DATA_DIR', '.data')), service.dataDir),
     redisUrl: readRedisUrl(read),
-    redisKeyPrefix: service.keyPrefix(base),
-    queueKeyBase: `${base}:${service.app}`,
+    redisKeyPrefix: service.keyPrefix(read.string('REDIS_KEY_PREFIX', 'rcs')),
+    queueKeyBase: `${read.string('REDIS_KEY_PREFIX', 'rcs')}:${service.app}`,
   };
 }
 

@@ -1,5 +1,5 @@
 export * from './errors';
-export { clusterTarget, hashTagged, isClusterUrl, queueKeyPrefix, type ClusterTarget } from './redis/cluster';
+export { clusterTarget, isClusterUrl, queueKeyPrefix, type ClusterTarget } from './redis/cluster';
 export {
   bullmqConnection,
   closeRedis,

@@ -51,8 +51,3 @@ export function isClusterUrl(url: string): boolean {
 export function queueKeyPrefix(base: string, queue: string): string {
   return `{${base}:${queue}}`;
 }
-
-/** `<prefix>` wrapped in a hash tag unless it holds one: every key made by appending to it lands in one slot. */
-export function hashTagged(prefix: string): string {
-  return /\{[^}]+\}/.test(prefix) ? prefix : `{${prefix}}`;
-}
