@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { ReadReplicas } from '@rcs/persistence';
-import { PostgresReplica, PostgresServer, startPostgresServer } from '@rcs/testing';
+import { metricValue, PostgresReplica, PostgresServer, scrapeMetrics, startPostgresServer } from '@rcs/testing';
 import { CoordinatorHarness } from './harness';
 import { expectStatus } from './submissions-fixtures';
 import { until } from './support/until';
@@ -75,6 +75,10 @@ describe('coordinator reads on a Postgres streaming replica', () => {
     const submission = await api.pending(people.dave, task.id);
     expect((await api.leased(people.alice, { limit: 5 })).map((job) => job.submission_id)).toContain(submission.id);
     expect(replicas.counts).toEqual(afterReads);
+    // Operators see the same counts on /metrics.
+    const metrics = await scrapeMetrics(h.url);
+    expect(metricValue(metrics, 'db_routed_reads_total', { target: 'replica' })).toBe(afterReads.replica);
+    expect(metricValue(metrics, 'db_routed_reads_total', { target: 'primary' })).toBe(afterReads.primary);
     process.stdout.write(`read replicas: ${afterReads.replica - before.replica} public reads on the replica, ${afterReads.primary - before.primary} on the primary\n`);
   });
 
