@@ -3,9 +3,9 @@
 // (DECISIONS.md §13). `--self-test` breaks each rule on a copy and fails unless the policy sees it.
 //   node k8s/check.mjs [--self-test] <rendered.yaml>...
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const toolsDir = process.env.K8S_TOOLS_DIR;
 if (!toolsDir) throw new Error('K8S_TOOLS_DIR must name the directory holding kubernetes-models and yaml');
@@ -25,7 +25,52 @@ const check = (label, ok, detail = '') => {
   }
 };
 
+// Custom resources kubernetes-models does not know (KEDA's ScaledObject): a JSON schema of ours in
+// k8s/schemas, `<group>-<version>-<Kind>.json`, checked by `schemaProblems`.
+const SCHEMAS_DIR = join(fileURLToPath(new URL('.', import.meta.url)), 'schemas');
+const CUSTOM_RESOURCES = new Set(['keda.sh/v1alpha1/ScaledObject']);
+
+/** What `value` breaks of `schema` (the JSON-schema keywords our schemas use), as `path: problem` lines. */
+export function schemaProblems(schema, value, path = '$') {
+  const problems = [];
+  const typeOf = (v) => (Array.isArray(v) ? 'array' : v === null ? 'null' : Number.isInteger(v) ? 'integer' : typeof v);
+  if (schema.enum && !schema.enum.includes(value)) return [`${path}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`];
+  if (schema.type) {
+    const type = typeOf(value);
+    if (type !== schema.type && !(schema.type === 'number' && type === 'integer')) return [`${path}: ${type}, expected ${schema.type}`];
+  }
+  if (typeof value === 'string' && schema.pattern && !new RegExp(schema.pattern).test(value)) problems.push(`${path}: ${JSON.stringify(value)} does not match ${schema.pattern}`);
+  if (typeof value === 'number' && schema.minimum !== undefined && value < schema.minimum) problems.push(`${path}: ${value} < ${schema.minimum}`);
+  if (Array.isArray(value)) {
+    if (schema.minItems !== undefined && value.length < schema.minItems) problems.push(`${path}: fewer than ${schema.minItems} items`);
+    if (schema.items) value.forEach((item, i) => problems.push(...schemaProblems(schema.items, item, `${path}[${i}]`)));
+  }
+  if (typeOf(value) === 'object') {
+    for (const key of schema.required ?? []) if (!(key in value)) problems.push(`${path}: ${key} is required`);
+    for (const [key, item] of Object.entries(value)) {
+      const known = schema.properties?.[key];
+      if (known) problems.push(...schemaProblems(known, item, `${path}.${key}`));
+      else if (schema.additionalProperties === false) problems.push(`${path}: unknown field ${key}`);
+      else if (typeof schema.additionalProperties === 'object') problems.push(...schemaProblems(schema.additionalProperties, item, `${path}.${key}`));
+    }
+  }
+  return problems;
+}
+
 async function modelOf(object) {
+  const id = `${object.apiVersion}/${object.kind}`;
+  if (CUSTOM_RESOURCES.has(id)) {
+    const schema = JSON.parse(readFileSync(join(SCHEMAS_DIR, `${id.replaceAll('/', '-')}.json`), 'utf8'));
+    return class {
+      constructor(data) {
+        this.data = data;
+      }
+      validate() {
+        const problems = schemaProblems(schema, this.data);
+        if (problems.length > 0) throw new Error(problems.join('; '));
+      }
+    };
+  }
   const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/') : [null, object.apiVersion];
   const path = `${toolsDir}/node_modules/kubernetes-models/${group ? `${group}/` : ''}${version}/${object.kind}.js`;
   const module = await import(pathToFileURL(path).href);
@@ -85,9 +130,22 @@ export function policy(name, objects) {
     }
   }
   const deployments = byKind('Deployment');
+  const scaledObjects = byKind('ScaledObject');
   for (const app of ['coordinator-api', 'pool-service']) {
     if (!deployments.some((d) => d.metadata.name === app)) continue;
-    rule(`${app} has an HPA`, byKind('HorizontalPodAutoscaler').some((h) => h.spec.scaleTargetRef.name === app && h.spec.minReplicas >= 1));
+    const hpa = byKind('HorizontalPodAutoscaler').some((h) => h.spec.scaleTargetRef.name === app && h.spec.minReplicas >= 1);
+    const keda = scaledObjects.filter((s) => s.spec.scaleTargetRef.name === app);
+    // DECISIONS §19: KEDA on queue depth and the oldest job's age, beside CPU; KEDA owns the app's only HPA.
+    rule(`${app} has an HPA on CPU, or a KEDA ScaledObject with a cpu trigger`, hpa || keda.some((s) => (s.spec.minReplicaCount ?? 0) >= 1 && s.spec.triggers.some((t) => t.type === 'cpu')));
+    rule(`${app} is not scaled by both an HPA and a KEDA ScaledObject`, !(hpa && keda.length > 0));
+    for (const s of keda) {
+      const queries = s.spec.triggers.filter((t) => t.type === 'prometheus').map((t) => t.metadata.query ?? '');
+      rule(
+        `ScaledObject/${s.metadata.name} scales on waiting and prioritized jobs and on the oldest waiting job`,
+        queries.some((q) => q.includes('bullmq_queue_jobs') && q.includes('waiting') && q.includes('prioritized')) &&
+          queries.some((q) => q.includes('bullmq_queue_oldest_waiting_seconds')),
+      );
+    }
     rule(`${app} has a PodDisruptionBudget`, byKind('PodDisruptionBudget').some((p) => p.spec.selector.matchLabels?.['app.kubernetes.io/name'] === app));
   }
   // One owner each: the weight setter of its hotkey, the payout verifier of its verdicts and challenges.
@@ -96,7 +154,7 @@ export function policy(name, objects) {
     if (!deployment) continue;
     rule(`${single} runs one replica`, deployment.spec.replicas === 1);
     rule(`${single} uses the Recreate strategy`, deployment.spec.strategy?.type === 'Recreate');
-    rule(`${single} is not autoscaled`, !byKind('HorizontalPodAutoscaler').some((h) => h.spec.scaleTargetRef.name === single));
+    rule(`${single} is not autoscaled`, ![...byKind('HorizontalPodAutoscaler'), ...scaledObjects].some((h) => h.spec.scaleTargetRef.name === single));
   }
   if (deployments.some((d) => d.metadata.name === 'web')) {
     rule('web has a PodDisruptionBudget', byKind('PodDisruptionBudget').some((p) => p.spec.selector.matchLabels?.['app.kubernetes.io/name'] === 'web'));
@@ -184,6 +242,13 @@ const METRICS_MUTATIONS = [
   ['the scrape NetworkPolicy removed', remove('NetworkPolicy', 'allow-prometheus-scrape')],
   ['the web PodDisruptionBudget removed', remove('PodDisruptionBudget', 'web')],
 ];
+/** Mutations of the autoscaling rules, for the overlays that scale with KEDA. */
+const KEDA_MUTATIONS = [
+  ['an HPA beside a ScaledObject', (o) => o.push({ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'x' }, spec: { scaleTargetRef: { name: 'coordinator-api' }, minReplicas: 1 } })],
+  ['a ScaledObject without its cpu trigger', (o) => { const s = o.find((x) => x.kind === 'ScaledObject' && x.metadata.name === 'pool-service'); s.spec.triggers = s.spec.triggers.filter((t) => t.type !== 'cpu'); }],
+  ['a queue-depth query that misses prioritized jobs', (o) => { for (const t of o.find((x) => x.kind === 'ScaledObject' && x.metadata.name === 'coordinator-api').spec.triggers) if (t.metadata.query) t.metadata.query = t.metadata.query.replace('|prioritized', ''); }],
+  ['a ScaledObject on the weight setter', (o) => o.push({ apiVersion: 'keda.sh/v1alpha1', kind: 'ScaledObject', metadata: { name: 'w' }, spec: { scaleTargetRef: { name: 'weight-setter' }, triggers: [] } })],
+];
 function remove(kind, name) {
   return (objects) => {
     const index = objects.findIndex((o) => o.kind === kind && o.metadata.name === name);
@@ -223,6 +288,17 @@ for (const file of files) {
         mutate(copy);
         check(`${name}: the policy refuses ${what}`, policy(name, copy).some(([, ok]) => !ok));
       }
+    }
+    if (objects.some((o) => o.kind === 'ScaledObject')) {
+      for (const [what, mutate] of KEDA_MUTATIONS) {
+        const copy = structuredClone(objects);
+        mutate(copy);
+        check(`${name}: the policy refuses ${what}`, policy(name, copy).some(([, ok]) => !ok));
+      }
+      const scaled = objects.find((o) => o.kind === 'ScaledObject');
+      const misspelt = structuredClone(scaled);
+      misspelt.spec.maxReplicas = 10;
+      check(`${name}: the ScaledObject schema refuses an unknown field (maxReplicas)`, schemaProblems(JSON.parse(readFileSync(join(SCHEMAS_DIR, 'keda.sh-v1alpha1-ScaledObject.json'), 'utf8')), misspelt).length > 0);
     }
     const copy = structuredClone(objects);
     copy.push({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'x' }, data: {} });

@@ -1,6 +1,7 @@
 import { keypairFromUri } from '@rcs/auth';
 import { EpochJob, QueueName } from '@rcs/contracts';
 import { FakeCoordinator, RedisServer, snapshotOf, SpawnedService, spawnService, SpawnServiceOptions, startRedisServer, TestDatabase, until } from '@rcs/testing';
+import { queueKeyPrefix } from '@rcs/queue';
 import { Queue } from 'bullmq';
 import { rolloverJobId } from '../src/epochs/epochs.job';
 import { createPoolTestDatabase } from './support/harness';
@@ -49,7 +50,7 @@ describe('pool faults: SIGKILL during a rollover', () => {
       COORDINATOR_URL: coordinator.url,
       ...fastEpochsEnv(BUDGET, WINDOW_BLOCKS, BLOCK_MS),
     };
-    queue = new Queue(QueueName.Epochs, { connection: { host: '127.0.0.1', port: redisServer.port }, prefix: 'kill:pool:bull' });
+    queue = new Queue(QueueName.Epochs, { connection: { host: '127.0.0.1', port: redisServer.port }, prefix: queueKeyPrefix('kill:pool', QueueName.Epochs) });
     pool = await spawnService({ ...SERVICE, env });
   }, 120_000);
 

@@ -1,4 +1,5 @@
 import { keypairFromUri } from '@rcs/auth';
+import { sharedGenesisKey } from '@rcs/chain';
 import { EpochJob, QueueName } from '@rcs/contracts';
 import { JobQueue } from '@rcs/queue';
 import { FakeCoordinator, snapshotOf, until } from '@rcs/testing';
@@ -73,13 +74,13 @@ describe('pool faults: rollovers across a Postgres outage and an emptied Redis',
 
   it('after Redis comes back empty, re-adds the epoch-check schedule and rolls over the next windows without a gap', async () => {
     const jobs = pool.app.get<JobQueue<PoolJobs>>(JobQueue);
-    const genesis = await redis.get('faults:devchain:genesis_ms');
+    const genesis = await redis.get(sharedGenesisKey('faults'));
     expect(genesis).not.toBeNull();
     await redis.flushall();
     const flushed = Date.now();
     await until('the epoch-check schedule is back', () => jobs.queue(QueueName.Epochs, EpochJob.Check).getJobScheduler(EPOCH_CHECK_SCHEDULER_ID), (s) => Boolean(s));
     // The dev chain's block 0 is written back as it was, not re-based.
-    expect(await until('the genesis is back', () => redis.get('faults:devchain:genesis_ms'), (g) => g !== null)).toBe(genesis);
+    expect(await until('the genesis is back', () => redis.get(sharedGenesisKey('faults')), (g) => g !== null)).toBe(genesis);
     const ended = (await window()) - 1;
     const rows = await until('a window ended after the flush has its epoch', stored, (r) => r.some((row) => row.epoch >= ended + 1), 60_000);
     process.stderr.write(`faults: Redis emptied → epoch of window ${ended + 1} after ${Date.now() - flushed} ms\n`);

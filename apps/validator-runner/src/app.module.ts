@@ -23,7 +23,7 @@ export class AppModule {
         QueueModule.forRootAsync({
           useFactory: () => ({
             redisUrl: config.redisUrl,
-            prefix: config.redisKeyPrefix,
+            prefix: `${config.redisKeyPrefix}:validator-runner`,
             queues: {
               [QueueName.Replay]: {
                 jobNames: QUEUE_JOB_NAMES[QueueName.Replay],

@@ -32,7 +32,7 @@ export class AppModule {
         QueueModule.forRootAsync({
           useFactory: () => ({
             redisUrl: config.redisUrl,
-            prefix: config.redisKeyPrefix,
+            prefix: `${config.redisKeyPrefix}:weight-setter`,
             // Paused until this process owns the hotkey: a standby never runs a pass.
             queues: { [QueueName.Weights]: { jobNames: QUEUE_JOB_NAMES[QueueName.Weights], concurrency: 1, startPaused: true } },
           }),

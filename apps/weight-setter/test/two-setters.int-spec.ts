@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { cryptoReady } from '@rcs/auth';
 import type { LocalExtrinsicPool, LocalRpcServer } from '@rcs/chain/testing';
 import { QueueName, type WeightSetterStatusDto } from '@rcs/contracts';
-import { redisOptionsFromUrl } from '@rcs/queue';
+import { queueKeyPrefix, redisOptionsFromUrl } from '@rcs/queue';
 import { createTestRedis, spawnService, type SpawnedService, type TestRedis } from '@rcs/testing';
 import { setterEnv, SnapshotServer, startChain } from './support/fixtures';
 
@@ -46,7 +46,7 @@ describe('one owner per hotkey (two processes)', () => {
 
   /** The `weights.set` jobs that set weights: ids `interval-<n>`, each once, as many as the extrinsics the node got. */
   async function expectOneSetPerIntervalJob(): Promise<void> {
-    const queue = new Queue(QueueName.Weights, { connection: redisOptionsFromUrl(redis.url), prefix: redis.prefix });
+    const queue = new Queue(QueueName.Weights, { connection: redisOptionsFromUrl(redis.url), prefix: queueKeyPrefix(`${redis.prefix}:weight-setter`, QueueName.Weights) });
     try {
       const sets = (await queue.getJobs(['completed'])).filter((job) => (job.returnvalue as { outcome?: string } | null)?.outcome === 'set');
       const ids = sets.map((job) => job.id ?? '');

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis, RedisOptions } from 'ioredis';
+import { clusterTarget } from '@rcs/queue';
 import type { ChainConfig } from './config';
 import { DevChain } from './dev/dev-chain';
 import { DevClaimContract } from './dev/dev-claim-contract';
@@ -33,7 +34,7 @@ export async function createChainAdapters(config: ChainConfig, warn: (message: s
     case 'dev': {
       // Fails fast like the request paths' own Redis (no offline queue, no retries, a command timeout): a
       // claim or a block read during a Redis outage answers 503 redis_unavailable at once, not after ~10 s.
-      const devRedis = new Redis(config.devStore.redisUrl, {
+      const devRedis = devChainRedis(config.devStore.redisUrl, {
         connectionName: 'dev-chain',
         enableOfflineQueue: false,
         maxRetriesPerRequest: 0,
@@ -76,6 +77,13 @@ function untilReady(redis: Redis): Promise<void> {
 }
 
 // One line when the connection is lost and one when it is back: ioredis errors on every reconnect attempt.
+/** One server, or with REDIS_CLUSTER_NODES a Cluster (same commands; the dev chain's keys share one hash tag). */
+function devChainRedis(url: string, options: RedisOptions): Redis {
+  const cluster = clusterTarget(url);
+  if (cluster === null) return new Redis(url, options);
+  return new Cluster(cluster.nodes, { redisOptions: { ...cluster.redisOptions, ...options }, enableOfflineQueue: false }) as unknown as Redis;
+}
+
 function reportOutages(redis: Redis, warn: (message: string) => void): void {
   let lost = false;
   redis.on('error', (error: Error) => {

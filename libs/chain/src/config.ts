@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { EnvReader } from '@rcs/config';
+import { EnvReader, readRedisUrl } from '@rcs/config';
 import { accountIdOf } from './address';
 import { DEFAULT_DEV_BLOCK_TIME_MS } from './dev/dev-chain';
 import { emptyDevChainSeed, parseDevChainSeed, type DevChainSeed } from './dev/dev-chain-seed';
@@ -43,6 +43,7 @@ export const CHAIN_ENV_NAMES = [
   'DEV_CHAIN_BLOCK_TIME_MS',
   'CHAIN_TIMEOUT_MS',
   'REDIS_URL',
+  'REDIS_CLUSTER_NODES',
   'REDIS_KEY_PREFIX',
   'DEV_CLAIM_CHALLENGE_BLOCKS',
 ] as const;
@@ -81,8 +82,11 @@ export function chainConfigFromEnv(env: NodeJS.ProcessEnv, defaults: ChainEnvDef
   const timeoutMs = integer('CHAIN_TIMEOUT_MS', 1, 600_000, DEFAULT_CHAIN_TIMEOUT_MS);
   const devBlockTimeMs = integer('DEV_CHAIN_BLOCK_TIME_MS', 1, 86_400_000, DEFAULT_DEV_BLOCK_TIME_MS);
   const devClaimChallengeBlocks = integer('DEV_CLAIM_CHALLENGE_BLOCKS', 0, 1_000_000, 0);
-  const redisUrl = read('REDIS_URL') ?? DEFAULT_REDIS_URL;
-  if (chain === 'dev' && !/^rediss?:\/\/\S+$/.test(redisUrl)) problems.push(`REDIS_URL must be a redis:// or rediss:// URL, got ${JSON.stringify(redisUrl.replace(/\/\/[^@/]*@/, '//***@'))}`);
+  // REDIS_CLUSTER_NODES puts the dev chain on a Redis Cluster, like the service's other clients.
+  const redisProblems = reader.problems.length;
+  const redisUrl = readRedisUrl(reader);
+  if (chain === 'dev') problems.push(...reader.problems.slice(redisProblems));
+  if (chain === 'dev' && !/^rediss?(\+cluster)?:\/\/\S+$/.test(redisUrl)) problems.push(`REDIS_URL must be a redis:// or rediss:// URL, got ${JSON.stringify(redisUrl.replace(/\/\/[^@/]*@/, '//***@'))}`);
 
   const wsUrl = read('CHAIN_WS_URL');
   if (chain === 'polkadot' && wsUrl === null) problems.push('CHAIN_WS_URL is required when CHAIN=polkadot');

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
 import { AuthModule, StakeGateOptions } from '@rcs/auth';
-import { EnvReader } from '@rcs/config';
+import { EnvReader, readRedisUrl } from '@rcs/config';
 import { databaseReady, OpenDatabaseOptions, PersistenceModule, ReadinessResult } from '@rcs/persistence';
 import { QueueModule, QueueSettings, REDIS, RedisModule, RedisReadiness, redisReady } from '@rcs/queue';
 import { EventStreamOptions } from './events/event-stream';
@@ -14,27 +14,34 @@ import { AdminTokenConfig } from './service';
 /** Where a service keeps its state: Postgres (or an embedded one) and Redis. */
 export interface ServiceStoresConfig {
   databaseUrl: string | null;
+  /** `*_DATABASE_REPLICA_URLS`: streaming replicas for the public reads that tolerate lag (DECISIONS §19). */
+  databaseReplicaUrls: string[];
   /** Named prepared statements for the hot paths; off for a pooler that cannot keep them. */
   databasePreparedStatements: boolean;
   /** Where the embedded Postgres keeps its files when no database URL is set. */
   embeddedDataDir: string;
+  /** REDIS_URL, or the cluster form of REDIS_CLUSTER_NODES (`readRedisUrl`). */
   redisUrl: string;
   /** Prefix of every Redis key and BullMQ queue of this service, so several stacks can share one Redis. */
   redisKeyPrefix: string;
+  /** Base of the hash tag of each of the service's queues, `{<queueKeyBase>:<queue>}` (DECISIONS §19). */
+  queueKeyBase: string;
 }
 
-/** `databaseUrlVariable` names the service's own database URL; its embedded Postgres keeps its files in `dataDir` under DATA_DIR. */
+/** `databaseUrlVariable` names the service's own database URL (`replicaUrlsVariable` its read replicas'); its embedded Postgres keeps its files in `dataDir` under DATA_DIR. */
 export function readServiceStoresConfig(
   read: EnvReader,
   cwd: string,
-  service: { databaseUrlVariable: string; dataDir: string; keyPrefix: (base: string) => string },
+  service: { databaseUrlVariable: string; replicaUrlsVariable: string; dataDir: string; keyPrefix: (base: string) => string; app: string },
 ): ServiceStoresConfig {
   return {
     databaseUrl: read.optional(service.databaseUrlVariable),
+    databaseReplicaUrls: read.list(service.replicaUrlsVariable),
     databasePreparedStatements: read.bool('DATABASE_PREPARED_STATEMENTS', true),
     embeddedDataDir: join(resolve(cwd, read.string('DATA_DIR', '.data')), service.dataDir),
-    redisUrl: read.string('REDIS_URL', 'redis://127.0.0.1:6379'),
+    redisUrl: readRedisUrl(read),
     redisKeyPrefix: service.keyPrefix(read.string('REDIS_KEY_PREFIX', 'rcs')),
+    queueKeyBase: `${read.string('REDIS_KEY_PREFIX', 'rcs')}:${service.app}`,
   };
 }
 
@@ -76,6 +83,8 @@ export function serviceStoreModules(config: ServiceStoresConfig & { events: Omit
     PersistenceModule.forRootAsync({
       useFactory: () => ({
         url: config.databaseUrl,
+        // Replicas stream from a Postgres server; the embedded one (no URL) has none.
+        replicaUrls: config.databaseUrl === null ? [] : config.databaseReplicaUrls,
         embeddedDir: config.embeddedDataDir,
         preparedStatements: config.databasePreparedStatements,
         entities: stores.entities,
@@ -83,7 +92,7 @@ export function serviceStoreModules(config: ServiceStoresConfig & { events: Omit
         applicationName,
       }),
     }),
-    QueueModule.forRootAsync({ useFactory: () => ({ redisUrl: config.redisUrl, prefix: `${config.redisKeyPrefix}:bull`, queues: stores.queues }) }),
+    QueueModule.forRootAsync({ useFactory: () => ({ redisUrl: config.redisUrl, prefix: config.queueKeyBase, queues: stores.queues }) }),
     EventStreamModule.forRoot({ key: stores.eventsKey, ...config.events }),
     { module: StoresReadinessModule, global: true },
   ];
@@ -109,7 +118,8 @@ export function serviceAuthModule(config: ServiceAuthConfig, stake: ServiceStake
     useFactory: (redis: Redis, ...deps: never[]) => ({
       redis,
       maxSkewSeconds: config.authMaxSkewSeconds,
-      replayKeyPrefix: `${config.redisKeyPrefix}:auth:replay:`,
+      // One hash tag: a replay check reads the store's start and writes the nonce in one script.
+      replayKeyPrefix: `{${config.redisKeyPrefix}:auth:replay}:`,
       stakeCacheKeyPrefix: `${config.redisKeyPrefix}:auth:stake:`,
       adminTokens: config.adminTokens,
       adminTokenSha256: config.adminTokenSha256,

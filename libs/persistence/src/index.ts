@@ -15,3 +15,4 @@ export * from './schema/migration-file';
 export * from './nest/persistence.module';
 export * from './database/sql-rows';
 export * from './entity/column-decorators';
+export * from './replica/read-replicas';

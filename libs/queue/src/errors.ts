@@ -5,6 +5,13 @@ export class InvalidRedisUrlError extends Error {
   }
 }
 
+export class InvalidRedisClusterNodesError extends Error {
+  constructor(readonly nodes: string) {
+    super(`REDIS_CLUSTER_NODES must be comma-separated host:port pairs, got ${JSON.stringify(nodes)}`);
+    this.name = 'InvalidRedisClusterNodesError';
+  }
+}
+
 export type JobRegistryProblemKind = 'missing_handler' | 'duplicate_handler' | 'undeclared_job';
 
 export interface JobRegistryProblem {

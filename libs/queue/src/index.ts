@@ -1,7 +1,11 @@
 export * from './errors';
+export { clusterTarget, isClusterUrl, queueKeyPrefix, type ClusterTarget } from './redis/cluster';
 export {
+  bullmqConnection,
   closeRedis,
   createRedis,
+  duplicateRedis,
+  releaseBullmqConnection,
   redisOptionsFromUrl,
   redisReady,
   REQUEST_COMMAND_TIMEOUT_MS,

@@ -9,6 +9,7 @@ import { JobQueue } from './jobs/job-queue.service';
 import { JobWorkers } from './jobs/job-workers';
 import { QueueModule } from './queue.module';
 import type { QueueModuleOptions } from './queue.options';
+import { queueKeyPrefix } from './redis/cluster';
 import { redisOptionsFromUrl } from './redis/redis';
 import { OnJob } from './registry/on-job.decorator';
 
@@ -257,7 +258,7 @@ describe('QueueModule against Redis', () => {
       await app.close();
       expect(probe.slowFinished).toBe(true);
 
-      const inspect = new Queue(TestQueue.Work, { connection: redisOptionsFromUrl(redis.url), prefix: redis.prefix });
+      const inspect = new Queue(TestQueue.Work, { connection: redisOptionsFromUrl(redis.url), prefix: queueKeyPrefix(redis.prefix, TestQueue.Work) });
       try {
         const stored = await inspect.getJob(job.id as string);
         expect(await stored?.getState()).toBe('completed');

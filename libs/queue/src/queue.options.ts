@@ -20,8 +20,12 @@ export interface QueueSettings {
 }
 
 export interface QueueModuleOptions {
+  /** REDIS_URL, or the cluster form of REDIS_CLUSTER_NODES (`redisConnectionUrl`). */
   redisUrl: string;
-  /** Redis key prefix of every queue (default `bull`); tests pass a unique one. */
+  /**
+   * Base of every queue's Redis key prefix (default `bull`); each queue's keys go under the hash tag
+   * `{<prefix>:<queue>}` (`queueKeyPrefix`). Tests pass a unique one.
+   */
   prefix?: string;
   queues: Record<string, QueueSettings>;
 }

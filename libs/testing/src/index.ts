@@ -19,7 +19,8 @@ export { spawnService, ServiceExitedError, type SpawnedService, type SpawnServic
 export { expectServiceAnswers } from './process/expect-service';
 export { runScript } from './process/run-script';
 export { devCoordinatorEnv } from './process/dev-coordinator-env';
-export { BackingServiceError, startPostgresServer, startRedisServer, type PostgresServer, type RedisServer } from './process/backing-services';
+export { startRedisCluster, type RedisCluster, type RedisClusterNode } from './process/redis-cluster';
+export { BackingServiceError, startPostgresServer, startRedisServer, type PostgresReplica, type PostgresServer, type RedisServer } from './process/backing-services';
 export { controllerRoutes, joinRoutePath, type ControllerRoute } from './http/controller-routes';
 export { routeDeclarations, routeDeclarationGaps, type RouteDeclaration } from './http/route-declarations';
 export { SseClient, SseTimeoutError, type SseEvent } from './http/sse-client';

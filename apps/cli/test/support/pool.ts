@@ -1,4 +1,5 @@
 import { createScratchDatabase, createTestRedis, spawnService, type SpawnedService } from '@rcs/testing';
+import { sharedGenesisKey } from '@rcs/chain';
 
 export interface RunningPool {
   service: SpawnedService;
@@ -19,7 +20,7 @@ const WINDOW_BLOCKS = 600;
  */
 export async function startPoolProcess(options: { coordinatorUrl: string; budgetRao: bigint }): Promise<RunningPool> {
   const [db, redis] = await Promise.all([createScratchDatabase('cli_pool'), createTestRedis()]);
-  await redis.redis.set(`${redis.prefix}:devchain:genesis_ms`, String(Date.now() - (2 * WINDOW_BLOCKS + 5) * BLOCK_MS));
+  await redis.redis.set(sharedGenesisKey(redis.prefix), String(Date.now() - (2 * WINDOW_BLOCKS + 5) * BLOCK_MS));
   const chainEnv = { CHAIN: 'dev', NETUID: '1', REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.prefix, DEV_CHAIN_BLOCK_TIME_MS: String(BLOCK_MS), DEV_CLAIM_CHALLENGE_BLOCKS: '0' };
   const service = await spawnService({
     entry: 'apps/pool-service/src/main.ts',

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError, BestResultHistoryQueryDto, CompetitionMode, ErrorCode, TaskState } from '@rcs/contracts';
+import { ReadReplicas } from '@rcs/persistence';
 import { isUuid } from '../common/ids';
 import { IdeaRewardEntity } from '../idea-rewards/entities/idea-reward.entity';
 import { IdeaRewardsRepository } from '../idea-rewards/idea-rewards.module';
@@ -34,6 +35,7 @@ export class BestResultsService {
     private readonly ideaRewards: IdeaRewardsRepository,
     private readonly submissions: SubmissionsRepository,
     private readonly tasks: TasksRepository,
+    private readonly replicas: ReadReplicas,
   ) {}
 
   /**
@@ -83,8 +85,11 @@ export class BestResultsService {
 
   /** Every change of the task's best, oldest first; 404 `task_not_found`. */
   async history(taskId: string, page: BestResultHistoryQueryDto): Promise<BestResultChangeEntity[]> {
-    const task = await this.tasks.findOrThrow(this.dataSource.manager, taskId);
-    return this.bests.listChanges(this.dataSource.manager, task.id, page);
+    // Public and lag-tolerant: on a read replica when there is one (DECISIONS §19).
+    return this.replicas.read(async ({ manager }) => {
+      const task = await this.tasks.findOrThrow(manager, taskId);
+      return this.bests.listChanges(manager, task.id, page);
+    });
   }
 
   private async rewardIdea(

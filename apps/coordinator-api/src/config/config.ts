@@ -82,7 +82,7 @@ export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
   const trustedProxies = readTrustedProxies(read);
   const config: Omit<CoordinatorConfig, 'chain'> = {
     ...readServiceBaseConfig(read, 'COORDINATOR_PORT', 8000),
-    ...readServiceStoresConfig(read, cwd, { databaseUrlVariable: 'COORDINATOR_DATABASE_URL', dataDir: 'coordinator', keyPrefix: (base) => base }),
+    ...readServiceStoresConfig(read, cwd, { databaseUrlVariable: 'COORDINATOR_DATABASE_URL', replicaUrlsVariable: 'COORDINATOR_DATABASE_REPLICA_URLS', dataDir: 'coordinator', keyPrefix: (base) => base, app: 'coordinator' }),
     ...readAdminTokenConfig(read),
     validatorHotkeys: canonicalHotkeys(read, 'VALIDATOR_HOTKEYS'),
     stakeCheck: read.bool('STAKE_CHECK', true),

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { DASHBOARD_RECENT_DECISIONS, DASHBOARD_TASK_LIMIT, DashboardDto } from '@rcs/contracts';
-import { inTransaction } from '@rcs/persistence';
+import { inTransaction, ReadReplicas } from '@rcs/persistence';
 import { toDashboardDto } from './dashboard.mapper';
 import { DashboardRepository } from './dashboard.repository';
 
@@ -10,14 +9,19 @@ import { DashboardRepository } from './dashboard.repository';
 @Injectable()
 export class DashboardService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly replicas: ReadReplicas,
     private readonly reads: DashboardRepository,
   ) {}
 
   /** One REPEATABLE READ transaction: every number comes from the same snapshot and the same `now()`. */
+  /** Public and lag-tolerant: on a read replica when there is one (DECISIONS §19). */
   dashboard(): Promise<DashboardDto> {
+    return this.replicas.read((dataSource) => this.#dashboard(dataSource));
+  }
+
+  #dashboard(dataSource: DataSource): Promise<DashboardDto> {
     return inTransaction(
-      this.dataSource,
+      dataSource,
       async (manager) => {
         const now = await this.reads.readClock(manager);
         const taskStates = await this.reads.countTasksByState(manager);

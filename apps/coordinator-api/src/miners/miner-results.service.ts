@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { canonicalSs58 } from '@rcs/auth';
 import { ApiValidationError, MinerResultsDto, MinerResultsQueryDto } from '@rcs/contracts';
+import { ReadReplicas } from '@rcs/persistence';
 import { MinerResultsRepository } from './miner-results.repository';
 
 /** A miner's public scoreboard reads on the coordinator: its accepted results per competition. */
 @Injectable()
 export class MinerResultsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly replicas: ReadReplicas,
     private readonly repository: MinerResultsRepository,
   ) {}
 
@@ -19,7 +18,8 @@ export class MinerResultsService {
     if (hotkey === null) {
       throw new ApiValidationError([{ type: 'ss58_invalid', loc: ['path', 'hotkey'], msg: 'Value error, not a valid SS58 address', input: spelled }]);
     }
-    const rows = await this.repository.competitions(this.dataSource.manager, hotkey, query);
+    // Public and lag-tolerant: on a read replica when there is one (DECISIONS §19).
+    const rows = await this.replicas.read((dataSource) => this.repository.competitions(dataSource.manager, hotkey, query));
     return {
       hotkey,
       competitions: rows.map((row) => ({

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError, CreateTaskDto, ErrorCode, TaskQueryDto, TaskState, TaskStateUpdateDto } from '@rcs/contracts';
-import { isUniqueViolation } from '@rcs/persistence';
+import { isUniqueViolation, ReadReplicas } from '@rcs/persistence';
 import { isUuid } from '../common/ids';
 import { DomainEvents } from '../events/domain-events';
 import { TaskEntity } from './entities/task.entity';
@@ -55,6 +55,7 @@ export class TasksService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly events: DomainEvents,
     private readonly tasks: TasksRepository,
+    private readonly replicas: ReadReplicas,
   ) {}
 
   /** A new `live` task; 409 `duplicate_slug` when the slug is taken (decided by the unique constraint). */
@@ -73,8 +74,9 @@ export class TasksService {
     return task;
   }
 
+  /** Public and lag-tolerant: on a read replica when there is one (DECISIONS §19). */
   list(query: TaskQueryDto): Promise<TaskEntity[]> {
-    return this.tasks.list(this.dataSource.manager, query);
+    return this.replicas.read((dataSource) => this.tasks.list(dataSource.manager, query));
   }
 
   /** The task, or 404 `task_not_found` (also for an id that is not a uuid). */

@@ -1,11 +1,11 @@
 import { QueueEvents } from 'bullmq';
 import { QueueName } from '@rcs/contracts';
-import { redisOptionsFromUrl } from '@rcs/queue';
+import { queueKeyPrefix, redisOptionsFromUrl } from '@rcs/queue';
 import { CoordinatorHarness } from '../harness';
 
 /** The events of `h`'s rewards queue, where reward snapshot rebuilds run; ready once it resolves. */
 export async function rewardsQueueEvents(h: CoordinatorHarness): Promise<QueueEvents> {
-  const events = new QueueEvents(QueueName.Rewards, { connection: redisOptionsFromUrl(h.redis.url), prefix: `${h.redis.prefix}:bull` });
+  const events = new QueueEvents(QueueName.Rewards, { connection: redisOptionsFromUrl(h.redis.url), prefix: queueKeyPrefix(`${h.redis.prefix}:coordinator`, QueueName.Rewards) });
   await events.waitUntilReady();
   return events;
 }

@@ -136,7 +136,7 @@ export function loadPoolServiceConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
   }
   const config: Omit<PoolServiceConfig, 'chain'> = {
     ...base,
-    ...readServiceStoresConfig(read, cwd, { databaseUrlVariable: 'POOL_DATABASE_URL', dataDir: 'pool', keyPrefix: (base) => `${base}:pool` }),
+    ...readServiceStoresConfig(read, cwd, { databaseUrlVariable: 'POOL_DATABASE_URL', replicaUrlsVariable: 'POOL_DATABASE_REPLICA_URLS', dataDir: 'pool', keyPrefix: (base) => `${base}:pool`, app: 'pool' }),
     ...readAdminTokenConfig(read),
     validatorHotkeys,
     authMaxSkewSeconds: read.int('AUTH_MAX_SKEW_SECONDS', 300, 1, 3600),

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiError, ErrorCode, LeaderboardEntryDto, MinerStatsDto, PoolMinerDto, RecipientDto, RecipientHistoryDto } from '@rcs/contracts';
 import { canonicalSs58 } from '@rcs/auth';
-import { inTransaction } from '@rcs/persistence';
+import { inTransaction, ReadReplicas } from '@rcs/persistence';
 import { DataSource, EntityManager } from 'typeorm';
 import { iso } from '../common/iso';
 import { PoolClock } from '../common/pool-clock';
@@ -28,6 +28,7 @@ export class MinersService {
     private readonly miners: MinersRepository,
     private readonly epochs: EpochsRepository,
     private readonly clock: PoolClock,
+    private readonly replicas: ReadReplicas,
   ) {}
 
   register(hotkey: string): Promise<PoolMinerDto> {
@@ -83,7 +84,8 @@ export class MinersService {
   }
 
   async leaderboard(limit: number): Promise<LeaderboardEntryDto[]> {
-    const rows = await this.miners.leaderboard(this.dataSource.manager, limit);
+    // Public and lag-tolerant: on a read replica when there is one (DECISIONS §19); so is a miner's standing.
+    const rows = await this.replicas.read(({ manager }) => this.miners.leaderboard(manager, limit));
     return rows.map((row, index) => ({
       rank: index + 1,
       hotkey: row.hotkey,
@@ -97,7 +99,7 @@ export class MinersService {
   /** One miner's leaderboard entry, by any SS58 spelling of its hotkey; an unknown or malformed hotkey is 404 (as the recipient lookup). */
   async standing(hotkeySpelling: string): Promise<LeaderboardEntryDto> {
     const hotkey = canonicalSs58(hotkeySpelling);
-    const row = hotkey === null ? null : await this.miners.standing(this.dataSource.manager, hotkey);
+    const row = hotkey === null ? null : await this.replicas.read(({ manager }) => this.miners.standing(manager, hotkey));
     if (row === null) throw ApiError.notFound(ErrorCode.HotkeyNotFound, `No pool miner with hotkey ${hotkeySpelling}.`, { hotkey: hotkeySpelling });
     return { rank: row.rank, hotkey: row.hotkey, reputation: row.reputation, evaluations: row.evaluations, evolutions: row.evolutions, last_seen_at: iso(row.lastSeenAt) };
   }

@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { NO_VALIDATOR_IDENTITY, readValidatorIdentity, type IdentitySource } from '@rcs/auth';
 import { MAX_SCAN_LIMIT } from '@rcs/contracts';
-import { ConfigError, EnvReader } from '@rcs/config';
+import { ConfigError, EnvReader, readRedisUrl } from '@rcs/config';
 import { readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
 import { Accelerators, GpuSelection, parseGpuSelection } from '../sandbox/accelerators';
 import type { SandboxKind, SandboxLimits } from '../sandbox/sandbox.port';
@@ -85,7 +85,7 @@ export function loadValidatorRunnerConfig(env: NodeJS.ProcessEnv, cwd = process.
     ...readServiceBaseConfig(read, 'VALIDATOR_RUNNER_PORT', 8100),
     coordinatorUrl: read.string('COORDINATOR_URL', 'http://127.0.0.1:8000').replace(/\/+$/, ''),
     identity: readValidatorIdentity(read),
-    redisUrl: read.string('REDIS_URL', 'redis://127.0.0.1:6379'),
+    redisUrl: readRedisUrl(read),
     redisKeyPrefix: read.string('REDIS_KEY_PREFIX', 'rcs'),
     sandbox: {
       kind: sandboxKind,

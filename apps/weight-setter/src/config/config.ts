@@ -1,6 +1,6 @@
 import { NO_VALIDATOR_IDENTITY, readValidatorIdentity, type IdentitySource } from '@rcs/auth';
 import { ChainConfig, DEFAULT_DEV_DRAND_SEED, DEFAULT_DEV_TEMPO, readChainConfig } from '@rcs/chain';
-import { ConfigError, EnvReader } from '@rcs/config';
+import { ConfigError, EnvReader, readRedisUrl } from '@rcs/config';
 import { readServiceBaseConfig, ServiceBaseConfig } from '@rcs/http';
 
 export interface WeightSetterConfig extends ServiceBaseConfig {
@@ -35,7 +35,7 @@ export function loadWeightSetterConfig(env: NodeJS.ProcessEnv): WeightSetterConf
     ...readServiceBaseConfig(read, 'WEIGHT_SETTER_PORT', 8200),
     coordinatorUrl: read.string('COORDINATOR_URL', 'http://127.0.0.1:8000').replace(/\/+$/, ''),
     identity,
-    redisUrl: read.string('REDIS_URL', 'redis://127.0.0.1:6379'),
+    redisUrl: readRedisUrl(read),
     redisKeyPrefix: read.string('REDIS_KEY_PREFIX', 'rcs'),
     chain,
     intervalSeconds: read.int('WEIGHTS_INTERVAL_SECONDS', 300, 1, 7 * 24 * 3600),

@@ -42,11 +42,13 @@ export class PassStatusStore {
     prefix: string,
     hotkey: string,
   ) {
-    this.#statusKey = `${prefix}:weights:status:${hotkey}`;
-    this.#countersKey = `${prefix}:weights:passes:${hotkey}`;
-    this.#pendingKey = `${prefix}:weights:pending-commit:${hotkey}`;
-    this.#revealKey = `${prefix}:weights:last-reveal:${hotkey}`;
-    this.#commitCountersKey = `${prefix}:weights:commits:${hotkey}`;
+    // One hash tag per hotkey: the transactions and the settle script touch several of these keys at once.
+    const base = `{${prefix}:weights:${hotkey}}`;
+    this.#statusKey = `${base}:status`;
+    this.#countersKey = `${base}:passes`;
+    this.#pendingKey = `${base}:pending-commit`;
+    this.#revealKey = `${base}:last-reveal`;
+    this.#commitCountersKey = `${base}:commits`;
   }
 
   async record(pass: WeightsPassDto, nextAllowedBlock: number | null): Promise<void> {

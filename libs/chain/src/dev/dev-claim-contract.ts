@@ -21,6 +21,7 @@ import {
   type PublishEpochArgs,
 } from '../ports/claim-contract.port';
 import type { DevChain } from './dev-chain';
+import { devChainKey, sharedGenesisKey } from './dev-weights-store';
 
 /** The dev contract only records who called; any key pair (or just an address) will do. */
 type CallerAddress = Pick<ContractCaller, 'address'>;
@@ -123,8 +124,8 @@ export class DevClaimContract implements ClaimContractPort {
     options: DevClaimContractOptions = {},
   ) {
     // The first process of a stack to use the contract fixes block 0 for all of them.
-    this.#genesisKey = `${keyPrefix}:devchain:genesis_ms`;
-    const base = `${keyPrefix}:devchain:claim-contract`;
+    this.#genesisKey = sharedGenesisKey(keyPrefix);
+    const base = devChainKey(keyPrefix, 'claim-contract');
     this.#keys = {
       latest: `${base}:latest`,
       claimed: `${base}:claimed`,

@@ -117,7 +117,7 @@ const REVEAL_LOCK_MS = 10_000;
 const REVEAL_WAIT_STEP_MS = 20;
 
 /**
- * Under `<prefix>:devchain:`: `weights:<netuid>` (hash, field = uid, value = the record as JSON),
+ * Under `{<prefix>:devchain}:` (`devChainKey`): `weights:<netuid>` (hash, field = uid, value = the record as JSON),
  * `last-update:<netuid>` (hash uid → block), `commits:<netuid>:<epoch>` (list of JSON commits) with
  * `commit-epochs:<netuid>` (set of epochs that hold some), and `reveal-lock:<netuid>`.
  */
@@ -202,7 +202,7 @@ export class RedisDevWeightsStore implements DevWeightsStore {
   }
 
   #key(kind: string, netuid: number, epoch?: number): string {
-    return `${this.prefix}:devchain:${kind}:${netuid}${epoch === undefined ? '' : `:${epoch}`}`;
+    return devChainKey(this.prefix, `${kind}:${netuid}${epoch === undefined ? '' : `:${epoch}`}`);
   }
 }
 
@@ -218,5 +218,13 @@ export async function sharedDevGenesisMs(redis: Redis, prefix: string, nowMs = D
 
 /** Where a stack's dev-chain block 0 (epoch ms) lives. */
 export function sharedGenesisKey(prefix: string): string {
-  return `${prefix}:devchain:genesis_ms`;
+  return devChainKey(prefix, 'genesis_ms');
+}
+
+/**
+ * A key of a stack's dev chain: every one is under the hash tag `{<prefix>:devchain}`, so a Redis
+ * Cluster keeps them in one slot and the chain's transactions and scripts may use any of them together.
+ */
+export function devChainKey(prefix: string, suffix: string): string {
+  return `{${prefix}:devchain}:${suffix}`;
 }

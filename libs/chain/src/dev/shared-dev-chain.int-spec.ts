@@ -2,6 +2,7 @@ import type { KeyringPair } from '@polkadot/keyring/types';
 import { encodeAddress } from '@polkadot/util-crypto';
 import { createTestRedis, type TestRedis } from '@rcs/testing';
 import { chainConfigFromEnv } from '../config';
+import { sharedGenesisKey } from './dev-weights-store';
 import { createSharedDevChain } from './shared-dev-chain';
 import { encodeWeightsPayload, timelockEncrypt } from '@rcs/timelock';
 
@@ -19,9 +20,9 @@ describe('the shared dev chain (real Redis)', () => {
   it('two processes built on one Redis prefix share the genesis (so the blocks) and see the weights either set', async () => {
     const config = chainConfigFromEnv({ CHAIN: 'dev', NETUID: '1', DEV_CHAIN_SEED: JSON.stringify({ subnets: { '1': [{ hotkey: hotkey(1), stake: '1', uid: 0, owner: hotkey(9) }] } }) });
     const first = await createSharedDevChain(config, redis.redis, redis.prefix, { commitRevealWeightsEnabled: false });
-    const genesis = await redis.redis.get(`${redis.prefix}:devchain:genesis_ms`);
+    const genesis = await redis.redis.get(sharedGenesisKey(redis.prefix));
     const second = await createSharedDevChain(config, redis.redis, redis.prefix, { commitRevealWeightsEnabled: false });
-    expect(await redis.redis.get(`${redis.prefix}:devchain:genesis_ms`)).toBe(genesis);
+    expect(await redis.redis.get(sharedGenesisKey(redis.prefix))).toBe(genesis);
     // Stakes, uids and owners come from the one seed, so every process answers them alike.
     expect(await Promise.all([first.ownerOf(hotkey(1)), second.ownerOf(hotkey(1))])).toEqual([hotkey(9), hotkey(9)]);
 
@@ -32,7 +33,7 @@ describe('the shared dev chain (real Redis)', () => {
 
   it('keeps block 0 when Redis comes back empty and another process starts: the earliest genesis wins', async () => {
     const prefix = `${redis.prefix}:emptied`;
-    const key = `${prefix}:devchain:genesis_ms`;
+    const key = sharedGenesisKey(prefix);
     const config = chainConfigFromEnv({ CHAIN: 'dev', NETUID: '1', DEV_CHAIN_BLOCK_TIME_MS: '1000' });
     await redis.redis.set(key, String(Date.now() - 60_000));
     const running = await createSharedDevChain(config, redis.redis, prefix);
@@ -51,7 +52,7 @@ describe('the shared dev chain (real Redis)', () => {
   it('a commit made through one process is revealed once, and every process sees the reveal', async () => {
     const prefix = `${redis.prefix}:reveal`;
     // Block 0 was 5.5 s ago with 1 s blocks: block 5 of netuid 1, tempo 10 (epoch 0 ends at block 8; the reveal epoch 1 starts at block 9).
-    await redis.redis.set(`${prefix}:devchain:genesis_ms`, String(Date.now() - 5_500));
+    await redis.redis.set(sharedGenesisKey(prefix), String(Date.now() - 5_500));
     const config = chainConfigFromEnv({ CHAIN: 'dev', NETUID: '1', DEV_CHAIN_BLOCK_TIME_MS: '1000', DEV_CHAIN_SEED: JSON.stringify({ subnets: { '1': [{ hotkey: hotkey(1), stake: '1', uid: 0 }] } }) });
     const [first, second] = await Promise.all([0, 1].map(() => createSharedDevChain(config, redis.redis, prefix, { tempo: 10 })));
     const { publicKey, genesisTime } = await first.drandBeacon();

@@ -8,6 +8,7 @@ import type { Redis } from 'ioredis';
 import { toSs58 } from '../address';
 import { DevChain } from '../dev/dev-chain';
 import { DevClaimContract } from '../dev/dev-claim-contract';
+import { devChainKey } from '../dev/dev-weights-store';
 import { ClaimContractError, type ClaimContractErrorCode, type ClaimContractEvent, type HexHash } from '../ports/claim-contract.port';
 import { RpcMethodError, SUBTENSOR_DEVNET_METADATA_PATH, type LocalRpcServer, type RpcSession } from './local-rpc-server';
 import { readMerklepoolMetadata } from './merklepool-metadata-files';
@@ -133,13 +134,13 @@ export class LocalClaimContract {
   async #dryRun(caller: string, input: Uint8Array): Promise<ExecOutcome> {
     const { redis, keyPrefix } = this.options;
     const scratchPrefix = `${keyPrefix}:dry-run-${(this.#scratch += 1)}`;
-    const source = `${keyPrefix}:devchain:claim-contract:`;
+    const source = devChainKey(keyPrefix, 'claim-contract:');
     const keys = await redis.keys(`${source}*`);
-    await Promise.all(keys.map((key) => redis.copy(key, `${scratchPrefix}:devchain:claim-contract:${key.slice(source.length)}`, 'REPLACE')));
+    await Promise.all(keys.map((key) => redis.copy(key, devChainKey(scratchPrefix, `claim-contract:${key.slice(source.length)}`), 'REPLACE')));
     try {
       return await this.#execute(this.#engineAt(scratchPrefix), caller, input);
     } finally {
-      const copies = await redis.keys(`${scratchPrefix}:*`);
+      const copies = await redis.keys(`${devChainKey(scratchPrefix, '')}*`);
       if (copies.length > 0) await redis.del(...copies);
     }
   }

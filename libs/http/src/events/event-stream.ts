@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { REDIS, REQUEST_COMMAND_TIMEOUT_MS } from '@rcs/queue';
+import { duplicateRedis, REDIS, REQUEST_COMMAND_TIMEOUT_MS } from '@rcs/queue';
 import type { Counter } from 'prom-client';
 import { AppMetrics } from '../metrics/app-metrics';
 import type { TrustedProxies } from '../net/trusted-proxies';
@@ -231,11 +231,10 @@ export class EventStream implements OnModuleDestroy {
       this.cursor = newest.length > 0 ? newest[0][0] : '0-0';
       // A blocking read needs its own connection; it waits for Redis rather than failing fast, and
       // its command timeout (the request client's is shorter than a block) must outlast a block.
-      this.reader = this.redis.duplicate({
+      this.reader = duplicateRedis(this.redis, 'events', {
         enableOfflineQueue: true,
         maxRetriesPerRequest: null,
         commandTimeout: this.blockMs + REQUEST_COMMAND_TIMEOUT_MS,
-        connectionName: `${this.redis.options.connectionName ?? 'events'}:events`,
       });
       this.reader.on('error', () => undefined);
       this.loop = this.tail(this.reader);

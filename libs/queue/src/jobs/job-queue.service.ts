@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { Job, JobSchedulerTemplateOptions, JobsOptions, Queue, QueueEvents, RepeatOptions } from 'bullmq';
+import { ConnectionOptions, Job, JobSchedulerTemplateOptions, JobsOptions, Queue, QueueEvents, RepeatOptions } from 'bullmq';
 import { JobFailedError, JobTimeoutError, UndeclaredJobError } from '../errors';
 import { RedisUnavailableError } from '../redis/connection-errors';
 import { QUEUE_MODULE_OPTIONS, QueueModuleOptions, RETENTION } from '../queue.options';
-import { redisOptionsFromUrl, redisReady, RedisReadiness } from '../redis/redis';
+import { queueKeyPrefix } from '../redis/cluster';
+import { bullmqConnection, redisReady, RedisReadiness, releaseBullmqConnection } from '../redis/redis';
 import type { JobCatalog, JobDataOf, JobNameOf, JobResultOf, QueueOf } from './job-catalog';
 
 /** How long `runAndWait` lets Redis take a job before it reports an outage. */
@@ -32,6 +33,8 @@ async function withDeadline<T>(promise: Promise<T>, ms: number, onTimeout: () =>
 export class JobQueue<C extends JobCatalog = JobCatalog> implements OnApplicationShutdown {
   private readonly queues = new Map<string, Queue>();
   private readonly events = new Map<string, Promise<QueueEvents>>();
+  /** Cluster connections opened for the queues and listeners, which BullMQ does not close. */
+  private connections: ConnectionOptions[] = [];
   private readonly logger = new Logger('Queue');
 
   constructor(@Inject(QUEUE_MODULE_OPTIONS) private readonly options: QueueModuleOptions) {}
@@ -110,14 +113,16 @@ export class JobQueue<C extends JobCatalog = JobCatalog> implements OnApplicatio
     }
     let created = this.queues.get(queue);
     if (!created) {
+      const connection = bullmqConnection(this.options.redisUrl);
       created = new Queue(queue, {
-        connection: redisOptionsFromUrl(this.options.redisUrl),
-        prefix: this.options.prefix,
+        connection,
+        prefix: queueKeyPrefix(this.options.prefix ?? 'bull', queue),
         defaultJobOptions: { ...RETENTION, ...settings.defaultJobOptions },
       });
       // Every pending runAndWait holds one 'closing' listener on the queue.
       created.setMaxListeners(0);
       created.on('error', (error) => this.logger.warn(`Queue ${queue}: ${error.message}`));
+      this.connections.push(connection);
       this.queues.set(queue, created);
     }
     return created;
@@ -127,9 +132,11 @@ export class JobQueue<C extends JobCatalog = JobCatalog> implements OnApplicatio
   private queueEvents(queue: string): Promise<QueueEvents> {
     let events = this.events.get(queue);
     if (!events) {
+      const connection = bullmqConnection(this.options.redisUrl);
+      this.connections.push(connection);
       const created = new QueueEvents(queue, {
-        connection: redisOptionsFromUrl(this.options.redisUrl),
-        prefix: this.options.prefix,
+        connection,
+        prefix: queueKeyPrefix(this.options.prefix ?? 'bull', queue),
       });
       created.on('error', (error) => this.logger.warn(`Queue events ${queue}: ${error.message}`));
       events = created.waitUntilReady().then(() => created);
@@ -148,5 +155,7 @@ export class JobQueue<C extends JobCatalog = JobCatalog> implements OnApplicatio
     for (const q of queues) q.on('error', () => undefined);
     this.events.clear();
     this.queues.clear();
+    for (const connection of this.connections) releaseBullmqConnection(connection);
+    this.connections = [];
   }
 }

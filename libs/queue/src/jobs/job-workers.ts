@@ -6,10 +6,11 @@ import {
   OnApplicationBootstrap,
   OnModuleInit,
 } from '@nestjs/common';
-import { Job, RedisClient, Worker } from 'bullmq';
+import { ConnectionOptions, Job, RedisClient, Worker } from 'bullmq';
 import { UndeclaredJobError } from '../errors';
 import { QUEUE_MODULE_OPTIONS, QueueModuleOptions } from '../queue.options';
-import { redisOptionsFromUrl } from '../redis/redis';
+import { queueKeyPrefix } from '../redis/cluster';
+import { bullmqConnection, releaseBullmqConnection } from '../redis/redis';
 import { JobHandlerExplorer } from '../registry/job-handler.explorer';
 import { buildJobRegistry, JobRegistry } from '../registry/job-registry';
 
@@ -27,6 +28,8 @@ export class JobWorkers implements OnModuleInit, OnApplicationBootstrap, BeforeA
   private registry: JobRegistry = new Map();
   private workers: Worker[] = [];
   private readonly byQueue = new Map<string, Worker>();
+  /** Cluster connections opened for the workers, which BullMQ does not close. */
+  private connections: ConnectionOptions[] = [];
 
   constructor(
     @Inject(QUEUE_MODULE_OPTIONS) private readonly options: QueueModuleOptions,
@@ -42,6 +45,8 @@ export class JobWorkers implements OnModuleInit, OnApplicationBootstrap, BeforeA
   onApplicationBootstrap(): void {
     for (const [queue, handlers] of this.registry) {
       const settings = this.options.queues[queue];
+      const connection = bullmqConnection(this.options.redisUrl);
+      this.connections.push(connection);
       const worker = new Worker(
         queue,
         async (job: Job) => {
@@ -51,8 +56,8 @@ export class JobWorkers implements OnModuleInit, OnApplicationBootstrap, BeforeA
           return handle(job.data, job);
         },
         {
-          connection: redisOptionsFromUrl(this.options.redisUrl),
-          prefix: this.options.prefix,
+          connection,
+          prefix: queueKeyPrefix(this.options.prefix ?? 'bull', queue),
           concurrency: settings.concurrency ?? 1,
           autorun: !settings.startPaused,
           ...(settings.lockDuration === undefined ? {} : { lockDuration: settings.lockDuration }),
@@ -122,6 +127,8 @@ export class JobWorkers implements OnModuleInit, OnApplicationBootstrap, BeforeA
     await Promise.all(workers.map((w) => this.#closeWithin(w, WORKER_CLOSE_TIMEOUT_MS)));
     // See JobQueue.onApplicationShutdown: late connection errors after close must not go unhandled.
     for (const w of workers) w.on('error', () => undefined);
+    for (const connection of this.connections) releaseBullmqConnection(connection);
+    this.connections = [];
   }
 }
 

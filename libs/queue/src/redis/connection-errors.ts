@@ -19,13 +19,20 @@ export class RedisUnavailableError extends Error {
   }
 }
 
-// ioredis raises the first three (offline queue off, connection lost, commandTimeout); the others are
-// replies of a Redis that is loading its data or has no primary.
+// ioredis raises the first three (offline queue off, connection lost, commandTimeout) and, in cluster
+// mode, the next five (no node reachable, a slot's master gone); the others are replies of a Redis
+// that is loading its data, has no primary, or is a cluster missing a slot.
 const REDIS_MESSAGES = [
   "Stream isn't writeable and enableOfflineQueue options is false",
   'Connection is closed.',
   'Command timed out',
+  "Cluster isn't ready and enableOfflineQueue options is false",
+  'Cluster is disconnected.',
+  'None of startup nodes is available',
+  'Node is disconnected',
+  'Too many Cluster redirections.',
   'LOADING ',
   'MASTERDOWN ',
   'TRYAGAIN ',
+  'CLUSTERDOWN ',
 ];

@@ -1,6 +1,8 @@
 import { Logger } from '@nestjs/common';
-import { Redis, RedisOptions } from 'ioredis';
+import type { ConnectionOptions } from 'bullmq';
+import { Cluster, Redis, RedisOptions } from 'ioredis';
 import { InvalidRedisUrlError } from '../errors';
+import { clusterTarget } from './cluster';
 
 /** `redis://[user:password@]host[:port][/db]` (or `rediss://` for TLS) as ioredis options. */
 export function redisOptionsFromUrl(url: string): RedisOptions {
@@ -24,6 +26,23 @@ export function redisOptionsFromUrl(url: string): RedisOptions {
   return options;
 }
 
+/**
+ * What a BullMQ queue, worker or listener connects with: options for one server (BullMQ opens and
+ * closes its own connection), or a Cluster of its own, which BullMQ treats as shared and never
+ * closes: pass it to `releaseBullmqConnection` after the BullMQ object's close.
+ */
+export function bullmqConnection(url: string): ConnectionOptions {
+  const cluster = clusterTarget(url);
+  if (cluster === null) return redisOptionsFromUrl(url);
+  // BullMQ's blocking commands need maxRetriesPerRequest null on every node connection.
+  return new Cluster(cluster.nodes, { redisOptions: { ...cluster.redisOptions, maxRetriesPerRequest: null } });
+}
+
+/** Closes a connection `bullmqConnection` opened for a cluster; nothing for one server's options. */
+export function releaseBullmqConnection(connection: ConnectionOptions): void {
+  if (connection instanceof Cluster) connection.disconnect();
+}
+
 export interface CreateRedisOptions {
   /** BullMQ workers block on Redis and require `maxRetriesPerRequest: null`. */
   forBullmq?: boolean;
@@ -42,16 +61,45 @@ export const REQUEST_COMMAND_TIMEOUT_MS = 2000;
 
 const logger = new Logger('Redis');
 
-/** An ioredis client whose connection errors go to the app log (ioredis reconnects by itself). */
+/**
+ * An ioredis client whose connection errors go to the app log (ioredis reconnects by itself). `url` is
+ * a REDIS_URL, or the cluster form `redisConnectionUrl` makes of REDIS_CLUSTER_NODES: then the client
+ * is an ioredis `Cluster`, typed as `Redis` because it answers the same commands (every multi-key
+ * command of its callers keeps its keys inside one hash tag, DECISIONS §19).
+ */
 export function createRedis(url: string, options: CreateRedisOptions = {}): Redis {
-  const redis = new Redis({
-    ...redisOptionsFromUrl(url),
+  const clientOptions: RedisOptions = {
     connectionName: options.connectionName,
     ...(options.forBullmq ? { maxRetriesPerRequest: null } : {}),
     ...(options.failFast ? { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: REQUEST_COMMAND_TIMEOUT_MS } : {}),
-  });
+  };
+  const cluster = clusterTarget(url);
+  const redis =
+    cluster === null
+      ? new Redis({ ...redisOptionsFromUrl(url), ...clientOptions })
+      : (new Cluster(cluster.nodes, {
+          redisOptions: { ...cluster.redisOptions, ...clientOptions },
+          ...(options.failFast ? { enableOfflineQueue: false } : {}),
+        }) as unknown as Redis);
   redis.on('error', (error: Error) => logger.warn(`${options.connectionName ?? 'redis'}: ${error.message}`));
   return redis;
+}
+
+/**
+ * A second client like `redis` with `overrides` (a blocking reader needs its own connection), for one
+ * server or a cluster alike; its connection name is `redis`'s followed by `:<suffix>`.
+ */
+export function duplicateRedis(redis: Redis, suffix: string, overrides: RedisOptions): Redis {
+  const client: unknown = redis;
+  if (client instanceof Cluster) {
+    const redisOptions = client.options.redisOptions ?? {};
+    const connectionName = `${redisOptions.connectionName ?? 'redis'}:${suffix}`;
+    return client.duplicate([], {
+      redisOptions: { ...redisOptions, ...overrides, connectionName },
+      ...(overrides.enableOfflineQueue === undefined ? {} : { enableOfflineQueue: overrides.enableOfflineQueue }),
+    }) as unknown as Redis;
+  }
+  return redis.duplicate({ ...overrides, connectionName: `${redis.options.connectionName ?? 'redis'}:${suffix}` });
 }
 
 /**

@@ -21,7 +21,7 @@ export class BackingServiceError extends Error {
 }
 
 /** Waits until `probe` answers true, polling; a bounded wait on a condition. */
-async function waitUntil(what: string, probe: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+export async function waitUntil(what: string, probe: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await probe())) {
     if (Date.now() > deadline) throw new BackingServiceError(`${what}: not within ${timeoutMs} ms`);
@@ -30,7 +30,7 @@ async function waitUntil(what: string, probe: () => Promise<boolean>, timeoutMs:
 }
 
 /** Whether something accepts TCP connections on the port. */
-function listening(port: number): Promise<boolean> {
+export function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ host: '127.0.0.1', port });
     socket.once('connect', () => {
@@ -100,6 +100,22 @@ export interface PostgresServer {
   start(): Promise<void>;
   /** Stops it for good and removes its data directory. */
   destroy(): Promise<void>;
+  /**
+   * A streaming replica of it on another free port: `pg_basebackup -R` into a directory beside its
+   * own, started as a hot standby (initdb's pg_hba lets loopback replication in with trust).
+   */
+  startReplica(): Promise<PostgresReplica>;
+}
+
+/** A hot standby of a PostgresServer, stopped and started at will; `destroy` of its primary removes it too. */
+export interface PostgresReplica {
+  port: number;
+  /** URL of a database on the replica. */
+  databaseUrl(database: string): string;
+  /** Stops it (fast shutdown): its clients see connections refused. */
+  stop(): Promise<void>;
+  /** Starts it again; it catches up from the primary. */
+  start(): Promise<void>;
 }
 
 /**
@@ -124,6 +140,22 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   const stop = (mode: 'immediate' | 'fast'): Promise<void> => run('pg_ctl', ['-D', dataDir, '-m', mode, '-w', 'stop']);
   await start();
   const url = (database: string): string => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  const replicaDirs: string[] = [];
+  const startReplica = async (): Promise<PostgresReplica> => {
+    const replicaPort = await freePort();
+    const replicaDir = join(dir, `replica-${replicaPort}`);
+    await run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-D', replicaDir, '-R', '-X', 'stream', '-c', 'fast']);
+    replicaDirs.push(replicaDir);
+    const replicaOptions = `-p ${replicaPort} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c hot_standby=on`;
+    const startIt = (): Promise<void> => run('pg_ctl', ['-D', replicaDir, '-o', replicaOptions, '-l', join(dir, `replica-${replicaPort}.log`), '-w', '-t', '60', 'start']);
+    await startIt();
+    return {
+      port: replicaPort,
+      databaseUrl: (database) => `postgres://postgres@127.0.0.1:${replicaPort}/${database}`,
+      stop: () => run('pg_ctl', ['-D', replicaDir, '-m', 'fast', '-w', 'stop']),
+      start: startIt,
+    };
+  };
   return {
     url: url('postgres'),
     port,
@@ -131,7 +163,9 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     createDatabase: (database) => run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-c', `CREATE DATABASE "${database}"`]),
     crash: () => stop('immediate'),
     start,
+    startReplica,
     destroy: async () => {
+      for (const replicaDir of replicaDirs) await run('pg_ctl', ['-D', replicaDir, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
       await stop('fast').catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
     },

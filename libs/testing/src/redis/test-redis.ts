@@ -11,14 +11,17 @@ export interface TestRedis {
   cleanup(): Promise<void>;
 }
 
+/** Deletes every key that starts with `prefix`, or with `{prefix` (a hash tag made of it: queues, nonces, the dev chain). */
 export async function deleteKeysWithPrefix(redis: Redis, prefix: string): Promise<number> {
   let deleted = 0;
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-    if (keys.length > 0) deleted += await redis.unlink(...keys);
-    cursor = next;
-  } while (cursor !== '0');
+  for (const pattern of [`${prefix}*`, `{${prefix}*`]) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      if (keys.length > 0) deleted += await redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  }
   return deleted;
 }
 
