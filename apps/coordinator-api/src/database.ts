@@ -14,6 +14,7 @@ import { SnapshotChangesOfAccepted1764201600000 } from './migrations/17642016000
 import { SubmissionsMinerAccepted1764288000000 } from './migrations/1764288000000-submissions-miner-accepted';
 import { TaskHardware1764374400000 } from './migrations/1764374400000-task-hardware';
 import { HeldoutShards1764460800000 } from './migrations/1764460800000-heldout-shards';
+import { PeerEvaluationOwners1764547200000 } from './migrations/1764547200000-peer-evaluation-owners';
 import { RewardPolicyEntity } from './rewards/entities/reward-policy.entity';
 import { RewardSnapshotEntity } from './rewards/entities/reward-snapshot.entity';
 import { RewardSnapshotChangeEntity } from './rewards/entities/reward-snapshot-change.entity';
@@ -53,4 +54,5 @@ export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
   SubmissionsMinerAccepted1764288000000,
   TaskHardware1764374400000,
   HeldoutShards1764460800000,
+  PeerEvaluationOwners1764547200000,
 ];
