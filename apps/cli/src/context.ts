@@ -2,11 +2,9 @@ import { CoordinatorRoutes, HttpClient, PoolClient, type JsonDocument } from '@r
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { BtAuthSigner } from '@rcs/auth';
 import { readSettings, type CliSettings, type SettingFlags } from './config/settings';
+import { cliHttpSettings, type CliHttpSettings } from './http/limits';
 import { loadKeypair } from './identity';
 import type { CliIo } from './output/io';
-
-/** Per-request bound: long enough for a planner run, short enough that a dead service is reported. */
-const REQUEST_TIMEOUT_MS = 60_000;
 
 /** The global options every command has (yargs parses them; see `cli.ts`). */
 export interface GlobalArgs extends SettingFlags {
@@ -28,6 +26,11 @@ export class CommandContext {
 
   get json(): boolean {
     return this.args.json === true;
+  }
+
+  /** The bounds on every request and answer (`http/limits.ts`). */
+  get http(): CliHttpSettings {
+    return cliHttpSettings(this.env);
   }
 
   get settings(): CliSettings {
@@ -58,11 +61,13 @@ export class CommandContext {
   /** The coordinator's routes, signing when `signed` (the identity is loaded then, and only then). */
   async coordinator(options: { signed?: boolean } = {}): Promise<CoordinatorRoutes> {
     const signer = options.signed ? await this.signer() : undefined;
-    return new CoordinatorRoutes(new HttpClient({ baseUrl: this.settings.coordinatorUrl, timeoutMs: REQUEST_TIMEOUT_MS, signer }), this.settings.adminToken);
+    const { timeoutMs, limits } = this.http;
+    return new CoordinatorRoutes(new HttpClient({ baseUrl: this.settings.coordinatorUrl, timeoutMs, limits, signer }), this.settings.adminToken);
   }
 
   async pool(options: { signed?: boolean } = {}): Promise<PoolClient> {
-    return new PoolClient({ baseUrl: this.settings.poolUrl, timeoutMs: REQUEST_TIMEOUT_MS }, options.signed ? await this.signer() : null);
+    const { timeoutMs, limits } = this.http;
+    return new PoolClient({ baseUrl: this.settings.poolUrl, timeoutMs, limits }, options.signed ? await this.signer() : null);
   }
 
   /** `--json`: the server's text as it came, one document per line; else what `human` writes for people. */
