@@ -5,6 +5,7 @@ import { readSettings, type CliSettings, type SettingFlags } from './config/sett
 import { cliHttpSettings, type CliHttpSettings } from './http/limits';
 import { loadKeypair } from './identity';
 import type { CliIo } from './output/io';
+import { terminalSafe } from './output/terminal-safe';
 
 /** The global options every command has (yargs parses them; see `cli.ts`). */
 export interface GlobalArgs extends SettingFlags {
@@ -78,7 +79,7 @@ export class CommandContext {
 
   /** A line for people on stderr (progress, hints); silent under `--json` only when stdout is what counts. */
   note(text: string): void {
-    this.io.stderr(`${text}\n`);
+    this.io.stderr(`${terminalSafe(text)}\n`);
   }
 }
 
