@@ -15,6 +15,8 @@ import { SubmissionsMinerAccepted1764288000000 } from './migrations/176428800000
 import { TaskHardware1764374400000 } from './migrations/1764374400000-task-hardware';
 import { HeldoutShards1764460800000 } from './migrations/1764460800000-heldout-shards';
 import { PeerEvaluationOwners1764547200000 } from './migrations/1764547200000-peer-evaluation-owners';
+import { MinerTaskResults1764633600000 } from './migrations/1764633600000-miner-task-results';
+import { MinerTaskResultEntity } from './miners/entities/miner-task-result.entity';
 import { RewardPolicyEntity } from './rewards/entities/reward-policy.entity';
 import { RewardSnapshotEntity } from './rewards/entities/reward-snapshot.entity';
 import { RewardSnapshotChangeEntity } from './rewards/entities/reward-snapshot-change.entity';
@@ -41,6 +43,7 @@ export const COORDINATOR_ENTITIES: EntityClassOrSchema[] = [
   RewardSnapshotEntity,
   RewardSnapshotChangeEntity,
   HeldoutShardEntity,
+  MinerTaskResultEntity,
 ];
 
 export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
@@ -55,4 +58,5 @@ export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
   TaskHardware1764374400000,
   HeldoutShards1764460800000,
   PeerEvaluationOwners1764547200000,
+  MinerTaskResults1764633600000,
 ];

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { canonicalSs58 } from '@rcs/auth';
-import { ApiValidationError, MinerResultsDto, MinerResultsQueryDto } from '@rcs/contracts';
+import { ApiValidationError, MINER_RESULTS_CURSOR, MinerResultsDto, MinerResultsQueryDto } from '@rcs/contracts';
 import { MinerResultsRepository } from './miner-results.repository';
 
 /** A miner's public scoreboard reads on the coordinator: its accepted results per competition. */
@@ -19,7 +19,9 @@ export class MinerResultsService {
     if (hotkey === null) {
       throw new ApiValidationError([{ type: 'ss58_invalid', loc: ['path', 'hotkey'], msg: 'Value error, not a valid SS58 address', input: spelled }]);
     }
-    const rows = await this.repository.competitions(this.dataSource.manager, hotkey, query);
+    const cursor = query.after === undefined ? null : MINER_RESULTS_CURSOR.exec(query.after);
+    const after = cursor === null ? null : { decidedAt: cursor[1], taskId: cursor[2] };
+    const rows = await this.repository.competitions(this.dataSource.manager, hotkey, { limit: query.limit, offset: query.offset, after });
     return {
       hotkey,
       competitions: rows.map((row) => ({
