@@ -50,7 +50,7 @@ export class CommandContext {
 
   /** The identity's key pair (chain transactions sign with it). */
   keypair(): Promise<KeyringPair> {
-    this.pairCache ??= loadKeypair(this.settings.identity);
+    this.pairCache ??= loadKeypair(this.settings.identity, (warning) => this.note(`rcs: warning: ${warning}`));
     return this.pairCache;
   }
 
