@@ -27,6 +27,8 @@ export class MinerOwners {
 
   /** The canonical SS58 owner of `hotkey` (itself canonical). */
   async ownerOf(hotkey: string): Promise<string> {
+    // Not an address (rows older than the canonical spelling): the chain can record no owner for it.
+    if (canonicalSs58(hotkey) === null) return hotkey;
     const key = this.keyPrefix + hotkey;
     const cached = await this.redis.get(key);
     if (cached !== null) return cached;

@@ -23,8 +23,8 @@ export class PeerEvaluationEntity {
   evaluatorHotkey!: string;
 
   /** The evaluator's owner coldkey (`SubtensorModule::Owner`, canonical SS58) when it evaluated: one evaluation per owner. */
-  @TextColumn()
-  evaluatorOwner!: string;
+  @TextColumn(nullable)
+  evaluatorOwner!: string | null;
 
   @TextColumn()
   status!: VerificationStatus;
