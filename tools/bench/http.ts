@@ -2,7 +2,8 @@
  * `npm run bench -- http`: the coordinator's hot paths against a bare reference of our own
  * (support/bare-coordinator.ts: Fastify + `pg`, the minimal correct query per route; for writes the
  * signature check and the one durable statement), both on one scratch database seeded with a task
- * holding 100,000 active claims and 200,000 decided submissions (issue 16). Every measurement runs
+ * holding 100,000 active claims and 200,000 decided submissions (issue 16), and one miner with 100,000 accepted
+ * submissions over 21 tasks whose results page is read (issue 35). Every measurement runs
  * on both servers back to back, alternating which goes first, for BENCH_HTTP_ROUNDS rounds; the table
  * gives min/median/max of each and of the per-round ratio. The coordinator runs at its default log
  * level (info), its log lines drained through a pipe as a log collector would.
@@ -27,6 +28,7 @@ import { Client } from 'pg';
 import { BtAuthSigner, cryptoReady } from '@rcs/auth';
 import { EnvReader } from '@rcs/config';
 import { childProcessBaseEnv, createScratchDatabase, createTestRedis, devCoordinatorEnv, freePort, waitForHttp } from '@rcs/testing';
+import { HEAVY_MINER_RESULTS_PATH, seedHeavyMiner } from './support/heavy-miner';
 import { cpuSeconds, cpuSpent, type CpuGroups } from './support/process-cpu';
 import { runBenchmark } from './support/run-benchmark';
 
@@ -140,10 +142,13 @@ async function seed(url: string): Promise<string> {
        FROM generate_series(0, ${STORED_CLAIMS - 1}) AS i`,
       [BIG_TASK],
     );
+    const otherTasks = (await client.query<{ id: string }>(`SELECT id FROM tasks WHERE slug LIKE 'bench-%' AND slug NOT LIKE 'bench-empty-%'`)).rows.map((row) => row.id);
+    await seedHeavyMiner(client, otherTasks, hashed);
     await client.query(
       `INSERT INTO best_results (task_id, submission_id, metric_name, metric_direction, metric_value, miner_hotkey, updated_at)
        SELECT task_id, id, 'score', 'maximize', verified_metric_value, miner_hotkey, decided_at FROM submissions
-       WHERE status = 'accepted' ORDER BY verified_metric_value DESC, decided_at LIMIT 1`,
+       WHERE task_id = $1 AND status = 'accepted' ORDER BY verified_metric_value DESC, decided_at LIMIT 1`,
+      [BIG_TASK],
     );
     // Statistics stay as they are: autovacuum may be off, and the hot paths must not depend on it.
     return md5uuid('sub7');
@@ -286,6 +291,7 @@ async function main(): Promise<number> {
       ['GET /api/v1/tasks/{id}/best', `/api/v1/tasks/${BIG_TASK}/best`],
       ['GET /api/v1/reward-snapshot', '/api/v1/reward-snapshot'],
       ['GET /api/v1/dashboard', '/api/v1/dashboard'],
+      ['GET /api/v1/miners/{hotkey}/results, 100,000 accepted', HEAVY_MINER_RESULTS_PATH],
     ];
     const rows: Row[] = [
       ...reads.map(([name]) => ({ name, target: 0.75, coordinator: [], bare: [] })),

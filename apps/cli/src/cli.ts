@@ -8,6 +8,7 @@ import { CommandContext, type GlobalArgs } from './context';
 import { CliRefusedError, CliUnreachableError, CliUsageError, EXIT, type ExitCode } from './errors';
 import { EventStreamEndedError } from './events/event-stream';
 import type { CliIo } from './output/io';
+import { terminalSafeIo, terminalSafeLine } from './output/terminal-safe';
 import { CLI_VERSION } from './version';
 
 const EPILOGUE = [
@@ -22,7 +23,8 @@ export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv):
   let failure: unknown = null;
   const handle: Handle = (body) => async (args) => {
     try {
-      await body(new CommandContext(io, env, args), args);
+      // For people, server text is printed without terminal controls; `--json` stays the server's bytes.
+      await body(new CommandContext(args.json === true ? io : terminalSafeIo(io), env, args), args);
     } catch (error) {
       // Kept here so that yargs neither prints nor rethrows it in its own words.
       failure = error;
@@ -73,20 +75,20 @@ function parser(argv: string[], handle: Handle): Argv<GlobalArgs> {
 /** One line (or the server's detail) on stderr, the server's error JSON on stdout under `--json`; the exit code. */
 function report(error: unknown, io: CliIo, json: boolean): ExitCode {
   if (error instanceof CliUsageError || error instanceof MissingAdminTokenError) {
-    io.stderr(`rcs: ${error.message}\n`);
+    io.stderr(`rcs: ${terminalSafeLine(error.message)}\n`);
     return EXIT.usage;
   }
   if (error instanceof ServiceAnswerError) {
     if (json && error.body !== '') io.stdout(`${error.body.trim()}\n`);
-    io.stderr(`rcs: refused (HTTP ${error.status}${error.code ? ` ${error.code}` : ''}): ${error.detail}\n`);
+    io.stderr(`rcs: refused (HTTP ${error.status}${error.code ? ` ${terminalSafeLine(error.code)}` : ''}): ${terminalSafeLine(error.detail)}\n`);
     return EXIT.refused;
   }
   if (error instanceof CliRefusedError || error instanceof InvalidResponseError || error instanceof EventStreamEndedError) {
-    io.stderr(`rcs: ${error.message}\n`);
+    io.stderr(`rcs: ${terminalSafeLine(error.message)}\n`);
     return EXIT.refused;
   }
   if (error instanceof ServiceUnreachableError || error instanceof CliUnreachableError) {
-    io.stderr(`rcs: unreachable: ${error.message}\n`);
+    io.stderr(`rcs: unreachable: ${terminalSafeLine(error.message)}\n`);
     return EXIT.unreachable;
   }
   throw error;

@@ -2,11 +2,10 @@ import { CoordinatorRoutes, HttpClient, PoolClient, type JsonDocument } from '@r
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { BtAuthSigner } from '@rcs/auth';
 import { readSettings, type CliSettings, type SettingFlags } from './config/settings';
+import { cliHttpSettings, type CliHttpSettings } from './http/limits';
 import { loadKeypair } from './identity';
 import type { CliIo } from './output/io';
-
-/** Per-request bound: long enough for a planner run, short enough that a dead service is reported. */
-const REQUEST_TIMEOUT_MS = 60_000;
+import { terminalSafe } from './output/terminal-safe';
 
 /** The global options every command has (yargs parses them; see `cli.ts`). */
 export interface GlobalArgs extends SettingFlags {
@@ -30,6 +29,11 @@ export class CommandContext {
     return this.args.json === true;
   }
 
+  /** The bounds on every request and answer (`http/limits.ts`). */
+  get http(): CliHttpSettings {
+    return cliHttpSettings(this.env);
+  }
+
   get settings(): CliSettings {
     this.settingsCache ??= readSettings(this.args, this.env);
     return this.settingsCache;
@@ -46,7 +50,7 @@ export class CommandContext {
 
   /** The identity's key pair (chain transactions sign with it). */
   keypair(): Promise<KeyringPair> {
-    this.pairCache ??= loadKeypair(this.settings.identity);
+    this.pairCache ??= loadKeypair(this.settings.identity, (warning) => this.note(`rcs: warning: ${warning}`));
     return this.pairCache;
   }
 
@@ -58,11 +62,13 @@ export class CommandContext {
   /** The coordinator's routes, signing when `signed` (the identity is loaded then, and only then). */
   async coordinator(options: { signed?: boolean } = {}): Promise<CoordinatorRoutes> {
     const signer = options.signed ? await this.signer() : undefined;
-    return new CoordinatorRoutes(new HttpClient({ baseUrl: this.settings.coordinatorUrl, timeoutMs: REQUEST_TIMEOUT_MS, signer }), this.settings.adminToken);
+    const { timeoutMs, limits } = this.http;
+    return new CoordinatorRoutes(new HttpClient({ baseUrl: this.settings.coordinatorUrl, timeoutMs, limits, signer }), this.settings.adminToken);
   }
 
   async pool(options: { signed?: boolean } = {}): Promise<PoolClient> {
-    return new PoolClient({ baseUrl: this.settings.poolUrl, timeoutMs: REQUEST_TIMEOUT_MS }, options.signed ? await this.signer() : null);
+    const { timeoutMs, limits } = this.http;
+    return new PoolClient({ baseUrl: this.settings.poolUrl, timeoutMs, limits }, options.signed ? await this.signer() : null);
   }
 
   /** `--json`: the server's text as it came, one document per line; else what `human` writes for people. */
@@ -73,7 +79,7 @@ export class CommandContext {
 
   /** A line for people on stderr (progress, hints); silent under `--json` only when stdout is what counts. */
   note(text: string): void {
-    this.io.stderr(`${text}\n`);
+    this.io.stderr(`${terminalSafe(text)}\n`);
   }
 }
 

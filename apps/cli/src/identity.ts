@@ -1,5 +1,5 @@
 import type { KeyringPair } from '@polkadot/keyring/types';
-import { BtAuthSigner, hotkeyFilePath, loadValidatorKeypair, ValidatorKeyError } from '@rcs/auth';
+import { BtAuthSigner, hotkeyFilePath, type KeyfileWarn, loadValidatorKeypair, ValidatorKeyError } from '@rcs/auth';
 import type { IdentitySettings } from './config/settings';
 import { CliUsageError } from './errors';
 
@@ -9,14 +9,15 @@ export const NO_IDENTITY =
 
 /**
  * The hotkey that signs: a Bittensor wallet's hotkey file (read as the validator runner reads it, any SS58
- * prefix in its `ss58Address`) or a secret URI. The secret never appears in an error message.
+ * prefix in its `ss58Address`) or a secret URI. The secret never appears in an error message. Only the hotkey file is
+ * read (never the coldkey); `warn` hears, once, that it is readable by group or others.
  */
-export async function loadKeypair(identity: IdentitySettings): Promise<KeyringPair> {
+export async function loadKeypair(identity: IdentitySettings, warn?: KeyfileWarn): Promise<KeyringPair> {
   if (identity.keyUri !== null && identity.walletName !== null) throw new CliUsageError('give one identity: --key-uri (RCS_KEY_URI) or --wallet-name (BT_WALLET_NAME), not both');
   try {
     if (identity.keyUri !== null) return await loadValidatorKeypair({ kind: 'uri', variable: 'VALIDATOR_SECRET_URI', uri: identity.keyUri });
     if (identity.walletName !== null) {
-      return await loadValidatorKeypair({ kind: 'wallet', walletName: identity.walletName, hotkeyName: identity.walletHotkey, walletPath: identity.walletPath });
+      return await loadValidatorKeypair({ kind: 'wallet', walletName: identity.walletName, hotkeyName: identity.walletHotkey, walletPath: identity.walletPath }, warn);
     }
   } catch (error) {
     if (!(error instanceof ValidatorKeyError)) throw error;

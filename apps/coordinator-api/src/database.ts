@@ -14,8 +14,11 @@ import { SnapshotChangesOfAccepted1764201600000 } from './migrations/17642016000
 import { SubmissionsMinerAccepted1764288000000 } from './migrations/1764288000000-submissions-miner-accepted';
 import { TaskHardware1764374400000 } from './migrations/1764374400000-task-hardware';
 import { HeldoutShards1764460800000 } from './migrations/1764460800000-heldout-shards';
+import { PeerEvaluationOwners1764547200000 } from './migrations/1764547200000-peer-evaluation-owners';
 import { HeldoutRotation1764547234000 } from './migrations/1764547234000-heldout-rotation';
 import { RewardSnapshotHistory1764550036000 } from './migrations/1764550036000-reward-snapshot-history';
+import { MinerTaskResults1764633600000 } from './migrations/1764633600000-miner-task-results';
+import { MinerTaskResultEntity } from './miners/entities/miner-task-result.entity';
 import { RewardPolicyEntity } from './rewards/entities/reward-policy.entity';
 import { RewardSnapshotEntity } from './rewards/entities/reward-snapshot.entity';
 import { RewardSnapshotChangeEntity } from './rewards/entities/reward-snapshot-change.entity';
@@ -44,6 +47,7 @@ export const COORDINATOR_ENTITIES: EntityClassOrSchema[] = [
   RewardSnapshotChangeEntity,
   HeldoutShardEntity,
   RewardSnapshotHistoryEntity,
+  MinerTaskResultEntity,
 ];
 
 export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
@@ -57,6 +61,8 @@ export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
   SubmissionsMinerAccepted1764288000000,
   TaskHardware1764374400000,
   HeldoutShards1764460800000,
+  PeerEvaluationOwners1764547200000,
   HeldoutRotation1764547234000,
   RewardSnapshotHistory1764550036000,
+  MinerTaskResults1764633600000,
 ];

@@ -96,6 +96,30 @@ describe('GET /api/v1/miners/{hotkey}/results', () => {
     expect(none.body).toEqual({ hotkey: people.charlie.hotkey, competitions: [] });
   });
 
+  it('pages by keyset: after=<latest_decided_at>,<task_id> of the last row starts the next page there', async () => {
+    const [first] = (await read(people.dave.hotkey, '?limit=1')).body.competitions;
+    const next = await read(people.dave.hotkey, `?limit=1&after=${encodeURIComponent(`${first.latest_decided_at},${first.task_id}`)}`);
+    expectStatus(next, 200);
+    expect(next.body.competitions.map((c) => c.task_id)).toEqual([main.id]);
+    const [last] = next.body.competitions;
+    const end = await read(people.dave.hotkey, `?after=${encodeURIComponent(`${last.latest_decided_at},${last.task_id}`)}`);
+    expect(end.body.competitions).toEqual([]);
+    for (const cursor of ['yesterday', `${first.latest_decided_at}`, `${first.latest_decided_at},not-a-uuid`]) {
+      const refused = await read(people.dave.hotkey, `?after=${encodeURIComponent(cursor)}`);
+      expectStatus(refused, 422);
+      expect((refused.body as unknown as { detail: { loc: string[] }[] }).detail[0].loc).toEqual(['query', 'after']);
+    }
+  });
+
+  it('keeps its per-competition rows exact when a result stops being accepted or is removed', async () => {
+    const before = (await read(people.eve.hotkey)).body.competitions;
+    expect(before).toMatchObject([{ task_id: side.id, accepted: 1 }]);
+    await h.db.dataSource.query(`UPDATE submissions SET status = 'rejected' WHERE id = $1`, [decided.sideEve.id]);
+    expect((await read(people.eve.hotkey)).body.competitions).toEqual([]);
+    await h.db.dataSource.query(`UPDATE submissions SET status = 'accepted' WHERE id = $1`, [decided.sideEve.id]);
+    expect((await read(people.eve.hotkey)).body.competitions).toEqual(before);
+  });
+
   it('refuses a hotkey that is no SS58 address, and bounds outside the limits, with 422 items', async () => {
     const malformed: Reply<unknown> = await read('not-an-address');
     expectStatus(malformed, 422);

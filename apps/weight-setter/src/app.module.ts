@@ -18,6 +18,7 @@ import { RevealWatchService } from './weights/reveal-watch.service';
 import { SetterIdentity } from './weights/setter-identity';
 import { SUBTENSOR, VALIDATOR_KEYPAIR, WEIGHTS_CLOCK, WEIGHTS_CONFIG, WEIGHTS_LOGGER } from './weights/tokens';
 import { WeightsPassService } from './weights/weights-pass.service';
+import { SnapshotDigester } from './weights/snapshot-worker';
 import { WeightsJobHandler } from './weights/weights.job';
 
 /** /healthz, /readyz, /status, /metrics; the owner lock and the `weights.set` worker. */
@@ -62,6 +63,7 @@ export class AppModule {
           useFactory: (redis: Redis, keypair: KeyringPair) => new PassStatusStore(redis, config.redisKeyPrefix, keypair.address),
         },
         WeightsPassService,
+        SnapshotDigester,
         RevealWatchService,
         WeightsJobHandler,
         OwnershipService,

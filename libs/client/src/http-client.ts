@@ -1,11 +1,14 @@
 import type { BtAuthSigner } from '@rcs/auth';
+import { AnswerBoundError, AnswerKind, HttpBodyLimits, readBoundedBody, UNBOUNDED_BODY } from './bounded-body';
 import { InvalidResponseError, ServiceAnswerError, ServiceUnreachableError } from './errors';
 
 export interface HttpClientOptions {
   /** e.g. `http://127.0.0.1:8000`; a trailing slash is ignored. */
   baseUrl: string;
-  /** Per request. */
+  /** Per request, headers and body together. */
   timeoutMs: number;
+  /** The most read of each kind of answer and the longest silence while a body comes; unset: unbounded. */
+  limits?: HttpBodyLimits;
   /** Signs requests marked `signed` (BT-AUTH-V1: the exact text sent is signed). */
   signer?: BtAuthSigner;
 }
@@ -53,13 +56,16 @@ export class HttpClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
   }
 
-  /** Sends the request; network failures and timeouts are `ServiceUnreachableError`, any status is answered. */
-  async send(request: HttpRequest): Promise<HttpAnswer> {
-    return decoded(await this.receive(request));
+  /**
+   * Sends the request; network failures, timeouts and answers past the client's limits are `ServiceUnreachableError`
+   * (`AnswerBoundError` for the limits), any status is answered.
+   */
+  async send(request: HttpRequest, kind: AnswerKind = 'document'): Promise<HttpAnswer> {
+    return decoded(await this.receive(request, kind));
   }
 
   /** Like `send`, the body kept as the exact bytes sent (a digest must hash what the service sent, not a decoding of it). */
-  async receive(request: HttpRequest): Promise<HttpBytesAnswer> {
+  async receive(request: HttpRequest, kind: AnswerKind = 'bytes'): Promise<HttpBytesAnswer> {
     const headers: Record<string, string> = { ...request.headers };
     if (request.signed) {
       if (!this.options.signer) throw new TypeError(`${request.method} ${request.path} must be signed but the client has no signer`);
@@ -73,8 +79,12 @@ export class HttpClient {
         body: request.body,
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
-      return { status: response.status, body: new Uint8Array(await response.arrayBuffer()), headers: response.headers };
+      const limits = this.options.limits ?? UNBOUNDED_BODY;
+      const ok = response.status >= 200 && response.status <= 299;
+      const maxBytes = ok ? limits[`${kind}Bytes`] : limits.errorBytes;
+      return { status: response.status, body: await readBoundedBody(response, maxBytes, limits.idleTimeoutMs, request.path), headers: response.headers };
     } catch (error) {
+      if (error instanceof AnswerBoundError) throw error;
       throw new ServiceUnreachableError(describeFetchError(error), request.path);
     }
   }
@@ -86,7 +96,7 @@ export class HttpClient {
 
   /** Like `json`, keeping the answer's text too (a client that must print exactly what the service sent). */
   async document(request: HttpRequest): Promise<JsonDocument<unknown>> {
-    const text = await this.text(request);
+    const text = await this.answerText(request, 'document');
     try {
       return { value: JSON.parse(text) as unknown, text };
     } catch {
@@ -96,14 +106,18 @@ export class HttpClient {
 
   /** The exact bytes of a 2xx answer; any other status is a `ServiceAnswerError`. */
   async bytes(request: HttpRequest): Promise<Uint8Array> {
-    const answer = await this.receive(request);
+    const answer = await this.receive(request, 'bytes');
     if (answer.status < 200 || answer.status > 299) throw answerError(decoded(answer), request.path);
     return answer.body;
   }
 
   /** The text of a 2xx answer (Markdown routes); any other status is a `ServiceAnswerError`. */
   async text(request: HttpRequest): Promise<string> {
-    const answer = await this.send(request);
+    return this.answerText(request, 'text');
+  }
+
+  private async answerText(request: HttpRequest, kind: AnswerKind): Promise<string> {
+    const answer = await this.send(request, kind);
     if (answer.status < 200 || answer.status > 299) throw answerError(answer, request.path);
     return answer.text;
   }
@@ -136,7 +150,9 @@ function validationText(items: unknown[]): string {
 }
 
 function describeFetchError(error: unknown): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'timed out';
+  // A timeout while the body comes is a DOMException, which is no `Error` of this realm under every runner.
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name === 'TimeoutError' || name === 'AbortError') return 'timed out';
   const cause = error instanceof Error ? (error.cause as NodeJS.ErrnoException | undefined) : undefined;
   return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }

@@ -140,6 +140,41 @@ app.get<{ Params: { id: string } }>('/api/v1/tasks/:id/best', async (request, re
   };
 });
 
+// A miner's results page in one statement: the page of miner_task_results, each row's best by one index probe.
+const MINER_RESULTS = `
+SELECT t.id AS task_id, t.slug AS task_slug, t.title AS task_title, t.task_state, t.metric_name, t.metric_direction, m.accepted, m.latest_decided_at,
+       top.id AS best_submission_id, top.verified_metric_value AS best_metric_value, top.decided_at AS best_decided_at, b.miner_hotkey = $1 AS holds_best
+FROM miner_task_results m JOIN tasks t ON t.id = m.task_id LEFT JOIN best_results b ON b.task_id = t.id
+CROSS JOIN LATERAL (
+  (SELECT s.id, s.verified_metric_value, s.decided_at FROM submissions s WHERE t.metric_direction = 'minimize' AND s.miner_hotkey = $1 AND s.task_id = m.task_id
+     AND s.status = 'accepted' ORDER BY s.verified_metric_value ASC NULLS LAST, s.decided_at, s.id LIMIT 1)
+  UNION ALL
+  (SELECT s.id, s.verified_metric_value, s.decided_at FROM submissions s WHERE t.metric_direction = 'maximize' AND s.miner_hotkey = $1 AND s.task_id = m.task_id
+     AND s.status = 'accepted' ORDER BY s.verified_metric_value DESC NULLS LAST, s.decided_at, s.id LIMIT 1)) top
+WHERE m.miner_hotkey = $1 ORDER BY m.latest_decided_at DESC, m.task_id DESC LIMIT 100`;
+
+app.get<{ Params: { hotkey: string } }>('/api/v1/miners/:hotkey/results', async (request, reply) => {
+  const key = decodePublicKey(request.params.hotkey);
+  if (key === null) return reply.code(422).send({ detail: [{ type: 'ss58_invalid', loc: ['path', 'hotkey'], msg: 'not a valid SS58 address' }] });
+  const hotkey = ss58OfPublicKey(key);
+  const { rows } = await pool.query(MINER_RESULTS, [hotkey]);
+  return {
+    hotkey,
+    competitions: (rows as Row[]).map((row) => ({
+      task_id: row.task_id,
+      task_slug: row.task_slug,
+      task_title: row.task_title,
+      task_state: row.task_state,
+      metric_name: row.metric_name,
+      metric_direction: row.metric_direction,
+      accepted: row.accepted,
+      best: { submission_id: row.best_submission_id, metric_value: row.best_metric_value, decided_at: (row.best_decided_at as Date).toISOString() },
+      latest_decided_at: (row.latest_decided_at as Date).toISOString(),
+      holds_best: row.holds_best === true,
+    })),
+  };
+});
+
 app.get('/api/v1/reward-snapshot', async (_request, reply) => {
   const { rows } = await pool.query(`SELECT generated_at, body FROM reward_snapshots ORDER BY generated_at DESC LIMIT 1`);
   const row = rows[0] as { generated_at: Date; body: string } | undefined;

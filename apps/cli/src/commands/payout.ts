@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { canonicalSs58 } from '@rcs/auth';
 import { ChainConfigError, ChainUnavailableError, chainConfigFromEnv, ClaimContractError, closeChainAdapters, createChainAdapters, type ClaimContractPort, type HexHash } from '@rcs/chain';
 import type { JsonDocument } from '@rcs/client';
 import { verifyClaimPackage, type ClaimPackage } from '@rcs/merkle';
@@ -19,6 +20,7 @@ export function payoutCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv<Gl
             const hotkey = args.hotkey ?? (await ctx.signer()).hotkey;
             const pool = await ctx.pool();
             const pkg = await pool.claimPackage(hotkey);
+            packageOf(pkg, hotkey, null);
             const claimed = await withContract(ctx, (contract) => contract.claimedCumulativeRao(hotkey)).then(
               (rao) => rao.toString(),
               (error: unknown) => (error instanceof CliUnreachableError ? `unknown (${error.message})` : Promise.reject(error)),
@@ -45,7 +47,7 @@ export function payoutCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv<Gl
           handle(async (ctx, args) => {
             const hotkey = args.hotkey ?? (await ctx.signer()).hotkey;
             const pkg = await (await ctx.pool()).claimPackage(hotkey, args.epoch ?? null);
-            const { value } = await verifiedPackage(ctx, pkg);
+            const { value } = await verifiedPackage(ctx, pkg, hotkey, args.epoch ?? null);
             ctx.print(pkg, () => `ok: epoch ${value.epoch}, leaf ${value.index} of ${value.leaf_count}, amount ${value.amount} to ${value.recipient_coldkey}; the proof leads to the contract's root ${value.root}\n`);
           }),
         )
@@ -58,7 +60,8 @@ export function payoutCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv<Gl
             const pair = await ctx.keypair();
             for (let attempt = 1; ; attempt += 1) {
               const pkg = await (await ctx.pool()).claimPackage(signer.hotkey, args.epoch ?? null);
-              const { value } = await verifiedPackage(ctx, pkg);
+              // The fee is the signer's: only the signer's own package (of the epoch asked for) is signed for.
+              const { value } = await verifiedPackage(ctx, pkg, signer.hotkey, args.epoch ?? null);
               try {
                 const receipt = await claimWith(ctx, value, pair);
                 return printReceipt(ctx, value, receipt);
@@ -118,9 +121,25 @@ function printReceipt(ctx: CommandContext, value: ClaimPackage, receipt: ClaimRe
   else ctx.io.stdout(fields([['paid', `${paid} rao`], ['to', value.recipient_coldkey], ['epoch', value.epoch], ['block', receipt.block], ['tx', receipt.txHash]]));
 }
 
-/** The package checked against the epoch the contract holds; refused (exit 1) when it does not verify. */
-async function verifiedPackage(ctx: CommandContext, pkg: JsonDocument<unknown>): Promise<{ value: ClaimPackage }> {
-  const value = pkg.value as ClaimPackage;
+/**
+ * The package the pool answered, refused (exit 1) unless it is the one asked for: the hotkey's (any SS58 spelling of
+ * it), and of `epoch` when one was asked for. The claim contract pays whichever package it is given and the caller
+ * pays the fee, so a pool that answers someone else's package must not make `rcs` sign for it.
+ */
+function packageOf(pkg: JsonDocument<unknown>, hotkey: string, epoch: number | null): ClaimPackage {
+  const value = (typeof pkg.value === 'object' && pkg.value !== null ? pkg.value : {}) as Partial<ClaimPackage>;
+  const wanted = canonicalSs58(hotkey) ?? hotkey;
+  const got = typeof value.hotkey === 'string' ? canonicalSs58(value.hotkey) : null;
+  if (got !== wanted) {
+    throw new CliRefusedError(`wrong_package: the pool answered the package of ${typeof value.hotkey === 'string' ? JSON.stringify(value.hotkey) : 'no hotkey'} for ${wanted}; nothing was signed`);
+  }
+  if (epoch !== null && value.epoch !== epoch) throw new CliRefusedError(`wrong_package: the pool answered epoch ${String(value.epoch)} for epoch ${epoch}; nothing was signed`);
+  return value as ClaimPackage;
+}
+
+/** The package of `hotkey` (and `epoch`), checked against the epoch the contract holds; refused (exit 1) when it is another's or does not verify. */
+async function verifiedPackage(ctx: CommandContext, pkg: JsonDocument<unknown>, hotkey: string, askedEpoch: number | null): Promise<{ value: ClaimPackage }> {
+  const value = packageOf(pkg, hotkey, askedEpoch);
   const epoch = await withContract(ctx, (contract) => contract.epochInfo(value.epoch));
   if (epoch === null) throw new CliRefusedError(`unknown_epoch: the claim contract holds no epoch ${value.epoch}`);
   const verdict = verifyClaimPackage(value, { root: epoch.root, leafCount: epoch.numOfLeaves });

@@ -1,4 +1,5 @@
-import { ServiceAnswerError, ServiceUnreachableError, answerError } from '@rcs/client';
+import { AnswerBoundError, ServiceAnswerError, ServiceUnreachableError, answerError, readBoundedBody, sizeText } from '@rcs/client';
+import { CLI_BODY_BYTES } from '../http/limits';
 
 /** One Server-Sent Event of `/api/v1/events`: its name and its `data:` text (one JSON object). */
 export interface StreamEvent {
@@ -34,7 +35,11 @@ export async function followEvents(
     } catch (error) {
       throw new ServiceUnreachableError(abort.signal.aborted ? 'timed out' : ((error as Error & { cause?: { code?: string } }).cause?.code ?? (error as Error).message), new URL(url).pathname);
     }
-    if (!response.ok || response.body === null) throw answerError({ status: response.status, text: await response.text(), headers: response.headers }, new URL(url).pathname);
+    const path = new URL(url).pathname;
+    if (!response.ok || response.body === null) {
+      const text = new TextDecoder().decode(await readBoundedBody(response, CLI_BODY_BYTES.errorBytes, 0, path));
+      throw answerError({ status: response.status, text, headers: response.headers }, path);
+    }
     if (await opened()) return;
     const decoder = new TextDecoder();
     let buffer = '';
@@ -47,10 +52,13 @@ export async function followEvents(
           buffer = buffer.slice(end + 2);
           if (event !== null && onEvent(event)) return;
         }
+        // What is left is one unfinished event: a service that never ends it must not fill the memory.
+        if (buffer.length > CLI_BODY_BYTES.eventBytes) throw new AnswerBoundError(`an event is larger than ${sizeText(CLI_BODY_BYTES.eventBytes)}, the most read for one`, path);
       }
     } catch (error) {
+      if (error instanceof AnswerBoundError) throw error;
       if (abort.signal.aborted) throw new EventStreamEndedError(`no decision within ${Math.round(timeoutMs / 1000)} s`);
-      throw new ServiceUnreachableError(`the event stream broke: ${(error as Error).message}`, new URL(url).pathname);
+      throw new ServiceUnreachableError(`the event stream broke: ${(error as Error).message}`, path);
     }
     throw new EventStreamEndedError('the event stream ended before the decision');
   } catch (error) {

@@ -1,3 +1,5 @@
+import { terminalSafeLine } from './terminal-safe';
+
 /** Where a command writes: stdout for results (exactly the server's JSON under `--json`), stderr for people. */
 export interface CliIo {
   stdout(text: string): void;
@@ -15,7 +17,9 @@ export function processIo(): CliIo {
 }
 
 /** A plain table: a header row, then one row per item, columns padded to their widest cell. */
-export function table(headers: string[], rows: string[][]): string {
+export function table(headers: string[], rawRows: string[][]): string {
+  // Cells carry server text: one line each, without terminal controls, so columns are measured as shown.
+  const rows = rawRows.map((row) => row.map(terminalSafeLine));
   const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd();
   return `${[line(headers), ...rows.map(line)].join('\n')}\n`;
@@ -29,7 +33,7 @@ export function fields(entries: [string, unknown][]): string {
 
 export function display(value: unknown): string {
   if (value === null || value === undefined) return '-';
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return terminalSafeLine(value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return JSON.stringify(value);
 }

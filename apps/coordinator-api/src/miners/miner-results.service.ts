@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { canonicalSs58 } from '@rcs/auth';
-import { ApiValidationError, MinerResultsDto, MinerResultsQueryDto } from '@rcs/contracts';
+import { ApiValidationError, MINER_RESULTS_CURSOR, MinerResultsDto, MinerResultsQueryDto } from '@rcs/contracts';
 import { ReadReplicas } from '@rcs/persistence';
 import { MinerResultsRepository } from './miner-results.repository';
 
@@ -18,8 +18,12 @@ export class MinerResultsService {
     if (hotkey === null) {
       throw new ApiValidationError([{ type: 'ss58_invalid', loc: ['path', 'hotkey'], msg: 'Value error, not a valid SS58 address', input: spelled }]);
     }
+    const cursor = query.after === undefined ? null : MINER_RESULTS_CURSOR.exec(query.after);
+    const after = cursor === null ? null : { decidedAt: cursor[1], taskId: cursor[2] };
     // Public and lag-tolerant: on a read replica when there is one (DECISIONS §19).
-    const rows = await this.replicas.read((dataSource) => this.repository.competitions(dataSource.manager, hotkey, query));
+    const rows = await this.replicas.read((dataSource) =>
+      this.repository.competitions(dataSource.manager, hotkey, { limit: query.limit, offset: query.offset, after }),
+    );
     return {
       hotkey,
       competitions: rows.map((row) => ({

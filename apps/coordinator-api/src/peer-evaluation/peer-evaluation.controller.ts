@@ -28,7 +28,8 @@ export class PeerEvaluationController {
   @ApiOperation({
     summary: "Evaluate another miner's pending submission (peer_evaluation tasks)",
     description:
-      'Any staked miner but the owner, once per submission. `accepted` must report the task metric as a finite number in ' +
+      'Any staked miner whose owner coldkey differs from the submitter\'s, once per owner per submission (another hotkey of ' +
+      'an owner that already evaluated it: 409 already_evaluated_by_owner; a hotkey of the submitter\'s owner: 403 own_submission). `accepted` must report the task metric as a finite number in ' +
       'observed_metrics. The evaluation that brings the accepted, rejected or error count to the task\'s min_peer_evaluations ' +
       'decides the submission (accepted with the median of the accepted metric values) and, when accepted, updates the best ' +
       'result. Paused and closed tasks still take evaluations of pending submissions.',
@@ -36,7 +37,7 @@ export class PeerEvaluationController {
   @ApiParam(SUBMISSION_ID)
   @ApiOkResponse({ type: PeerEvaluationDto, description: 'The stored evaluation.' })
   @ApiValidationFailure('Body bounds or unknown properties; `accepted` without a finite task metric (loc body.observed_metrics.<metric_name>); NUL or unpaired surrogates in any string.')
-  @ApiErrors(...SIGNATURE_ERRORS, ErrorCode.InsufficientMinerStake, ErrorCode.CannotEvaluateOwnSubmission, ErrorCode.SubmissionNotFound, ErrorCode.PeerEvaluationNotAllowed, ErrorCode.SubmissionAlreadyDecided, ErrorCode.DuplicatePeerEvaluation, [ErrorCode.ChainUnavailable, 'the stake gate cannot reach the chain'])
+  @ApiErrors(...SIGNATURE_ERRORS, ErrorCode.InsufficientMinerStake, ErrorCode.CannotEvaluateOwnSubmission, ErrorCode.OwnSubmission, ErrorCode.SubmissionNotFound, ErrorCode.PeerEvaluationNotAllowed, ErrorCode.SubmissionAlreadyDecided, ErrorCode.DuplicatePeerEvaluation, ErrorCode.AlreadyEvaluatedByOwner, [ErrorCode.ChainUnavailable, 'the stake gate or the owner lookup cannot reach the chain'])
   async evaluate(
     @CurrentAuth() evaluator: HotkeyPrincipal,
     @Param('submission_id') submissionId: string,

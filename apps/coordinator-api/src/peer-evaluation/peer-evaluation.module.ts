@@ -5,11 +5,12 @@ import { TasksModule } from '../tasks/tasks.module';
 import { PeerEvaluationController } from './peer-evaluation.controller';
 import { PeerEvaluationRepository } from './peer-evaluation.repository';
 import { PeerEvaluationService } from './peer-evaluation.service';
+import { MinerOwners } from './miner-owners';
 
 @Module({
   imports: [DecisionsModule, SubmissionsRepositoryModule, TasksModule],
   controllers: [PeerEvaluationController],
-  providers: [PeerEvaluationService, PeerEvaluationRepository],
+  providers: [PeerEvaluationService, PeerEvaluationRepository, MinerOwners],
   // The submission detail reads a submission's evaluations and counts through it.
   exports: [PeerEvaluationRepository],
 })

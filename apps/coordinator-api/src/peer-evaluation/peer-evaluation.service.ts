@@ -18,8 +18,9 @@ import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { SubmissionsRepository } from '../submissions/submissions-repository.module';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { PeerEvaluationEntity } from './entities/peer-evaluation.entity';
+import { MinerOwners } from './miner-owners';
 import { toPeerConsensusDto } from './peer-evaluation.mapper';
-import { ONE_EVALUATION_PER_EVALUATOR, PeerEvaluationRepository } from './peer-evaluation.repository';
+import { ONE_EVALUATION_PER_EVALUATOR, ONE_EVALUATION_PER_OWNER, PeerEvaluationRepository } from './peer-evaluation.repository';
 import { finiteMetric, PeerDecision, peerDecision, peerEvaluationViolations, PeerVerdicts } from './peer-evaluation.rules';
 
 /**
@@ -33,11 +34,13 @@ export class PeerEvaluationService {
     private readonly decisions: DecisionService,
     private readonly evaluations: PeerEvaluationRepository,
     private readonly submissions: SubmissionsRepository,
+    private readonly owners: MinerOwners,
   ) {}
 
   /**
-   * Records `evaluator`'s verdict on another miner's pending submission. The evaluation that brings a
-   * count to the task's `min_peer_evaluations` decides the submission in its own transaction.
+   * Records `evaluator`'s verdict on a pending submission of another owner's miner (DECISIONS.md §6: consensus
+   * counts distinct owner coldkeys, so one owner's hotkeys cannot decide a submission, nor their own). The
+   * evaluation that brings a count to the task's `min_peer_evaluations` decides the submission in its own transaction.
    */
   async evaluate(evaluator: string, submissionId: string, body: PeerEvaluateDto): Promise<PeerEvaluationEntity> {
     const { submission, task } = await this.submissions.findWithTask(this.dataSource.manager, submissionId);
@@ -47,17 +50,20 @@ export class PeerEvaluationService {
     }
     const items = peerEvaluationViolations(body, task.metricName);
     if (items.length > 0) throw new ApiValidationError(items);
-    let recorded: { evaluation: PeerEvaluationEntity; decided: boolean };
-    try {
-      recorded = await this.decisions.transaction((tx) => this.record(tx, evaluator, submission, body));
-    } catch (error) {
-      if (!isUniqueViolation(error, ONE_EVALUATION_PER_EVALUATOR)) throw error;
-      throw ApiError.conflict(ErrorCode.DuplicatePeerEvaluation, `${evaluator} has already evaluated submission ${submission.id}.`, {
+    const [owner, submitterOwner] = await Promise.all([this.owners.ownerOf(evaluator), this.owners.ownerOf(submission.minerHotkey)]);
+    if (owner === submitterOwner) {
+      throw ApiError.forbidden(ErrorCode.OwnSubmission, `${evaluator} has the same owner coldkey as the submitter; an owner cannot evaluate its own submission.`, {
         submission_id: submission.id,
-        evaluator_hotkey: evaluator,
+        owner_coldkey: owner,
       });
     }
-    return recorded.evaluation;
+    try {
+      return (await this.decisions.transaction((tx) => this.record(tx, { hotkey: evaluator, owner }, submission, body))).evaluation;
+    } catch (error) {
+      if (isUniqueViolation(error, ONE_EVALUATION_PER_EVALUATOR)) throw duplicateEvaluation(evaluator, submission);
+      if (isUniqueViolation(error, ONE_EVALUATION_PER_OWNER)) throw evaluatedByOwner(owner, submission);
+      throw error;
+    }
   }
 
   /** The consensus so far; 404 for an unknown submission, 409 `peer_evaluation_not_allowed` outside peer_evaluation tasks. */
@@ -75,7 +81,7 @@ export class PeerEvaluationService {
   /** The decision protocol: task row FOR UPDATE, then the evaluation, the count and, at the threshold, the decision. */
   private async record(
     tx: DecisionTransaction,
-    evaluator: string,
+    evaluator: { hotkey: string; owner: string },
     checked: SubmissionEntity,
     body: PeerEvaluateDto,
   ): Promise<{ evaluation: PeerEvaluationEntity; decided: boolean }> {
@@ -84,10 +90,16 @@ export class PeerEvaluationService {
     const manager = tx.manager;
     const submission = await this.submissions.findOrThrow(manager, checked.id);
     if (submission.status !== SubmissionStatus.PendingVerification) throw alreadyDecided(submission);
+    // Under the task lock every earlier evaluation is visible: refuse the owner's second one by name, not by constraint.
+    const earlier = await this.evaluations.findByOwner(manager, submission.id, evaluator.owner);
+    if (earlier !== null) {
+      throw earlier.evaluatorHotkey === evaluator.hotkey ? duplicateEvaluation(evaluator.hotkey, submission) : evaluatedByOwner(evaluator.owner, submission);
+    }
     const evaluation = await this.evaluations.insert(manager, {
       submissionId: submission.id,
       taskId: task.id,
-      evaluatorHotkey: evaluator,
+      evaluatorHotkey: evaluator.hotkey,
+      evaluatorOwner: evaluator.owner,
       status: body.status,
       observedMetrics: body.observed_metrics,
       metricValue: finiteMetric(body.observed_metrics, task.metricName),
@@ -110,6 +122,21 @@ function assertPeerEvaluationTask(task: TaskEntity, submission: SubmissionEntity
     ErrorCode.PeerEvaluationNotAllowed,
     `Submission ${submission.id} belongs to a ${task.competitionMode} task: validators decide it, not peer evaluation.`,
     { submission_id: submission.id, task_id: task.id, competition_mode: task.competitionMode },
+  );
+}
+
+function duplicateEvaluation(evaluator: string, submission: SubmissionEntity): ApiError {
+  return ApiError.conflict(ErrorCode.DuplicatePeerEvaluation, `${evaluator} has already evaluated submission ${submission.id}.`, {
+    submission_id: submission.id,
+    evaluator_hotkey: evaluator,
+  });
+}
+
+function evaluatedByOwner(owner: string, submission: SubmissionEntity): ApiError {
+  return ApiError.conflict(
+    ErrorCode.AlreadyEvaluatedByOwner,
+    `Another hotkey of owner ${owner} has already evaluated submission ${submission.id}; consensus counts each owner once.`,
+    { submission_id: submission.id, owner_coldkey: owner },
   );
 }
 

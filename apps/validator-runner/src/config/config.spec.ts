@@ -17,7 +17,7 @@ describe('validator runner configuration', () => {
       workDir: '/srv/.data/runner',
       scanIntervalSeconds: 10,
       scanLimit: 1,
-      fetch: { allowInsecureHttp: false, allowPrivateAddresses: false, allowLocalSources: false },
+      fetch: { allowInsecureHttp: false, allowPrivateAddresses: false, allowLocalSources: false, downloadTimeoutMs: 1800 * 1000, downloadMinBytesPerSecond: 64 * 1024 },
       logCapBytes: 64 * 1024,
       resultMaxBytes: 1024 * 1024,
       logFormat: 'json',
@@ -112,6 +112,8 @@ describe('validator runner configuration', () => {
       ALLOW_INSECURE_ARTIFACT_URIS: 'true',
       ALLOW_PRIVATE_ARTIFACT_HOSTS: 'true',
       ALLOW_LOCAL_REPOSITORIES: 'true',
+      RUNNER_DOWNLOAD_TIMEOUT_SECONDS: '120',
+      RUNNER_DOWNLOAD_MIN_BYTES_PER_SECOND: '0',
       RUNNER_WORK_DIR: '/tmp/w',
       SANDBOX_FILE_MB: '10',
       SANDBOX_DISK_MB: '64',
@@ -122,7 +124,7 @@ describe('validator runner configuration', () => {
     expect(config).toMatchObject({
       coordinatorUrl: 'http://127.0.0.1:9000',
       workDir: '/tmp/w',
-      fetch: { allowInsecureHttp: true, allowPrivateAddresses: true, allowLocalSources: true },
+      fetch: { allowInsecureHttp: true, allowPrivateAddresses: true, allowLocalSources: true, downloadTimeoutMs: 120 * 1000, downloadMinBytesPerSecond: 0 },
       sandbox: { limits: { fileBytes: 10 * 1024 * 1024, tmpBytes: 32 * 1024 * 1024, shmBytes: 16 * 1024 * 1024 }, workspaceBytes: 64 * 1024 * 1024, workspaceFs: 'tmpfs' },
     });
   });

@@ -21,6 +21,10 @@ export interface FetchPolicy {
   allowPrivateAddresses: boolean;
   /** `file://` and absolute-path repositories and held-out sources (the local demo). */
   allowLocalSources: boolean;
+  /** One artifact download or held-out prefetch at most this long, whatever the task's time budget leaves. */
+  downloadTimeoutMs?: number;
+  /** A download slower than this (bytes per second, over 10 s) stops as `error`; 0: no minimum. */
+  downloadMinBytesPerSecond?: number;
 }
 
 export interface ValidatorRunnerConfig extends ServiceBaseConfig {
@@ -113,6 +117,8 @@ export function loadValidatorRunnerConfig(env: NodeJS.ProcessEnv, cwd = process.
       allowInsecureHttp: read.bool('ALLOW_INSECURE_ARTIFACT_URIS', false),
       allowPrivateAddresses: read.bool('ALLOW_PRIVATE_ARTIFACT_HOSTS', false),
       allowLocalSources: read.bool('ALLOW_LOCAL_REPOSITORIES', false),
+      downloadTimeoutMs: read.int('RUNNER_DOWNLOAD_TIMEOUT_SECONDS', 1800, 1, 7 * 86400) * 1000,
+      downloadMinBytesPerSecond: read.int('RUNNER_DOWNLOAD_MIN_BYTES_PER_SECOND', 64 * 1024, 0, GIB),
     },
     artifactMaxBytes: read.int('RUNNER_ARTIFACT_MAX_MB', 20 * 1024, 1, 1024 * 1024) * MIB,
     heldoutMaxBytes: read.int('RUNNER_HELDOUT_MAX_MB', 2 * 1024, 1, 1024 * 1024) * MIB,

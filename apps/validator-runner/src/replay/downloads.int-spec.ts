@@ -10,6 +10,7 @@ import { LoopbackServer } from '../../test/support/loopback-server';
 import { replayFailureOf } from '../../test/support/replay-failure-of';
 import { downloadArtifact } from './artifact-download';
 import { prefetchHeldout } from './heldout';
+import type { DownloadPace } from './safe-download';
 
 /** A plain HTTP server on loopback that records what it was asked; downloads reach it with the test-only flags. */
 class FileServer extends LoopbackServer {
@@ -59,6 +60,13 @@ function endless(res: ServerResponse): void {
   pump();
 }
 
+/** One byte every 20 ms, for ever: fast enough for no idle timeout, far too slow to finish. */
+function trickle(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/octet-stream' });
+  const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(Buffer.alloc(1, 1))), 20);
+  res.on('close', () => clearInterval(timer));
+}
+
 describe('artifact download and held-out prefetch against a local HTTP server', () => {
   let dir: string;
   let server: FileServer;
@@ -71,6 +79,9 @@ describe('artifact download and held-out prefetch against a local HTTP server', 
       '/moved': (res) => res.writeHead(302, { location: '/model.bin' }).end(),
       '/endless': endless,
       '/broken': (res) => res.writeHead(503).end('busy'),
+      '/trickle': trickle,
+      '/heldout/slow.jsonl': trickle,
+      '/silent': () => undefined,
       '/heldout/rows.jsonl': (res, headers) => {
         if (headers.authorization !== 'Bearer heldout-secret-token') res.writeHead(401).end('no');
         else res.writeHead(200).end('{"x": 1}\n{"x": 2}\n');
@@ -84,7 +95,7 @@ describe('artifact download and held-out prefetch against a local HTTP server', 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const download = (path: string, overrides: { sha256?: string; sizeBytes?: number; rules?: typeof LOCAL } = {}) =>
+  const download = (path: string, overrides: { sha256?: string; sizeBytes?: number; rules?: typeof LOCAL & { pace?: DownloadPace } } = {}) =>
     downloadArtifact(
       { uri: `${server.url}${path}`, sha256: overrides.sha256 ?? SHA, sizeBytes: overrides.sizeBytes ?? BODY.length },
       { directory: dir, rules: overrides.rules ?? LOCAL, maxBytes: 1024 * 1024 * 1024, signal: AbortSignal.timeout(10_000) },
@@ -186,5 +197,40 @@ describe('artifact download and held-out prefetch against a local HTTP server', 
     expect(wrongToken).toMatchObject({ status: VerificationStatus.Error, note: 'A held-out source could not be prefetched: the server answered 401.' });
     const file = await replayFailureOf(prefetchHeldout([{ name: 'MIX', url: 'file:///etc/hostname', token: null }], options));
     expect(file).toMatchObject({ status: VerificationStatus.Error, note: expect.stringMatching(/file:\/\/ sources are not allowed/) });
+  });
+
+  describe('a slow server holds no runner slot for the task’s whole budget (RUNNER_DOWNLOAD_TIMEOUT_SECONDS, RUNNER_DOWNLOAD_MIN_BYTES_PER_SECOND)', () => {
+    // The replay's deadline (10 s here) is far off: only the download's own bounds stop these.
+    const paced = (pace: DownloadPace) => ({ rules: { ...LOCAL, pace } });
+
+    it('stops an artifact that trickles below the minimum throughput, as error naming the stall', async () => {
+      const failure = await replayFailureOf(download('/trickle', { sizeBytes: 1 << 20, ...paced({ timeoutMs: 60_000, minBytesPerSecond: 1000, windowMs: 300 }) }));
+      expect(failure).toMatchObject({
+        status: VerificationStatus.Error,
+        note: expect.stringMatching(/^Artifact download refused or failed: the download stalled: \d+ bytes\/s over the last 0\.3 s, below this validator's minimum of 1000 bytes\/s\.$/),
+      });
+      await server.closedBeforeEnd('/trickle');
+    });
+
+    it('stops a server that never answers by the same minimum', async () => {
+      const failure = await replayFailureOf(download('/silent', paced({ timeoutMs: 60_000, minBytesPerSecond: 1, windowMs: 300 })));
+      expect(failure).toMatchObject({ status: VerificationStatus.Error, note: expect.stringMatching(/the download stalled: 0 bytes\/s/) });
+    });
+
+    it('stops a download that outlasts its own timeout, as error', async () => {
+      const failure = await replayFailureOf(download('/trickle', { sizeBytes: 1 << 20, ...paced({ timeoutMs: 400, minBytesPerSecond: 0 }) }));
+      expect(failure).toMatchObject({ status: VerificationStatus.Error, note: 'Artifact download refused or failed: the download took longer than 0.4 s, this validator\'s limit.' });
+    });
+
+    it('bounds a held-out prefetch the same way', async () => {
+      const options = { directory: join(dir, 'heldout-slow'), rules: { ...LOCAL, allowFile: false, pace: { timeoutMs: 60_000, minBytesPerSecond: 1000, windowMs: 300 } }, maxBytes: 1 << 20, signal: AbortSignal.timeout(10_000) };
+      const failure = await replayFailureOf(prefetchHeldout([{ name: 'HELDOUT', url: `${server.url}/heldout/slow.jsonl`, token: null }], options));
+      expect(failure).toMatchObject({ status: VerificationStatus.Error, note: expect.stringMatching(/^Held-out source HELDOUT could not be prefetched: the download stalled: /) });
+    });
+
+    it('lets a download at a good pace through', async () => {
+      const artifact = await download('/model.bin', paced({ timeoutMs: 60_000, minBytesPerSecond: 1000, windowMs: 300 }));
+      expect(artifact).toMatchObject({ bytes: BODY.length, sha256: SHA });
+    });
   });
 });

@@ -381,8 +381,11 @@ function jobDirs(workDir: string, jobId: string): JobDirs {
   return { root, repo: join(root, 'repo'), artifact: join(root, 'artifact'), heldout: join(root, 'heldout') };
 }
 
-function httpRules(policy: FetchPolicy): { allowInsecureHttp: boolean; allowPrivateAddresses: boolean } {
-  return { allowInsecureHttp: policy.allowInsecureHttp, allowPrivateAddresses: policy.allowPrivateAddresses };
+/** The download rules of the runner's fetch policy: which hosts and schemes, and each download's own time bounds. */
+function httpRules(policy: FetchPolicy): { allowInsecureHttp: boolean; allowPrivateAddresses: boolean; pace?: { timeoutMs: number; minBytesPerSecond: number } } {
+  const rules = { allowInsecureHttp: policy.allowInsecureHttp, allowPrivateAddresses: policy.allowPrivateAddresses };
+  if (policy.downloadTimeoutMs === undefined) return rules;
+  return { ...rules, pace: { timeoutMs: policy.downloadTimeoutMs, minBytesPerSecond: policy.downloadMinBytesPerSecond ?? 0 } };
 }
 
 function sandboxFields(result: SandboxRunResult): Record<string, unknown> {

@@ -12,12 +12,14 @@ import { addressAllowed, classifyAddress } from './address-policy';
 /**
  * Why a download stopped. `source` problems are the URL's or the server's (a wrong scheme, a private host, a
  * redirect, a 4xx, more or fewer bytes than declared); `network` problems are on the way (DNS, connection,
- * 5xx); `timeout` is the replay's deadline.
+ * 5xx); `timeout` is the replay's deadline, or the download's own bound (`download_timeout`: longer than
+ * `RUNNER_DOWNLOAD_TIMEOUT_SECONDS`; `stalled`: slower than `RUNNER_DOWNLOAD_MIN_BYTES_PER_SECOND`), which is the
+ * validator's side: a slow server must not hold a runner slot for a task's whole time budget.
  */
 export type DownloadProblem =
   | { blame: 'source'; code: 'scheme' | 'address' | 'redirect' | 'status' | 'too_large' | 'size_mismatch' | 'not_found'; detail: string }
   | { blame: 'network'; code: 'dns' | 'connection' | 'status'; detail: string }
-  | { blame: 'timeout'; code: 'timeout'; detail: string };
+  | { blame: 'timeout'; code: 'timeout' | 'download_timeout' | 'stalled'; detail: string };
 
 export class DownloadError extends Error {
   constructor(readonly problem: DownloadProblem) {
@@ -33,7 +35,21 @@ export interface DownloadRules {
   allowPrivateAddresses: boolean;
   /** `file://` sources (read on the host). */
   allowFile: boolean;
+  /** The download's own bounds besides the replay's deadline; unset: only the deadline. */
+  pace?: DownloadPace;
 }
+
+/** How long one download may take, and how slowly it may come. */
+export interface DownloadPace {
+  /** The whole download (connection, headers, body). */
+  timeoutMs: number;
+  /** Fewer bytes than this per second over a window stops it; 0: no minimum. */
+  minBytesPerSecond: number;
+  /** The window the throughput is measured over (default 10 s). */
+  windowMs?: number;
+}
+
+const DEFAULT_PACE_WINDOW_MS = 10_000;
 
 export interface DownloadRequest {
   url: string;
@@ -66,11 +82,15 @@ export async function safeDownload(req: DownloadRequest): Promise<DownloadResult
     throw new DownloadError({ blame: 'source', code: 'scheme', detail: 'the URL does not parse' });
   }
   const counter = new CountingHash(req.maxBytes);
+  const pace = new PaceWatch(counter, req.rules.pace);
+  const signal = AbortSignal.any([req.signal, pace.signal]);
   try {
-    const source = url.protocol === 'file:' ? openFile(url, req.rules) : await openHttp(url, req);
-    await pipeline(source, counter, createWriteStream(req.destination), { signal: req.signal });
+    const source = url.protocol === 'file:' ? openFile(url, req.rules) : await openHttp(url, { ...req, signal });
+    await pipeline(source, counter, createWriteStream(req.destination), { signal });
   } catch (error) {
-    throw asDownloadError(error, req.signal, counter);
+    throw asDownloadError(error, req.signal, counter, pace);
+  } finally {
+    pace.stop();
   }
   return { bytes: counter.bytes, sha256: counter.digest(), durationMs: Date.now() - started };
 }
@@ -143,15 +163,63 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-function asDownloadError(error: unknown, signal: AbortSignal, counter: CountingHash): DownloadError {
+function asDownloadError(error: unknown, signal: AbortSignal, counter: CountingHash, pace: PaceWatch): DownloadError {
   if (error instanceof DownloadError) return error;
   if (counter.overflowed) {
     return new DownloadError({ blame: 'source', code: 'too_large', detail: `the download went past ${counter.maxBytes} bytes and was stopped` });
   }
+  if (pace.problem !== null) return new DownloadError(pace.problem);
   if (signal.aborted) return new DownloadError({ blame: 'timeout', code: 'timeout', detail: 'the time budget ran out during the download' });
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return new DownloadError({ blame: 'source', code: 'not_found', detail: 'the source file does not exist' });
   return new DownloadError({ blame: 'network', code: 'connection', detail: `the download failed (${code ?? (error as Error).message})` });
+}
+
+/**
+ * The download's own bounds: aborts `signal` when the whole download outlasts `timeoutMs`, or when fewer than
+ * `minBytesPerSecond` came over a window (a server that trickles, or never answers at all); `problem` says which.
+ */
+class PaceWatch {
+  readonly signal: AbortSignal;
+  problem: DownloadProblem | null = null;
+  private readonly controller = new AbortController();
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  constructor(counter: CountingHash, pace: DownloadPace | undefined) {
+    this.signal = this.controller.signal;
+    if (pace === undefined) return;
+    this.timers.push(setTimeout(() => this.fail({ blame: 'timeout', code: 'download_timeout', detail: `the download took longer than ${seconds(pace.timeoutMs)} s, this validator's limit` }), pace.timeoutMs));
+    if (pace.minBytesPerSecond <= 0) return;
+    const windowMs = pace.windowMs ?? DEFAULT_PACE_WINDOW_MS;
+    let seen = 0;
+    const check = setInterval(() => {
+      const perSecond = ((counter.bytes - seen) * 1000) / windowMs;
+      seen = counter.bytes;
+      if (perSecond < pace.minBytesPerSecond) {
+        this.fail({
+          blame: 'timeout',
+          code: 'stalled',
+          detail: `the download stalled: ${Math.floor(perSecond)} bytes/s over the last ${seconds(windowMs)} s, below this validator's minimum of ${pace.minBytesPerSecond} bytes/s`,
+        });
+      }
+    }, windowMs);
+    this.timers.push(check);
+  }
+
+  stop(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+  }
+
+  private fail(problem: DownloadProblem): void {
+    if (this.problem !== null) return;
+    this.problem = problem;
+    this.stop();
+    this.controller.abort(new DownloadError(problem));
+  }
+}
+
+function seconds(ms: number): string {
+  return String(Math.round(ms) / 1000);
 }
 
 /** Counts and hashes what passes; fails the stream the moment the byte limit is crossed. */

@@ -37,15 +37,16 @@ export class WeightVectorError extends Error {
 /**
  * `reward_policy.validator_weights` of the snapshot as a weight vector over the metagraph
  * (`hotkeys[uid]`), DECISIONS §12: `local` from the scores, `burn_uid0` all on uid 0, `targets` as
- * listed; then an active `transition_policy` is enforced, and the result max-normalised to u16.
+ * listed; then an active `transition_policy` is enforced, and the result max-normalised to u16. `canonical` spells a
+ * miner's hotkey canonically (a caller that already decoded every key passes what it found).
  */
-export function computeWeightVector(snapshot: RewardSnapshotDto, hotkeys: readonly string[]): WeightVector {
+export function computeWeightVector(snapshot: RewardSnapshotDto, hotkeys: readonly string[], canonical: (ss58: string) => string | null = canonicalSs58): WeightVector {
   const policy = snapshot.reward_policy.validator_weights;
   const uidOf = uidIndex(hotkeys);
   let raw: Map<number, number>;
   switch (policy.mode) {
     case ValidatorWeightsMode.Local:
-      raw = localWeights(snapshot, uidOf);
+      raw = localWeights(snapshot, uidOf, canonical);
       break;
     case ValidatorWeightsMode.BurnUid0:
       raw = new Map([[0, 1]]);
@@ -86,13 +87,13 @@ function uidIndex(hotkeys: readonly string[]): Map<string, number> {
 }
 
 /** Each competition's scores normalised within it, times its weight, summed per uid; nothing left → uid 0. */
-function localWeights(snapshot: RewardSnapshotDto, uidOf: Map<string, number>): Map<number, number> {
+function localWeights(snapshot: RewardSnapshotDto, uidOf: Map<string, number>, canonical: (ss58: string) => string | null): Map<number, number> {
   const raw = new Map<number, number>();
   for (const competition of snapshot.competitions) {
     const total = competition.miners.reduce((sum, miner) => sum + miner.score, 0);
     if (!(competition.weight > 0) || !(total > 0)) continue;
     for (const miner of competition.miners) {
-      const uid = uidOf.get(canonicalSs58(miner.miner_hotkey) ?? '');
+      const uid = uidOf.get(canonical(miner.miner_hotkey) ?? '');
       if (uid === undefined) continue; // hotkeys without a uid are dropped
       raw.set(uid, (raw.get(uid) ?? 0) + (miner.score / total) * competition.weight);
     }

@@ -3,8 +3,8 @@ import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import { u8aToHex } from '@polkadot/util';
 import { ChainUnavailableError, ExtrinsicFailedError, MAX_UNREVEALED_COMMITS, revealSchedule, revealWindow, type WeightsRules } from '@rcs/chain';
-import { CoordinatorClient, InvalidResponseError, ServiceAnswerError, ServiceUnreachableError } from '@rcs/client';
-import { WeightsPassOutcome, type RewardSnapshotDto, type WeightsCommitDto, type WeightsPassDto } from '@rcs/contracts';
+import { CoordinatorClient, REWARD_SNAPSHOT_PATH, ServiceAnswerError, ServiceUnreachableError } from '@rcs/client';
+import { WeightsPassOutcome, type WeightsCommitDto, type WeightsPassDto } from '@rcs/contracts';
 import { encodeWeightsPayload, timelockEncrypt } from '@rcs/timelock';
 import type { WeightSetterConfig } from '../config/config';
 import { chainRuleViolation } from './chain-rules';
@@ -13,7 +13,9 @@ import { PassStatusStore, type PendingCommit } from './pass-status.store';
 import { RevealWatchService } from './reveal-watch.service';
 import { SetterIdentity } from './setter-identity';
 import { WEIGHTS_CLOCK, WEIGHTS_CONFIG, WEIGHTS_LOGGER } from './tokens';
-import { computeWeightVector, WeightVectorError, type WeightVector } from './weight-vector';
+import type { SnapshotSummary } from './snapshot-digest';
+import { SnapshotDigester } from './snapshot-worker';
+import type { WeightVector } from './weight-vector';
 
 /** Subtensor refuses a new vector until this many blocks passed since the last, whatever `WeightsSetRateLimit` says (DECISIONS §9). */
 export const MIN_BLOCKS_BETWEEN_SETS = 100;
@@ -58,21 +60,28 @@ export class WeightsPassService {
     @Inject(PassStatusStore) private readonly status: PassStatusStore,
     @Inject(RevealWatchService) private readonly reveals: RevealWatchService,
     @Inject(WEIGHTS_CLOCK) private readonly now: () => number,
+    @Inject(SnapshotDigester) private readonly digester: SnapshotDigester,
   ) {}
 
   async run(interval: number): Promise<WeightsPassDto> {
     const token = this.lock.token;
     if (token === null) throw new NotOwnerError(null);
-    let snapshot: RewardSnapshotDto | null = null;
+    let snapshot: SnapshotSummary | null = null;
     let vector: WeightVector | null = null;
     try {
-      snapshot = await this.fetchSnapshot();
+      const bytes = await this.fetchSnapshot();
       if (this.waitingForCoordinator) this.logger.info({ interval }, 'coordinator answers');
       this.waitingForCoordinator = false;
       const { chain, keypair, netuid } = this.setter;
       const hotkeys = await chain.metagraphHotkeys(netuid);
       const ownUid = hotkeys.indexOf(keypair.address);
-      vector = this.compute(snapshot, hotkeys);
+      // Parsing, checking and summing a snapshot of any size happens off the event loop, so /healthz and /status answer meanwhile.
+      const digest = await this.digester.digest(bytes, hotkeys);
+      if (digest.kind === 'invalid') throw new PassFailedError(`snapshot_unavailable: ${digest.message}`, true);
+      snapshot = digest.summary;
+      if (digest.kind === 'refused') throw new PassFailedError(`${digest.code}: ${digest.message}`, false);
+      vector = digest.vector;
+      const summary = digest.summary;
       if (this.setter.dryRun) {
         this.logger.info({ interval, weights: vector.entries, version_key: vector.versionKey }, 'weights: dry run, not submitted');
         return await this.finish(WeightsPassOutcome.DryRun, null, snapshot, vector, null, null);
@@ -87,7 +96,7 @@ export class WeightsPassService {
         await this.reveals.check();
         const pending = await this.status.pendingCommit();
         // A retry of the pass that committed (e.g. it failed while reporting) reports that commit, never a second one.
-        if (pending?.interval === interval) return await this.finishCommitted(pending, snapshot, vector, spacing);
+        if (pending?.interval === interval) return await this.finishCommitted(pending, summary, vector, spacing);
         // One commit in flight: the next waits for its reveal to be confirmed (or reported missed), so a reveal that never
         // comes cannot pile commits into the chain's cap of 10 per epoch.
         if (pending) {
@@ -101,7 +110,7 @@ export class WeightsPassService {
         const next = last + spacing + 1;
         return await this.finish(WeightsPassOutcome.Skipped, `rate_limited: weights were set at block ${last}; the next set is allowed at block ${next} (now ${block})`, snapshot, vector, null, next);
       }
-      if (rules.commitRevealEnabled) return await this.commit(interval, token, block, ownUid, rules, snapshot, vector, spacing);
+      if (rules.commitRevealEnabled) return await this.commit(interval, token, block, ownUid, rules, summary, vector, spacing);
       if (!(await this.lock.holds(token))) throw new NotOwnerError(token);
       const inclusion = await chain.setWeights(keypair, {
         netuid,
@@ -139,7 +148,7 @@ export class WeightsPassService {
     block: number,
     ownUid: number,
     rules: WeightsRules,
-    snapshot: RewardSnapshotDto,
+    snapshot: SnapshotSummary,
     vector: WeightVector,
     spacing: number,
   ): Promise<WeightsPassDto> {
@@ -186,27 +195,19 @@ export class WeightsPassService {
     return this.finishCommitted(pending, snapshot, vector, spacing);
   }
 
-  private finishCommitted(pending: PendingCommit, snapshot: RewardSnapshotDto, vector: WeightVector, spacing: number): Promise<WeightsPassDto> {
+  private finishCommitted(pending: PendingCommit, snapshot: SnapshotSummary, vector: WeightVector, spacing: number): Promise<WeightsPassDto> {
     const commit = { reveal_round: pending.reveal_round, reveal_block: pending.reveal_block, ciphertext: pending.ciphertext, tx_hash: pending.tx_hash, block: pending.block };
     return this.finish(WeightsPassOutcome.Committed, null, snapshot, vector, { txHash: pending.tx_hash, block: pending.block }, pending.block + spacing + 1, commit);
   }
 
-  private async fetchSnapshot(): Promise<RewardSnapshotDto> {
+  /** The snapshot's bytes as served; read (parsed, checked, turned into a vector) by `SnapshotDigester`. */
+  private async fetchSnapshot(): Promise<Uint8Array> {
     try {
-      return await this.coordinator.rewardSnapshot();
+      return await this.coordinator.http.bytes({ method: 'GET', path: REWARD_SNAPSHOT_PATH });
     } catch (error) {
-      if (error instanceof ServiceUnreachableError || error instanceof ServiceAnswerError || error instanceof InvalidResponseError) {
+      if (error instanceof ServiceUnreachableError || error instanceof ServiceAnswerError) {
         throw new PassFailedError(`snapshot_unavailable: ${error.message}`, true, error instanceof ServiceUnreachableError);
       }
-      throw error;
-    }
-  }
-
-  private compute(snapshot: RewardSnapshotDto, hotkeys: string[]): WeightVector {
-    try {
-      return computeWeightVector(snapshot, hotkeys);
-    } catch (error) {
-      if (error instanceof WeightVectorError) throw new PassFailedError(`${error.code}: ${error.message}`, false);
       throw error;
     }
   }
@@ -214,7 +215,7 @@ export class WeightsPassService {
   private async finish(
     outcome: WeightsPassOutcome,
     reason: string | null,
-    snapshot: RewardSnapshotDto | null,
+    snapshot: SnapshotSummary | null,
     vector: WeightVector | null,
     inclusion: { txHash: string; block: number } | null,
     nextAllowedBlock: number | null,
@@ -224,7 +225,7 @@ export class WeightsPassService {
       at: new Date().toISOString(),
       outcome,
       reason,
-      mode: snapshot?.reward_policy.validator_weights.mode ?? null,
+      mode: snapshot?.mode ?? null,
       snapshot_generated_at: snapshot?.generated_at ?? null,
       weights: vector?.entries ?? [],
       tx_hash: inclusion?.txHash ?? null,

@@ -1,10 +1,11 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keyring } from '@polkadot/keyring';
 import { u8aToHex } from '@polkadot/util';
 import { cryptoWaitReady, decodeAddress, encodeAddress, mnemonicGenerate, mnemonicToMiniSecret } from '@polkadot/util-crypto';
-import { loadValidatorSigner, parseHotkeyFile, ValidatorKeyError } from './validator-key';
+import { loadValidatorKeypair, loadValidatorSigner, parseHotkeyFile, ValidatorKeyError } from './validator-key';
 
 describe('validator hotkey', () => {
   let wallets: string;
@@ -78,5 +79,40 @@ describe('validator hotkey', () => {
     const bad = 'abandon abandon secret words';
     await expect(loadValidatorSigner({ kind: 'uri', variable: 'VALIDATOR_MNEMONIC', uri: bad })).rejects.toThrow(/VALIDATOR_MNEMONIC is not a valid/);
     await expect(loadValidatorSigner({ kind: 'uri', variable: 'VALIDATOR_MNEMONIC', uri: bad })).rejects.not.toThrow(/secret words/);
+  });
+
+  describe('keyfile exposure (issue 35 item 8)', () => {
+    const hotkeyPath = (name: string) => join(wallets, name, 'hotkeys', 'default');
+
+    it('warns once, naming the file, when the hotkey file is readable by group or others', async () => {
+      writeHotkey('exposed', { secretPhrase: mnemonic, ss58Address: address });
+      chmodSync(hotkeyPath('exposed'), 0o644);
+      const warnings: string[] = [];
+      const warn = (message: string) => warnings.push(message);
+      expect((await loadValidatorKeypair(wallet('exposed'), warn)).address).toBe(address);
+      await loadValidatorKeypair(wallet('exposed'), warn);
+      expect(warnings).toEqual([
+        `the keyfile ${hotkeyPath('exposed')} is readable by its group and others (mode 0644); anyone who can read it holds the key: chmod 600 ${hotkeyPath('exposed')}`,
+      ]);
+    });
+
+    it('says nothing of a 0600 hotkey file, and names a group-only exposure as such', async () => {
+      writeHotkey('private', { secretPhrase: mnemonic, ss58Address: address });
+      chmodSync(hotkeyPath('private'), 0o600);
+      writeHotkey('group', { secretPhrase: mnemonic, ss58Address: address });
+      chmodSync(hotkeyPath('group'), 0o640);
+      const warnings: string[] = [];
+      await loadValidatorKeypair(wallet('private'), (message) => warnings.push(message));
+      await loadValidatorKeypair(wallet('group'), (message) => warnings.push(message));
+      expect(warnings).toEqual([expect.stringContaining(`${hotkeyPath('group')} is readable by its group (mode 0640)`)]);
+    });
+
+    it('never reads the coldkey: a wallet whose coldkey would block any reader still loads its hotkey', async () => {
+      writeHotkey('fifo', { secretPhrase: mnemonic, ss58Address: address });
+      chmodSync(hotkeyPath('fifo'), 0o600);
+      // A named pipe with no writer: opening it for reading blocks until one comes, so a read of it would never return.
+      execFileSync('mkfifo', [join(wallets, 'fifo', 'coldkey')]);
+      expect((await loadValidatorKeypair(wallet('fifo'), () => undefined)).address).toBe(address);
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Keyring } from '@polkadot/keyring';
@@ -129,8 +129,36 @@ export async function loadValidatorSigner(source: IdentitySource): Promise<BtAut
   return new BtAuthSigner(await loadValidatorKeypair(source));
 }
 
-/** The validator's sr25519 key pair (coordinator calls and chain extrinsics), from the configured identity. */
-export async function loadValidatorKeypair(source: IdentitySource): Promise<KeyringPair> {
+/** Keyfiles already warned about in this process: each is named once, however often it is read. */
+const warnedKeyfiles = new Set<string>();
+
+/** Where a keyfile warning goes: Node's process warnings (stderr) unless the caller says otherwise. */
+export type KeyfileWarn = (message: string) => void;
+
+const processWarning: KeyfileWarn = (message) => process.emitWarning(message, 'KeyfilePermissionWarning');
+
+/**
+ * Warns once per file and process when a keyfile is readable by its group or by others (btcli writes them 0600): its
+ * secret is then anyone's on the machine. Nothing else is read of the file here.
+ */
+export async function warnIfKeyfileExposed(path: string, warn: KeyfileWarn = processWarning): Promise<void> {
+  let mode: number;
+  try {
+    mode = (await stat(path)).mode;
+  } catch {
+    return; // reading it reports what is wrong
+  }
+  if ((mode & 0o077) === 0 || warnedKeyfiles.has(path)) return;
+  warnedKeyfiles.add(path);
+  const who = [(mode & 0o070) !== 0 && 'its group', (mode & 0o007) !== 0 && 'others'].filter(Boolean).join(' and ');
+  warn(`the keyfile ${path} is readable by ${who} (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); anyone who can read it holds the key: chmod 600 ${path}`);
+}
+
+/**
+ * The validator's sr25519 key pair (coordinator calls and chain extrinsics), from the configured identity. Of a wallet
+ * only the hotkey file is read (never the coldkey, which signing never needs), after a warning when it is exposed.
+ */
+export async function loadValidatorKeypair(source: IdentitySource, warn: KeyfileWarn = processWarning): Promise<KeyringPair> {
   await cryptoWaitReady();
   if (source.kind === 'uri') {
     // The keyring takes a short non-mnemonic as a raw seed: a mistyped mnemonic would silently be another key.
@@ -145,6 +173,7 @@ export async function loadValidatorKeypair(source: IdentitySource): Promise<Keyr
     }
   }
   const path = hotkeyFilePath(source);
+  await warnIfKeyfileExposed(path, warn);
   let text: string;
   try {
     text = await readFile(path, 'utf8');

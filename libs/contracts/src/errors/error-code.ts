@@ -13,6 +13,8 @@ export enum ErrorCode {
   NotJobLessee = 'not_job_lessee',
   NotSubmissionOwner = 'not_submission_owner',
   CannotEvaluateOwnSubmission = 'cannot_evaluate_own_submission',
+  /** 403: peer-evaluating a submission of a hotkey with the same owner coldkey as the evaluator's (DECISIONS §6). */
+  OwnSubmission = 'own_submission',
   NotFound = 'not_found',
   TaskNotFound = 'task_not_found',
   ClaimNotFound = 'claim_not_found',
@@ -42,6 +44,8 @@ export enum ErrorCode {
   JobNotLeased = 'job_not_leased',
   JobAlreadyCompleted = 'job_already_completed',
   DuplicatePeerEvaluation = 'duplicate_peer_evaluation',
+  /** 409: another hotkey of the evaluator's owner coldkey has already evaluated the submission (DECISIONS §6). */
+  AlreadyEvaluatedByOwner = 'already_evaluated_by_owner',
   InvalidTaskTransition = 'invalid_task_transition',
   StalePolicyVersion = 'stale_policy_version',
   VerifyNotAllowedForPeerEvaluation = 'verify_not_allowed_for_peer_evaluation',

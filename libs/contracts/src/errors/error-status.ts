@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   [ErrorCode.NotJobLessee]: 403,
   [ErrorCode.NotSubmissionOwner]: 403,
   [ErrorCode.CannotEvaluateOwnSubmission]: 403,
+  [ErrorCode.OwnSubmission]: 403,
   [ErrorCode.NotAssignmentOwner]: 403,
 
   [ErrorCode.NotFound]: 404,
@@ -57,6 +58,7 @@ export const ERROR_STATUS = {
   [ErrorCode.JobNotLeased]: 409,
   [ErrorCode.JobAlreadyCompleted]: 409,
   [ErrorCode.DuplicatePeerEvaluation]: 409,
+  [ErrorCode.AlreadyEvaluatedByOwner]: 409,
   [ErrorCode.InvalidTaskTransition]: 409,
   [ErrorCode.StalePolicyVersion]: 409,
   [ErrorCode.VerifyNotAllowedForPeerEvaluation]: 409,

@@ -1,10 +1,27 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Matches } from 'class-validator';
 import { MetricDirection, TaskState } from '../enums';
 import { ApiBoolean, ApiDateTime, ApiEnum, ApiInteger, ApiNumberOrNull, ApiText } from '../common/api-fields';
 import { PageQueryDto } from '../common/page-query.dto';
 
-/** Query of `GET /api/v1/miners/{hotkey}/results`: competitions, the latest decided first, paged like the other lists. */
-export class MinerResultsQueryDto extends PageQueryDto {}
+/** A keyset cursor of the miner results: `<latest_decided_at>,<task_id>` of the last row of the previous page. */
+export const MINER_RESULTS_CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z),([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+/**
+ * Query of `GET /api/v1/miners/{hotkey}/results`: competitions, the latest decided first, paged like the other lists
+ * (`limit`, `offset`) or by keyset (`after`, which reads from the index where the previous page stopped).
+ */
+export class MinerResultsQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({
+    description: 'Keyset cursor: `<latest_decided_at>,<task_id>` of the last competition of the previous page; the page starts after it.',
+    pattern: MINER_RESULTS_CURSOR.source,
+    example: '2026-11-28T12:00:00.000Z,0f8fad5b-d9cb-469f-a165-70867728950e',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(MINER_RESULTS_CURSOR, { message: 'after must be "<latest_decided_at as printed>,<task_id>" of a competition of the previous page' })
+  after?: string;
+}
 
 /** The miner's best accepted result in one competition. */
 export class MinerBestResultDto {

@@ -6,6 +6,7 @@ import { TaskEntity } from '../../tasks/entities/task.entity';
 
 @Entity({ name: 'peer_evaluations' })
 @Unique('peer_evaluations_one_per_evaluator_unique', ['submissionId', 'evaluatorHotkey'])
+@Unique('peer_evaluations_one_per_owner_unique', ['submissionId', 'evaluatorOwner'])
 @Index('peer_evaluations_created_idx', ['createdAt', 'id']) // (created_at DESC, id DESC)
 @Check('peer_evaluations_status_check', "status IN ('accepted', 'rejected', 'error')")
 export class PeerEvaluationEntity {
@@ -20,6 +21,10 @@ export class PeerEvaluationEntity {
 
   @TextColumn()
   evaluatorHotkey!: string;
+
+  /** The evaluator's owner coldkey (`SubtensorModule::Owner`, canonical SS58) when it evaluated: one evaluation per owner. */
+  @TextColumn(nullable)
+  evaluatorOwner!: string | null;
 
   @TextColumn()
   status!: VerificationStatus;

@@ -13,7 +13,9 @@ import { TaskEntity } from '../../tasks/entities/task.entity';
 @Index('submissions_task_decided_idx', ['taskId', 'decidedAt'], { where: "status = 'accepted'" })
 @Index('submissions_decided_idx', ['decidedAt', 'id'], { where: 'decided_at IS NOT NULL' }) // (decided_at DESC, id DESC)
 @Index('submissions_task_status_idx', ['taskId', 'status'])
-@Index('submissions_miner_accepted_idx', ['minerHotkey', 'taskId'], { where: "status = 'accepted'" })
+// A miner's best accepted submission of a task, one probe per metric direction (the miner results route).
+@Index('submissions_miner_best_min_idx', ['minerHotkey', 'taskId', 'verifiedMetricValue', 'decidedAt', 'id'], { where: "status = 'accepted'" })
+@Index('submissions_miner_best_max_idx', ['minerHotkey', 'taskId', 'verifiedMetricValue', 'decidedAt', 'id'], { where: "status = 'accepted'" }) // verified_metric_value DESC NULLS LAST
 @Check('submissions_patch_or_artifact', "patch <> '' OR artifact_uri IS NOT NULL")
 @Check('submissions_artifact_sha256_check', "artifact_sha256 ~ '^[0-9a-f]{64}$'")
 @Check('submissions_artifact_size_bytes_check', 'artifact_size_bytes >= 0')
