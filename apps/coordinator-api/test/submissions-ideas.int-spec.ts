@@ -96,6 +96,18 @@ describe('POST /api/v1/submissions: idea rules', () => {
     expect(items.every((item) => item.loc[0] === 'body')).toBe(true);
   });
 
+  it('the 422 for a missing reference names the ideas that can be implemented: other miners\' submissions with an idea, not rejected, of this task', async () => {
+    const reply = await submitOnTask(miners.charlie, { proposed_idea: 'Mine.' });
+    expectStatus(reply, 422);
+    const [item] = (reply.body as unknown as { detail: { type: string; msg: string; ctx?: { implementable_submission_ids?: string[] } }[] }).detail;
+    const ids = item.ctx?.implementable_submission_ids ?? [];
+    // Newest first: Bob's, Alice's second, Alice's first (Dave's is rejected, Eve's has no idea, the other task's is elsewhere).
+    expect(ids).toHaveLength(3);
+    expect([ids[0], ids[2]]).toEqual([b1.id, a1.id]);
+    expect(ids).not.toEqual(expect.arrayContaining([rejected.id]));
+    expect(item.msg).toContain(`Ideas that can be implemented (submission ids, newest first): ${ids.join(', ')}.`);
+  });
+
   it.each<[string, Miner, () => SubmissionDto]>([
     ["Charlie implements Bob's idea", 'charlie', () => b1],
     ["Alice implements Bob's idea", 'alice', () => b1],

@@ -3,7 +3,8 @@ import { clusterTarget } from '@rcs/queue';
 import type { ChainConfig } from './config';
 import { DevChain } from './dev/dev-chain';
 import { DevClaimContract } from './dev/dev-claim-contract';
-import { RedisDevWeightsStore, sharedDevGenesisMs } from './dev/dev-weights-store';
+import { RedisDevWeightsStore } from './dev/dev-weights-store';
+import { bootGenesisMs } from './dev/shared-dev-chain';
 import { PolkadotClaimContract } from './polkadot/polkadot-claim-contract';
 import { PolkadotConnection } from './polkadot/polkadot-connection';
 import { PolkadotSubtensor } from './polkadot/polkadot-subtensor';
@@ -18,9 +19,6 @@ export interface ChainAdapters {
   /** The dev chain's own Redis connection (its shared state), closed with the adapters. */
   devRedis?: Redis;
 }
-
-/** How long a starting process waits for Redis to learn the stack's shared dev-chain genesis. */
-const SHARED_GENESIS_WAIT_MS = 3_000;
 
 /**
  * Builds both ports for the configured chain; polkadot ports share one lazily opened connection.
@@ -42,10 +40,7 @@ export async function createChainAdapters(config: ChainConfig, warn: (message: s
       });
       reportOutages(devRedis, warn);
       const prefix = config.devStore.keyPrefix;
-      const genesisMs = await withinMs(untilReady(devRedis).then(() => sharedDevGenesisMs(devRedis, prefix)), SHARED_GENESIS_WAIT_MS).catch((error: unknown) => {
-        warn(`dev chain: Redis did not give the stack's shared genesis (${(error as Error).message}); counting blocks from this process's start`);
-        return undefined;
-      });
+      const genesisMs = await bootGenesisMs(devRedis, prefix, warn);
       const devChain = new DevChain({
         seed: config.devChainSeed,
         blockTimeMs: config.devBlockTimeMs,
@@ -70,12 +65,6 @@ export async function createChainAdapters(config: ChainConfig, warn: (message: s
 /** Bound on one dev-chain Redis command: a Redis that accepts connections but does not answer. */
 const DEV_REDIS_COMMAND_TIMEOUT_MS = 2000;
 
-/** Resolves when the client is ready: a fail-fast client refuses commands until then. */
-function untilReady(redis: Redis): Promise<void> {
-  if (redis.status === 'ready') return Promise.resolve();
-  return new Promise((resolve) => redis.once('ready', () => resolve()));
-}
-
 // One line when the connection is lost and one when it is back: ioredis errors on every reconnect attempt.
 /** One server, or with REDIS_CLUSTER_NODES a Cluster (same commands; the dev chain's keys share one hash tag). */
 function devChainRedis(url: string, options: RedisOptions): Redis {
@@ -96,14 +85,6 @@ function reportOutages(redis: Redis, warn: (message: string) => void): void {
     lost = false;
     warn('dev chain: Redis reachable again');
   });
-}
-
-function withinMs<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 export async function closeChainAdapters(adapters: ChainAdapters): Promise<void> {

@@ -85,3 +85,15 @@ export class ScheduleDeclarationError extends Error {
     this.name = 'ScheduleDeclarationError';
   }
 }
+
+/**
+ * A handler's error it has already logged itself (e.g. "waiting for the coordinator", said once while
+ * another service starts): the workers log its job's last failure at debug, not as a warning.
+ */
+export interface HandlerReportedError extends Error {
+  readonly handlerReported: true;
+}
+
+export function isHandlerReported(error: Error): error is HandlerReportedError {
+  return (error as Partial<HandlerReportedError>).handlerReported === true;
+}

@@ -108,23 +108,23 @@ describe('ideaViolations', () => {
   const idea = { taskId: TASK, minerHotkey: OTHER, proposedIdea: 'use a cosine schedule', status: SubmissionStatus.PendingVerification };
 
   function context(fields: Partial<IdeaRuleContext> = {}): IdeaRuleContext {
-    return { mode: CompetitionMode.Centerless, taskId: TASK, minerHotkey: ME, otherMinerHasIdea: false, implemented: null, ...fields };
+    return { mode: CompetitionMode.Centerless, taskId: TASK, minerHotkey: ME, implementableIdeas: [], implemented: null, ...fields };
   }
 
   const cases: [string, Partial<CreateSubmissionDto>, Partial<IdeaRuleContext>, [string, string | undefined][]][] = [
     ['centerless: the first idea needs no reference', { proposed_idea: 'idea' }, {}, []],
     ['centerless: proposed_idea missing', {}, {}, [['proposed_idea_required', undefined]]],
     ['centerless: blank proposed_idea', { proposed_idea: ' \n\t' }, {}, [['proposed_idea_required', undefined]]],
-    ['centerless: another idea exists, no reference', { proposed_idea: 'idea' }, { otherMinerHasIdea: true }, [['implemented_submission_required', undefined]]],
-    ['centerless: both missing', {}, { otherMinerHasIdea: true }, [['proposed_idea_required', undefined], ['implemented_submission_required', undefined]]],
-    ['centerless: valid reference', { proposed_idea: 'idea', implemented_submission_id: 'x' }, { otherMinerHasIdea: true, implemented: idea }, []],
+    ['centerless: another idea exists, no reference', { proposed_idea: 'idea' }, { implementableIdeas: ['idea-1'] }, [['implemented_submission_required', undefined]]],
+    ['centerless: both missing', {}, { implementableIdeas: ['idea-1'] }, [['proposed_idea_required', undefined], ['implemented_submission_required', undefined]]],
+    ['centerless: valid reference', { proposed_idea: 'idea', implemented_submission_id: 'x' }, { implementableIdeas: ['idea-1'], implemented: idea }, []],
     ['centerless: errored reference is still an idea', { proposed_idea: 'idea', implemented_submission_id: 'x' }, { implemented: { ...idea, status: SubmissionStatus.Error } }, []],
     ['centerless: unknown reference', { proposed_idea: 'idea', implemented_submission_id: 'x' }, {}, [['implemented_submission_invalid', 'not_found']]],
     ['centerless: other task', { proposed_idea: 'idea', implemented_submission_id: 'x' }, { implemented: { ...idea, taskId: 'task-2' } }, [['implemented_submission_invalid', 'other_task']]],
     ['centerless: own submission', { proposed_idea: 'idea', implemented_submission_id: 'x' }, { implemented: { ...idea, minerHotkey: ME } }, [['implemented_submission_invalid', 'own_submission']]],
     ['centerless: reference without idea', { proposed_idea: 'idea', implemented_submission_id: 'x' }, { implemented: { ...idea, proposedIdea: null } }, [['implemented_submission_invalid', 'no_idea']]],
     ['centerless: rejected reference', { proposed_idea: 'idea', implemented_submission_id: 'x' }, { implemented: { ...idea, status: SubmissionStatus.Rejected } }, [['implemented_submission_invalid', 'rejected']]],
-    ['standard: nothing required', {}, { mode: CompetitionMode.Standard, otherMinerHasIdea: true }, []],
+    ['standard: nothing required', {}, { mode: CompetitionMode.Standard, implementableIdeas: ['idea-1'] }, []],
     ['standard: own earlier submission is fine', { implemented_submission_id: 'x' }, { mode: CompetitionMode.Standard, implemented: { ...idea, minerHotkey: ME, proposedIdea: null } }, []],
     ['standard: unknown reference', { implemented_submission_id: 'x' }, { mode: CompetitionMode.Standard }, [['implemented_submission_invalid', 'not_found']]],
     ['peer_evaluation: other task', { implemented_submission_id: 'x' }, { mode: CompetitionMode.PeerEvaluation, implemented: { ...idea, taskId: 'task-2' } }, [['implemented_submission_invalid', 'other_task']]],

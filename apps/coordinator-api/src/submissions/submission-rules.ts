@@ -100,8 +100,8 @@ export interface IdeaRuleContext {
   mode: CompetitionMode;
   taskId: string;
   minerHotkey: string;
-  /** Centerless: another miner already has an idea on the task that could be implemented. */
-  otherMinerHasIdea: boolean;
+  /** Centerless: the ideas of other miners on the task that could be implemented (submission ids, newest first); none: the first idea. */
+  implementableIdeas: string[];
   /** The submission `implemented_submission_id` names, when it exists. */
   implemented: { taskId: string; minerHotkey: string; proposedIdea: string | null; status: SubmissionStatus } | null;
 }
@@ -121,12 +121,16 @@ export function ideaViolations(body: CreateSubmissionDto, context: IdeaRuleConte
   }
   const implementedId = body.implemented_submission_id;
   if (implementedId === null) {
-    if (centerless && context.otherMinerHasIdea) {
+    const ideas = context.implementableIdeas;
+    if (centerless && ideas.length > 0) {
       items.push(
         validationItem(
           SubmissionRule.ImplementedSubmissionRequired,
           IMPLEMENTED,
-          "Another miner has proposed an idea on this task: set implemented_submission_id to that miner's earlier submission whose idea you implemented.",
+          "Another miner has proposed an idea on this task: set implemented_submission_id to that miner's earlier submission whose idea you implemented." +
+            ` Ideas that can be implemented (submission ids, newest first): ${ideas.join(', ')}.`,
+          undefined,
+          { implementable_submission_ids: ideas },
         ),
       );
     }

@@ -168,10 +168,14 @@ export class SubmissionsRepository {
     return manager.findOne(SubmissionEntity, { where: { claimId }, select: { id: true } });
   }
 
-  /** Whether another miner has a non-rejected submission on the task carrying a (non-blank) idea. */
-  otherMinerHasIdea(manager: EntityManager, taskId: string, hotkey: string): Promise<boolean> {
-    return manager
+  /**
+   * The ideas a miner can implement on the task: ids of other miners' non-rejected submissions carrying a
+   * (non-blank) idea, newest first, at most `limit`.
+   */
+  async implementableIdeas(manager: EntityManager, taskId: string, hotkey: string, limit: number): Promise<string[]> {
+    const rows = await manager
       .createQueryBuilder(SubmissionEntity, 's')
+      .select('s.id', 'id')
       .where('s.taskId = :taskId AND s.minerHotkey <> :hotkey AND s.status <> :rejected', {
         taskId,
         hotkey,
@@ -179,7 +183,11 @@ export class SubmissionsRepository {
       })
       // Non-blank, as hasIdea() reads it.
       .andWhere("s.proposed_idea ~ '\\S'")
-      .getExists();
+      .orderBy('s.createdAt', 'DESC')
+      .addOrderBy('s.id', 'DESC')
+      .limit(limit)
+      .getRawMany<{ id: string }>();
+    return rows.map((row) => row.id);
   }
 
   /** Newest first (`created_at DESC, id DESC`), filtered, paged; the caller has checked that a task id is a uuid. */

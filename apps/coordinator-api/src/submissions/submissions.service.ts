@@ -31,6 +31,9 @@ import { type NewSubmission, SubmissionsRepository } from './submissions.reposit
 import { toArtifactDescriptorDto } from './submission.mapper';
 import { ideaViolations, submissionBodyViolations } from './submission-rules';
 
+/** How many implementable ideas the centerless 422 names, newest first. */
+const IMPLEMENTABLE_IDEAS_NAMED = 20;
+
 @Injectable()
 export class SubmissionsService {
   constructor(
@@ -234,7 +237,7 @@ async function ideaItems(submissions: SubmissionsRepository, manager: EntityMana
     mode: task.competitionMode,
     taskId: task.id,
     minerHotkey: hotkey,
-    otherMinerHasIdea: needsOtherIdeas && (await submissions.otherMinerHasIdea(manager, task.id, hotkey)),
+    implementableIdeas: needsOtherIdeas ? await submissions.implementableIdeas(manager, task.id, hotkey, IMPLEMENTABLE_IDEAS_NAMED) : [],
     implemented,
   });
 }

@@ -22,6 +22,9 @@ export const MIN_BLOCKS_BETWEEN_SETS = 100;
 
 /** A pass that ended without weights on chain; `retry` says whether another attempt may fare better. */
 export class PassFailedError extends Error {
+  /** The pass logged "waiting for the coordinator" once itself: the queue adds no warning per pass (`isHandlerReported`). */
+  readonly handlerReported: boolean;
+
   constructor(
     readonly reason: string,
     readonly retry: boolean,
@@ -29,6 +32,7 @@ export class PassFailedError extends Error {
     readonly coordinatorUnreachable = false,
   ) {
     super(reason);
+    this.handlerReported = coordinatorUnreachable;
     this.name = 'PassFailedError';
   }
 }

@@ -1,6 +1,7 @@
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { encodeAddress } from '@polkadot/util-crypto';
-import { createTestRedis, type TestRedis } from '@rcs/testing';
+import { Redis } from 'ioredis';
+import { createTestRedis, freePort, type TestRedis } from '@rcs/testing';
 import { chainConfigFromEnv } from '../config';
 import { sharedGenesisKey } from './dev-weights-store';
 import { createSharedDevChain } from './shared-dev-chain';
@@ -70,5 +71,34 @@ describe('the shared dev chain (real Redis)', () => {
     expect(await first.timelockedCommits(1, hotkey(1))).toEqual([]);
     const [record] = await second.weightsOf(1);
     expect(record).toMatchObject({ txHash: inclusion.txHash, block: 9 });
+  });
+
+  it('boots on a fail-fast client that is still connecting: waits for it, then reads the stack\'s genesis (no "Stream isn\'t writeable")', async () => {
+    const prefix = `${redis.prefix}:connecting`;
+    await redis.redis.set(`${prefix}:devchain:genesis_ms`, '1000');
+    const connecting = new Redis(redis.url, { enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+    try {
+      expect(connecting.status).not.toBe('ready');
+      const chain = await createSharedDevChain(chainConfigFromEnv({ CHAIN: 'dev', NETUID: '1' }), connecting, prefix);
+      expect(chain.genesisMs).toBe(1000);
+      await chain.close();
+    } finally {
+      connecting.disconnect();
+    }
+  });
+
+  it('boots when Redis never answers: says so once and counts from its own start', async () => {
+    const unreachable = new Redis(`redis://127.0.0.1:${await freePort()}`, { enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => 200 });
+    unreachable.on('error', () => undefined);
+    const warnings: string[] = [];
+    try {
+      const before = Date.now();
+      const chain = await createSharedDevChain(chainConfigFromEnv({ CHAIN: 'dev', NETUID: '1' }), unreachable, redis.prefix, {}, (message) => warnings.push(message));
+      expect(chain.genesisMs).toBeGreaterThanOrEqual(before);
+      expect(warnings).toEqual([expect.stringContaining("dev chain: Redis did not give the stack's shared genesis")]);
+      await chain.close();
+    } finally {
+      unreachable.disconnect();
+    }
   });
 });

@@ -7,7 +7,7 @@ import {
   OnModuleInit,
 } from '@nestjs/common';
 import { ConnectionOptions, Job, RedisClient, Worker } from 'bullmq';
-import { UndeclaredJobError } from '../errors';
+import { isHandlerReported, UndeclaredJobError } from '../errors';
 import { QUEUE_MODULE_OPTIONS, QueueModuleOptions } from '../queue.options';
 import { queueKeyPrefix } from '../redis/cluster';
 import { bullmqConnection, releaseBullmqConnection } from '../redis/redis';
@@ -66,8 +66,9 @@ export class JobWorkers implements OnModuleInit, OnApplicationBootstrap, BeforeA
       );
       worker.on('failed', (job, error) => {
         const message = `Job ${queue}/${job?.name ?? '?'} (${job?.id ?? 'no id'}) failed: ${error.message}`;
-        // A try that will be retried is the handler's to report; the last one is worth a warning here.
-        if (job && job.attemptsMade < (job.opts.attempts ?? 1)) this.logger.debug(message);
+        // A try that will be retried is the handler's to report; the last one is worth a warning here,
+        // unless the handler said it already (a service waiting for another is one INFO line, docs/operations.md).
+        if ((job && job.attemptsMade < (job.opts.attempts ?? 1)) || isHandlerReported(error)) this.logger.debug(message);
         else this.logger.warn(message);
       });
       worker.on('error', (error) => this.logger.error(`Worker ${queue}: ${error.message}`));
