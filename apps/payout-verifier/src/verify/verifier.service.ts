@@ -9,6 +9,7 @@ import { ChallengerService } from './challenger.service';
 import { evidenceDocument, evidenceHash } from './evidence';
 import { InputUnavailableError, VerifierInputs } from './inputs';
 import { judgeEpoch, readAllocation, sha256Hex, type ContractView, type Mismatch, type PreviousEpoch, type Verified } from './recompute';
+import { prejudgeRecords } from './signature-pool';
 import { VERIFIER_CONFIG, VERIFIER_INPUTS, VERIFIER_KEYPAIR } from './tokens';
 
 export interface PassSummary {
@@ -136,6 +137,7 @@ export class VerifierService implements OnApplicationBootstrap, OnModuleDestroy 
         const snapshot = snapshotSha256 === null ? null : await this.inputs.snapshot(snapshotSha256);
         const previous = await this.previousOf(previousEpoch);
         const recipients = await this.inputs.recipientHistories(document.entries.map((entry) => entry.hotkey));
+        await prejudgeRecords(recipients);
         outcome = judgeEpoch({ epoch, document, snapshot, previous, recipients, contract });
       }
       const allocationSha256 = sha256Hex(bytes);

@@ -1,0 +1,56 @@
+import { availableParallelism } from 'node:os';
+import { extname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { judgedVerdict, recordKey, rememberVerdict, type RecipientRecord } from './recipient-rule';
+
+/** Below this many unjudged records the main thread checks them itself as it meets them (a worker's start costs more). */
+export const WORKER_THRESHOLD = 2_000;
+
+/** One judged record: its key (`recordKey`) and whether the miner signed it. */
+export interface RecordVerdict {
+  key: string;
+  valid: boolean;
+}
+
+/**
+ * Judges every record of `recipients` not judged yet, in parallel: split evenly over one worker thread
+ * per available core (./signature-worker.ts, the same `checkRecord` the main thread runs), each verdict
+ * remembered for `signedByMiner`. Every signature is still checked, only on all cores at once. Fewer
+ * than `WORKER_THRESHOLD` unjudged records are left to the main thread. Answers the verdicts reached here.
+ */
+export async function prejudgeRecords(recipients: ReadonlyMap<string, readonly RecipientRecord[]>, threads = availableParallelism()): Promise<RecordVerdict[]> {
+  const pending = new Map<string, [string, RecipientRecord]>();
+  for (const [hotkey, records] of recipients) {
+    for (const record of records) {
+      const key = recordKey(hotkey, record);
+      if (judgedVerdict(key) === undefined) pending.set(key, [hotkey, record]);
+    }
+  }
+  if (pending.size < WORKER_THRESHOLD) return [];
+  const keys = [...pending.keys()];
+  const items = [...pending.values()];
+  const count = Math.max(1, Math.min(threads, Math.ceil(items.length / WORKER_THRESHOLD)));
+  const size = Math.ceil(items.length / count);
+  const chunks = Array.from({ length: count }, (_, i) => i * size);
+  const results = await Promise.all(chunks.map((from) => checkInWorker(items.slice(from, from + size))));
+  const verdicts: RecordVerdict[] = [];
+  results.forEach((chunk, c) => {
+    chunk.forEach((valid, i) => {
+      const key = keys[chunks[c] + i];
+      rememberVerdict(key, valid === 1);
+      verdicts.push({ key, valid: valid === 1 });
+    });
+  });
+  return verdicts;
+}
+
+/** One worker thread checks `records` and ends; rejects when the worker fails. */
+function checkInWorker(records: [string, RecipientRecord][]): Promise<Uint8Array> {
+  const worker = new Worker(join(__dirname, `signature-worker${extname(__filename)}`));
+  return new Promise<Uint8Array>((resolve, reject) => {
+    worker.once('message', (answer: { verdicts: Uint8Array }) => resolve(answer.verdicts));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`signature worker exited with ${code}`)));
+    worker.postMessage({ id: 0, records });
+  }).finally(() => void worker.terminate());
+}
