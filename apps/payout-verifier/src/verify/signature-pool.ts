@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { judgedVerdict, recordKey, rememberVerdict, type RecipientRecord } from './recipient-rule';
+import { checkRecord, judgedVerdict, recordKey, rememberVerdict, type RecipientRecord } from './recipient-rule';
 
-/** Below this many unjudged records the main thread checks them itself as it meets them (a worker's start costs more). */
+/** Below this many unjudged records the main thread checks them itself (a worker's start costs more). */
 export const WORKER_THRESHOLD = 2_000;
 
 /** One judged record: its key (`recordKey`) and whether the miner signed it. */
@@ -16,7 +16,7 @@ export interface RecordVerdict {
  * Judges every record of `recipients` not judged yet, in parallel: split evenly over one worker thread
  * per available core (./signature-worker.ts, the same `checkRecord` the main thread runs), each verdict
  * remembered for `signedByMiner`. Every signature is still checked, only on all cores at once. Fewer
- * than `WORKER_THRESHOLD` unjudged records are left to the main thread. Answers the verdicts reached here.
+ * than `WORKER_THRESHOLD` unjudged records are checked on the main thread. Answers the verdicts reached here.
  */
 export async function prejudgeRecords(recipients: ReadonlyMap<string, readonly RecipientRecord[]>, threads = availableParallelism()): Promise<RecordVerdict[]> {
   const pending = new Map<string, [string, RecipientRecord]>();
@@ -26,7 +26,13 @@ export async function prejudgeRecords(recipients: ReadonlyMap<string, readonly R
       if (judgedVerdict(key) === undefined) pending.set(key, [hotkey, record]);
     }
   }
-  if (pending.size < WORKER_THRESHOLD) return [];
+  if (pending.size < WORKER_THRESHOLD) {
+    return [...pending].map(([key, [hotkey, record]]) => {
+      const valid = checkRecord(hotkey, record);
+      rememberVerdict(key, valid);
+      return { key, valid };
+    });
+  }
   const keys = [...pending.keys()];
   const items = [...pending.values()];
   const count = Math.max(1, Math.min(threads, Math.ceil(items.length / WORKER_THRESHOLD)));
