@@ -1,10 +1,13 @@
 import { availableParallelism } from 'node:os';
-import { extname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { cryptoReady } from '@rcs/auth';
 import { checkRecord, judgedVerdict, recordKey, rememberVerdict, type RecipientRecord } from './recipient-rule';
 
 /** Below this many unjudged records the main thread checks them itself (a worker's start costs more). */
 export const WORKER_THRESHOLD = 2_000;
+
+/** What a worker thread of this file is started with: it then checks the records it is sent (see the end of the file). */
+const WORKER_ROLE = 'payout-verifier:signatures';
 
 /** One judged record: its key (`recordKey`) and whether the miner signed it. */
 export interface RecordVerdict {
@@ -14,7 +17,7 @@ export interface RecordVerdict {
 
 /**
  * Judges every record of `recipients` not judged yet, in parallel: split evenly over one worker thread
- * per available core (./signature-worker.ts, the same `checkRecord` the main thread runs), each verdict
+ * per available core (this very file, so the build emits it; the same `checkRecord` the main thread runs), each verdict
  * remembered for `signedByMiner`. Every signature is still checked, only on all cores at once. Fewer
  * than `WORKER_THRESHOLD` unjudged records are checked on the main thread. Answers the verdicts reached here.
  */
@@ -52,11 +55,23 @@ export async function prejudgeRecords(recipients: ReadonlyMap<string, readonly R
 
 /** One worker thread checks `records` and ends; rejects when the worker fails. */
 function checkInWorker(records: [string, RecipientRecord][]): Promise<Uint8Array> {
-  const worker = new Worker(join(__dirname, `signature-worker${extname(__filename)}`));
+  const worker = new Worker(__filename, { workerData: WORKER_ROLE });
   return new Promise<Uint8Array>((resolve, reject) => {
     worker.once('message', (answer: { verdicts: Uint8Array }) => resolve(answer.verdicts));
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`signature worker exited with ${code}`)));
-    worker.postMessage({ id: 0, records });
+    worker.postMessage({ records });
   }).finally(() => void worker.terminate());
+}
+
+/** In a worker thread started by `checkInWorker`: one verdict byte per record sent (1 the miner signed it, 0 not). */
+if (!isMainThread && workerData === WORKER_ROLE && parentPort !== null) {
+  const port = parentPort;
+  const ready = cryptoReady();
+  port.on('message', (batch: { records: [string, RecipientRecord][] }) => {
+    void ready.then(() => {
+      const verdicts = Uint8Array.from(batch.records, ([hotkey, record]) => (checkRecord(hotkey, record) ? 1 : 0));
+      port.postMessage({ verdicts }, [verdicts.buffer]);
+    });
+  });
 }
