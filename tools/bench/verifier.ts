@@ -4,7 +4,7 @@
  * rollover computes them) runs in one process and writes the epoch's inputs; the verifier's judgement
  * (hash, shape, split, cumulative amounts, 100,000 recipient signatures, root) runs in another on
  * them. Target: verify ≤ 3× build, for an epoch whose recipient records the verifier has judged before
- * (the first judgement, which checks every sr25519 signature, is reported beside it); exits 1 when missed
+ * (the first judgement, which checks every sr25519 signature on one worker thread per core, is reported beside it); exits 1 when missed
  * or when the honest epoch is not `verified`.
  * About a minute (making 100,000 signed recipient records takes most of it).
  */

@@ -1,3 +1,5 @@
+import { recordSha256 } from '../src/verdicts/record-verdicts.repository';
+import { recordKey } from '../src/verify/recipient-rule';
 import { createStores, startVerifier, type VerifierHarness, type VerifierStores } from './support/harness';
 
 /** No false alarm (issue 36): honest epochs are verified, a restart never judges again, an unreachable input is `unverified`. */
@@ -31,6 +33,26 @@ describe('payout verifier: honest epochs (DECISIONS §16)', () => {
     const metrics = await (await fetch(`${h.url}/metrics`)).text();
     expect(metrics).toContain('payout_epochs_verified_total{result="verified"} 50');
     expect(metrics).toContain('payout_challenges_total 0');
+  });
+
+  it("keeps each recipient record's verdict in its database, and uses a stored verdict instead of checking the signature again", async () => {
+    for (let epoch = 1; epoch <= 2; epoch += 1) await stores.world.publish(epoch);
+    h = await startVerifier(stores);
+    expect((await h.verifier.pass()).judged.map((j) => j.result)).toEqual(['verified', 'verified']);
+    const records = [...stores.world.histories].flatMap(([hotkey, list]) => list.map((record) => recordSha256(recordKey(hotkey, record))));
+    const stored = (await stores.db.dataSource.query(`SELECT record_sha256, valid FROM recipient_record_verdicts`)) as { record_sha256: string; valid: boolean }[];
+    expect(stored.map((row) => row.record_sha256).sort()).toEqual(records.sort());
+    expect(stored.every((row) => row.valid)).toBe(true);
+
+    // A new record the miner really signed, whose verdict an earlier run stored as `false`: the pass takes
+    // the stored verdict (it does not check that signature again), so the leaf paying it is a mismatch.
+    const miner = stores.world.miners[0];
+    stores.world.signRecipient(miner, stores.world.coldkeys[6], 'recipient', stores.world.between());
+    const record = stores.world.histories.get(miner.address)?.at(-1);
+    if (record === undefined) throw new TypeError('no record');
+    await stores.db.dataSource.query(`INSERT INTO recipient_record_verdicts (record_sha256, valid) VALUES ($1, false)`, [recordSha256(recordKey(miner.address, record))]);
+    await stores.world.publish(3);
+    expect((await h.verifier.pass()).judged).toEqual([{ epoch: 3, result: 'mismatch', check: 'recipients' }]);
   });
 
   it('VERIFIER_BOOTSTRAP=latest starts at the newest epoch, adding to the published one before it', async () => {

@@ -8,16 +8,37 @@ export type RecipientRecord = RecipientRecordDto;
 const judged = new Map<string, boolean>();
 const JUDGED_MAX = 1_000_000;
 
-/** The miner hotkey signed this record: `recipient_coldkey:update:{timestamp}:{signed_coldkey}` (DECISIONS §2 Pool), and it names the coldkey it stores. */
+/** A record's identity: every byte its verdict depends on (the hotkey it is served under and the record's own fields). */
+export function recordKey(hotkey: string, record: RecipientRecord): string {
+  return `${hotkey}|${record.timestamp}|${record.signed_coldkey}|${record.recipient_coldkey}|${record.signature}`;
+}
+
+/** The check itself: the miner hotkey signed `recipient_coldkey:update:{timestamp}:{signed_coldkey}` (DECISIONS §2 Pool), and the record names the coldkey it signed. */
+export function checkRecord(hotkey: string, record: RecipientRecord): boolean {
+  return (
+    canonicalSs58(record.signed_coldkey) === record.recipient_coldkey &&
+    verifySignature(recipientUpdateMessage(record.timestamp, record.signed_coldkey), record.signature, hotkey)
+  );
+}
+
+/** The verdict remembered for a record, or undefined when it was never judged in this process. */
+export function judgedVerdict(key: string): boolean | undefined {
+  return judged.get(key);
+}
+
+/** Remembers a record's verdict (reached here, by a signature worker, or read back from the verifier's database). */
+export function rememberVerdict(key: string, valid: boolean): void {
+  if (!judged.has(key) && judged.size >= JUDGED_MAX) judged.delete(judged.keys().next().value as string);
+  judged.set(key, valid);
+}
+
+/** The miner hotkey signed this record and it names the coldkey it stores; remembered once judged. */
 export function signedByMiner(hotkey: string, record: RecipientRecord): boolean {
-  const key = `${hotkey}|${record.timestamp}|${record.signed_coldkey}|${record.recipient_coldkey}|${record.signature}`;
+  const key = recordKey(hotkey, record);
   const known = judged.get(key);
   if (known !== undefined) return known;
-  const valid =
-    canonicalSs58(record.signed_coldkey) === record.recipient_coldkey &&
-    verifySignature(recipientUpdateMessage(record.timestamp, record.signed_coldkey), record.signature, hotkey);
-  if (judged.size >= JUDGED_MAX) judged.delete(judged.keys().next().value as string);
-  judged.set(key, valid);
+  const valid = checkRecord(hotkey, record);
+  rememberVerdict(key, valid);
   return valid;
 }
 

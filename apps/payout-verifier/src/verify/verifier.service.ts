@@ -4,11 +4,13 @@ import type { KeyringPair } from '@polkadot/keyring/types';
 import { CLAIM_CONTRACT_PORT, errorText, type ClaimContractPort, type ContractEpoch } from '@rcs/chain';
 import { DataSource } from 'typeorm';
 import type { PayoutVerifierConfig } from '../config/config';
-import { VerdictsRepository } from '../verdicts/verdicts.module';
+import { RecordVerdictsRepository, VerdictsRepository } from '../verdicts/verdicts.module';
 import { ChallengerService } from './challenger.service';
 import { evidenceDocument, evidenceHash } from './evidence';
 import { InputUnavailableError, VerifierInputs } from './inputs';
 import { judgeEpoch, readAllocation, sha256Hex, type ContractView, type Mismatch, type PreviousEpoch, type Verified } from './recompute';
+import { judgedVerdict, recordKey, rememberVerdict, type RecipientRecord } from './recipient-rule';
+import { prejudgeRecords } from './signature-pool';
 import { VERIFIER_CONFIG, VERIFIER_INPUTS, VERIFIER_KEYPAIR } from './tokens';
 
 export interface PassSummary {
@@ -42,6 +44,7 @@ export class VerifierService implements OnApplicationBootstrap, OnModuleDestroy 
     @Inject(VERIFIER_CONFIG) private readonly config: PayoutVerifierConfig,
     @Inject(VERIFIER_KEYPAIR) private readonly keypair: KeyringPair,
     private readonly verdicts: VerdictsRepository,
+    private readonly records: RecordVerdictsRepository,
     private readonly challenger: ChallengerService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
@@ -136,6 +139,7 @@ export class VerifierService implements OnApplicationBootstrap, OnModuleDestroy 
         const snapshot = snapshotSha256 === null ? null : await this.inputs.snapshot(snapshotSha256);
         const previous = await this.previousOf(previousEpoch);
         const recipients = await this.inputs.recipientHistories(document.entries.map((entry) => entry.hotkey));
+        await this.judgeRecords(recipients);
         outcome = judgeEpoch({ epoch, document, snapshot, previous, recipients, contract });
       }
       const allocationSha256 = sha256Hex(bytes);
@@ -183,6 +187,17 @@ export class VerifierService implements OnApplicationBootstrap, OnModuleDestroy 
    * What the epoch adds to: a verified previous epoch's recorded cumulative; otherwise (a mismatch, or
    * an epoch before a `latest` bootstrap) its published allocation, read and hash-checked as any input.
    */
+  /**
+   * Every recipient record of the epoch judged before the epoch is: a verdict stored by an earlier run is
+   * read back, the others are checked (on worker threads when many) and stored, so a restart does not
+   * check the same signature again.
+   */
+  private async judgeRecords(recipients: ReadonlyMap<string, readonly RecipientRecord[]>): Promise<void> {
+    const keys = [...recipients].flatMap(([hotkey, records]) => records.map((record) => recordKey(hotkey, record))).filter((key) => judgedVerdict(key) === undefined);
+    for (const [key, valid] of await this.records.known(this.dataSource.manager, keys)) rememberVerdict(key, valid);
+    await this.records.remember(this.dataSource.manager, await prejudgeRecords(recipients));
+  }
+
   private async previousOf(epoch: number | null): Promise<PreviousEpoch> {
     if (epoch === null) return EMPTY_PREVIOUS;
     const verdict = await this.verdicts.find(this.dataSource.manager, epoch);
