@@ -41,7 +41,7 @@ describe.each([
 
   it("writes the miner's local held-out shard outside the clone, where rcs submit would take it for part of the patch", () => {
     const readme = readFileSync(join(PACKS, pack, 'README.md'), 'utf8');
-    const outs = [...readme.matchAll(/make_heldout\.py [^\n]*--out (\S+)/g)].map((match) => match[1]);
+    const outs = [...readme.matchAll(/make_(?:autoresearch_)?heldout\.py [^\n]*--out (\S+)/g)].map((match) => match[1]);
     expect(outs.length).toBeGreaterThan(0);
     // An untracked dev.txt in the clone made rcs submit refuse the patch (a path outside train.py).
     expect(outs.filter((out) => !out.startsWith('/tmp/'))).toEqual([]);

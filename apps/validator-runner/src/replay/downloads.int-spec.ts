@@ -225,7 +225,7 @@ describe('artifact download and held-out prefetch against a local HTTP server', 
     it('bounds a held-out prefetch the same way', async () => {
       const options = { directory: join(dir, 'heldout-slow'), rules: { ...LOCAL, allowFile: false, pace: { timeoutMs: 60_000, minBytesPerSecond: 1000, windowMs: 300 } }, maxBytes: 1 << 20, signal: AbortSignal.timeout(10_000) };
       const failure = await replayFailureOf(prefetchHeldout([{ name: 'HELDOUT', url: `${server.url}/heldout/slow.jsonl`, token: null }], options));
-      expect(failure).toMatchObject({ status: VerificationStatus.Error, note: expect.stringMatching(/^Held-out source HELDOUT could not be prefetched: the download stalled: /) });
+      expect(failure).toMatchObject({ status: VerificationStatus.Error, note: expect.stringMatching(/^A held-out source could not be prefetched: the download stalled: /) });
     });
 
     it('lets a download at a good pace through', async () => {

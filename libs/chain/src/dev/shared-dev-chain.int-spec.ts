@@ -75,7 +75,7 @@ describe('the shared dev chain (real Redis)', () => {
 
   it('boots on a fail-fast client that is still connecting: waits for it, then reads the stack\'s genesis (no "Stream isn\'t writeable")', async () => {
     const prefix = `${redis.prefix}:connecting`;
-    await redis.redis.set(`${prefix}:devchain:genesis_ms`, '1000');
+    await redis.redis.set(sharedGenesisKey(prefix), '1000');
     const connecting = new Redis(redis.url, { enableOfflineQueue: false, maxRetriesPerRequest: 0 });
     try {
       expect(connecting.status).not.toBe('ready');

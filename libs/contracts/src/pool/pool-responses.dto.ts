@@ -134,7 +134,7 @@ export class RecipientRecordDto {
 export class RecipientHistoryDto {
   @ApiText('Miner hotkey (canonical SS58).')
   hotkey!: string;
-  @ApiProperty({ type: [RecipientRecordDto] })
+  @ApiProperty({ type: [RecipientRecordDto], description: 'Every recipient record the pool stored for the hotkey, with the signature it was accepted on, oldest first.' })
   records!: RecipientRecordDto[];
 }
 
