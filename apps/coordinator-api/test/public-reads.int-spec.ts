@@ -1,10 +1,14 @@
 import { gunzipSync } from 'node:zlib';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Queue } from 'bullmq';
+import { QueueName } from '@rcs/contracts';
+import { queueKeyPrefix, redisOptionsFromUrl } from '@rcs/queue';
 import { createHttpApp, createLogger, listen } from '@rcs/http';
 import { AppModule } from '../src/app.module';
 import { RewardSnapshotService } from '../src/rewards/reward-snapshot.service';
 import { CoordinatorHarness, startCoordinator } from './harness';
 import { acceptResult, insertPendingSubmission, insertRankedTask } from './support/best-results-rows';
+import { until } from './support/until';
 
 /**
  * The public reads (tasks, a task, its best, the reward snapshot, the dashboard) share concurrent
@@ -84,6 +88,13 @@ describe('public reads across two replicas', () => {
   });
 
   it('serves the reward snapshot another replica stored at once, as stored, gzip when asked, 304 when unchanged', async () => {
+    // A rebuild queued by an earlier decision (the best above) would store a newer snapshot mid-test: let the queue settle first.
+    const rewards = new Queue(QueueName.Rewards, { connection: redisOptionsFromUrl(h.redis.url), prefix: queueKeyPrefix(`${h.redis.prefix}:coordinator`, QueueName.Rewards) });
+    try {
+      await until('the rewards queue idle', () => rewards.getJobCounts('waiting', 'active', 'prioritized'), (counts) => Object.values(counts).every((n) => n === 0));
+    } finally {
+      await rewards.close();
+    }
     const before = await fetch(`${other}/api/v1/reward-snapshot`, { headers: { 'accept-encoding': 'identity' } });
     expect(before.status).toBe(200);
     const beforeBody = await before.text();
