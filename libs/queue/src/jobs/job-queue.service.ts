@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import { ConnectionOptions, Job, JobSchedulerTemplateOptions, JobsOptions, Queue, QueueEvents, RepeatOptions } from 'bullmq';
 import { JobFailedError, JobTimeoutError, UndeclaredJobError } from '../errors';
 import { RedisUnavailableError } from '../redis/connection-errors';
-import { QUEUE_MODULE_OPTIONS, QueueModuleOptions, RETENTION } from '../queue.options';
+import { QUEUE_MODULE_OPTIONS, type QueueModuleOptions, RETENTION } from '../queue.options';
 import { queueKeyPrefix } from '../redis/cluster';
 import { bullmqConnection, redisReady, RedisReadiness, releaseBullmqConnection } from '../redis/redis';
 import type { JobCatalog, JobDataOf, JobNameOf, JobResultOf, QueueOf } from './job-catalog';

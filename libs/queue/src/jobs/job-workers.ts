@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { ConnectionOptions, Job, RedisClient, Worker } from 'bullmq';
 import { isHandlerReported, UndeclaredJobError } from '../errors';
-import { QUEUE_MODULE_OPTIONS, QueueModuleOptions } from '../queue.options';
+import { QUEUE_MODULE_OPTIONS, type QueueModuleOptions } from '../queue.options';
 import { queueKeyPrefix } from '../redis/cluster';
 import { bullmqConnection, releaseBullmqConnection } from '../redis/redis';
 import { JobHandlerExplorer } from '../registry/job-handler.explorer';
