@@ -3,7 +3,7 @@
 # hash; never `latest`).
 #   NODE_IMAGE   the apps' base image (default node:20-bookworm-slim; deploy/docker/local-base.sh makes a stand-in)
 #   NGINX_IMAGE  the web image's base (default nginx:1.27; stand-in rcs-local/nginx:1.22)
-#   APPS         which images (default all five: the four apps and web)
+#   APPS         which images (default all six: the five apps and web)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 IMAGE_TAG="${IMAGE_TAG:-$(git rev-parse --short HEAD)}"
@@ -11,7 +11,7 @@ NODE_IMAGE="${NODE_IMAGE:-node:20-bookworm-slim}"
 NGINX_IMAGE="${NGINX_IMAGE:-nginx:1.27}"
 read -r -a apps <<< "${APPS:-coordinator-api pool-service validator-runner weight-setter payout-verifier web}"
 context="$(deploy/docker/context.sh)"
-# BuildKit sends only what changed of the context and caches layers across the four apps (a warm
+# BuildKit sends only what changed of the context and caches layers across the five apps (a warm
 # rebuild takes seconds, the classic builder re-sends node_modules each time). Docker CLIs from 23
 # on need the buildx plugin for it; without it, the classic builder.
 if [ -z "${DOCKER_BUILDKIT:-}" ]; then

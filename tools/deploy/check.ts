@@ -149,7 +149,7 @@ async function main(): Promise<number> {
         const output = await script('deploy/docker/build-images.sh', { IMAGE_TAG: tag, NODE_IMAGE: images.NODE_IMAGE, NGINX_IMAGE: images.NGINX_IMAGE });
         const sizes = output.split('\n').filter((line) => line.startsWith('[images]'));
         process.stdout.write(`${sizes.join('\n')}\n`);
-        expectThat(sizes.length === 5, `expected five images (four apps and web), got:\n${output}`);
+        expectThat(sizes.length === 6, `expected six images (five apps and web), got:\n${output}`);
       },
       true,
     );
