@@ -47,6 +47,8 @@ describe('a round on a Redis Cluster', () => {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, so the finally below can stop whatever the stack's services started too.
+      detached: true,
     });
     let stackOutput = '';
     stack.stderr.on('data', (chunk: Buffer) => (stackOutput += chunk.toString()));
@@ -87,6 +89,16 @@ describe('a round on a Redis Cluster', () => {
     } finally {
       stack.kill('SIGINT');
       await stackExited;
+      // Nothing the stack started may outlive the test and hold its output pipes (Jest would wait on them).
+      if (stack.pid !== undefined) {
+        try {
+          process.kill(-stack.pid, 'SIGKILL');
+        } catch {
+          // the group is already gone
+        }
+      }
+      stack.stdout.destroy();
+      stack.stderr.destroy();
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 420_000);
