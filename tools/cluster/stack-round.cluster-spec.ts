@@ -1,11 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { childProcessBaseEnv, freePort, RedisCluster, runScript, startRedisCluster } from '@rcs/testing';
-
-const ROOT = join(__dirname, '..', '..');
+import { childProcessBaseEnv, freePort, RedisCluster, runScript, startLocalStack, startRedisCluster } from '@rcs/testing';
 
 /**
  * The issue's round on a Redis Cluster (DECISIONS §19): the local stack (coordinator, validator runner
@@ -43,25 +40,8 @@ describe('a round on a Redis Cluster', () => {
       REDIS_CLUSTER_NODES: cluster.nodesVariable,
       REDIS_KEY_PREFIX: prefix,
     };
-    const stack = spawn(process.execPath, ['-r', '@swc-node/register', 'tools/stack/main.ts', 'coordinator-api', 'validator-runner', 'pool-service', 'weight-setter'], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group, so the finally below can stop whatever the stack's services started too.
-      detached: true,
-    });
-    let stackOutput = '';
-    stack.stderr.on('data', (chunk: Buffer) => (stackOutput += chunk.toString()));
-    const stackExited = new Promise<number | null>((resolve) => stack.once('exit', (code) => resolve(code)));
+    const stack = await startLocalStack(['coordinator-api', 'validator-runner', 'pool-service', 'weight-setter'], env);
     try {
-      await new Promise<void>((resolve, reject) => {
-        stack.stdout.on('data', (chunk: Buffer) => {
-          stackOutput += chunk.toString();
-          if (stackOutput.includes('stack: ready')) resolve();
-        });
-        void stackExited.then((code) => reject(new Error(`the stack exited (${code}) before it was ready:\n${stackOutput}`)));
-      });
-
       const started = Date.now();
       const demo = await runScript(['tools/demo/main.ts', '--timeout', '150', '--weight-setter-url', `http://127.0.0.1:${setterPort}`], env);
       const roundSeconds = (Date.now() - started) / 1000;
@@ -87,18 +67,7 @@ describe('a round on a Redis Cluster', () => {
       expect(keys.filter((list) => list.length > 0).length).toBe(cluster.nodes.length);
       process.stdout.write(`redis cluster round: ${roundSeconds.toFixed(1)} s; keys per master ${keys.map((list) => list.length).join(' / ')}\n`);
     } finally {
-      stack.kill('SIGINT');
-      await stackExited;
-      // Nothing the stack started may outlive the test and hold its output pipes (Jest would wait on them).
-      if (stack.pid !== undefined) {
-        try {
-          process.kill(-stack.pid, 'SIGKILL');
-        } catch {
-          // the group is already gone
-        }
-      }
-      stack.stdout.destroy();
-      stack.stderr.destroy();
+      await stack.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 420_000);

@@ -1,10 +1,7 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { childProcessBaseEnv, freePort, runScript } from '@rcs/testing';
-
-const ROOT = join(__dirname, '..', '..');
+import { childProcessBaseEnv, freePort, runScript, startLocalStack } from '@rcs/testing';
 
 /** The issue's "done when": `npm start` (coordinator, validator runner with the bwrap sandbox, pool) then `npm run demo`, pool round included. */
 describe('npm run demo against the local stack', () => {
@@ -23,23 +20,8 @@ describe('npm run demo against the local stack', () => {
       // Its own key space, so queues of other test runs on this Redis never meet this stack's.
       REDIS_KEY_PREFIX: `demo-${coordinatorPort}`,
     };
-    const stack = spawn(process.execPath, ['-r', '@swc-node/register', 'tools/stack/main.ts', 'coordinator-api', 'validator-runner', 'pool-service'], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stackOutput = '';
-    stack.stderr.on('data', (chunk: Buffer) => (stackOutput += chunk.toString()));
-    const stackExited = new Promise<number | null>((resolve) => stack.once('exit', (code) => resolve(code)));
+    const stack = await startLocalStack(['coordinator-api', 'validator-runner', 'pool-service'], env);
     try {
-      await new Promise<void>((resolve, reject) => {
-        stack.stdout.on('data', (chunk: Buffer) => {
-          stackOutput += chunk.toString();
-          if (stackOutput.includes('stack: ready')) resolve();
-        });
-        void stackExited.then((code) => reject(new Error(`the stack exited (${code}) before it was ready:\n${stackOutput}`)));
-      });
-
       const demo = await runScript(['tools/demo/main.ts', '--timeout', '120'], env);
       expect(demo.output).toContain('refused: a patch to bench.py');
       expect(demo.output).toMatch(/with a worse mse; the best stays/);
@@ -62,8 +44,7 @@ describe('npm run demo against the local stack', () => {
       const tasks = (await (await fetch(`http://127.0.0.1:${coordinatorPort}/api/v1/tasks?limit=1000`)).json()) as { slug: string; task_state: string }[];
       expect(tasks.filter((task) => task.task_state !== 'closed').map((task) => task.slug)).toEqual([]);
     } finally {
-      stack.kill('SIGINT');
-      await stackExited;
+      await stack.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 300_000);

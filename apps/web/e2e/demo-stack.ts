@@ -1,11 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { childProcessBaseEnv, createScratchDatabase, freePort, runScript } from '@rcs/testing';
+import { childProcessBaseEnv, createScratchDatabase, freePort, runScript, startLocalStack } from '@rcs/testing';
 import { e2eConfig } from './config';
-
-const ROOT = join(__dirname, '..', '..', '..');
 
 export interface DemoStack {
   coordinator: string;
@@ -39,29 +36,20 @@ export async function startDemoStack(): Promise<DemoStack> {
     REDIS_URL: e2eConfig.redisUrl,
     REDIS_KEY_PREFIX: `web-e2e-${coordinatorPort}`,
   };
-  const stack: ChildProcess = spawn(process.execPath, ['-r', '@swc-node/register', 'tools/stack/main.ts', 'coordinator-api', 'validator-runner', 'pool-service', 'weight-setter'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  stack.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => stack.once('exit', (code) => resolve(code)));
-  const stop = async () => {
-    if (stack.exitCode === null) stack.kill('SIGINT');
-    await exited;
+  const cleanUp = async () => {
     rmSync(dataDir, { recursive: true, force: true });
     await Promise.all([coordinatorDb.drop(), poolDb.drop()]);
   };
+  const stack = await startLocalStack(['coordinator-api', 'validator-runner', 'pool-service', 'weight-setter'], env).catch(async (error: unknown) => {
+    await cleanUp();
+    throw error;
+  });
+  const stop = async () => {
+    await stack.stop();
+    await cleanUp();
+  };
   try {
-    await new Promise<void>((resolve, reject) => {
-      stack.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        // The banner is written at once and ends with "stack: ready".
-        if (/stack: ready/.test(output)) resolve();
-      });
-      void exited.then((code) => reject(new TypeError(`the stack exited (${code}) before it was ready:\n${output.slice(-4000)}`)));
-    });
+    const output = stack.output();
     const web = /web UI\s+(http:\/\/\S+)/.exec(output)?.[1];
     if (!web) throw new TypeError(`the banner names no web UI URL:\n${output.slice(-2000)}`);
     const demo = await runScript(['tools/demo/main.ts', '--timeout', '180'], env);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
-import { ArtifactHost, packTernaryArtifacts, PACKS_DIR, RunningCoordinator, runValidatorRunner, startCoordinatorProcess } from '@rcs/testing';
+import { ArtifactHost, packTernaryArtifacts, PACKS_DIR, callService, RunningCoordinator, runValidatorRunner, startCoordinatorProcess } from '@rcs/testing';
 
 /**
  * The autoresearch pack (BitSota's replay profile, DECISIONS §15) on a real coordinator, replayed by
@@ -19,16 +19,7 @@ const ROUND_MS = 240_000;
 
 type Json = Record<string, unknown>;
 
-async function call(base: string, method: 'GET' | 'POST', path: string, auth: { admin: string } | { signer: BtAuthSigner } | null, body?: Json): Promise<{ status: number; json: unknown }> {
-  const text = body === undefined ? undefined : JSON.stringify(body);
-  const headers: Record<string, string> = {};
-  if (auth !== null && 'admin' in auth) headers['X-Admin-Token'] = auth.admin;
-  if (auth !== null && 'signer' in auth) Object.assign(headers, auth.signer.signRequest({ method, url: path, body: text }));
-  if (text !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${base}${path}`, { method, headers, body: text });
-  const raw = await response.text();
-  return { status: response.status, json: raw === '' ? null : (JSON.parse(raw) as unknown) };
-}
+const call = callService;
 
 function python(cwd: string, args: string[], env: Record<string, string> = {}): string {
   return execFileSync('python3', args, { cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', OPENBLAS_NUM_THREADS: '1', PYTHONDONTWRITEBYTECODE: '1', ...env } });

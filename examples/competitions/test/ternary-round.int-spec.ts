@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
-import { ArtifactHost, makeTernaryRepository, packTernaryArtifacts, RunningCoordinator, runValidatorRunner, startCoordinatorProcess, ternaryTaskBody } from '@rcs/testing';
+import { ArtifactHost, makeTernaryRepository, packTernaryArtifacts, callService, RunningCoordinator, runValidatorRunner, startCoordinatorProcess, ternaryTaskBody } from '@rcs/testing';
 
 /**
  * The ternary pack as a centerless task on the local stack: a real coordinator, artifacts served over loopback
@@ -17,16 +17,7 @@ const ROUND_MS = 240_000;
 
 type Json = Record<string, unknown>;
 
-async function call(base: string, method: 'GET' | 'POST', path: string, auth: { admin: string } | { signer: BtAuthSigner } | null, body?: Json): Promise<{ status: number; json: unknown }> {
-  const text = body === undefined ? undefined : JSON.stringify(body);
-  const headers: Record<string, string> = {};
-  if (auth !== null && 'admin' in auth) headers['X-Admin-Token'] = auth.admin;
-  if (auth !== null && 'signer' in auth) Object.assign(headers, auth.signer.signRequest({ method, url: path, body: text }));
-  if (text !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${base}${path}`, { method, headers, body: text });
-  const raw = await response.text();
-  return { status: response.status, json: raw === '' ? null : (JSON.parse(raw) as unknown) };
-}
+const call = callService;
 
 describe('the ternary pack as a centerless task, replayed by the runner in the bwrap sandbox', () => {
   let root: string;

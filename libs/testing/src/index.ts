@@ -18,11 +18,13 @@ export { waitForHttp, type WaitForHttpOptions, type WaitForHttpResult } from './
 export { spawnService, ServiceExitedError, type SpawnedService, type SpawnServiceOptions } from './process/spawn-service';
 export { expectServiceAnswers } from './process/expect-service';
 export { runScript } from './process/run-script';
+export { startLocalStack, type LocalStack } from './process/local-stack';
 export { devCoordinatorEnv } from './process/dev-coordinator-env';
 export { startRedisCluster, type RedisCluster, type RedisClusterNode } from './process/redis-cluster';
 export { BackingServiceError, startPostgresServer, startRedisServer, type PostgresReplica, type PostgresServer, type RedisServer } from './process/backing-services';
 export { controllerRoutes, joinRoutePath, type ControllerRoute } from './http/controller-routes';
 export { routeDeclarations, routeDeclarationGaps, type RouteDeclaration } from './http/route-declarations';
+export { callService, type CallAuth } from './http/call-service';
 export { SseClient, SseTimeoutError, type SseEvent } from './http/sse-client';
 export { describeEventStreamLimits, type EventStreamLimitSuite, type StreamCounter, type StreamLimitTarget } from './http/event-stream-limits';
 export { metricValue, MetricsScrapeError, scrapeMetrics } from './http/metrics-text';

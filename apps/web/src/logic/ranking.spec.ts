@@ -1,6 +1,7 @@
 import type { DashboardDecisionDto, VerificationSummaryDto } from '@rcs/contracts';
 import { places, rankAccepted, withMiners } from './ranking';
 import { taskRule, type TaskRule } from './task-rule';
+import { TERNARY_RULE } from './ternary-rule.fixture';
 
 const plain = (direction: string): TaskRule => taskRule({ metric_name: 'mse', metric_direction: direction, metric_resolution: 0, metric_resolution_mode: 'absolute', ranking_mode: 'scalar', secondary_metric_name: null, secondary_metric_direction: null } as never);
 
@@ -42,15 +43,7 @@ describe('rankAccepted', () => {
 });
 
 describe('rankAccepted on a task with a secondary metric and a band (the demo ternary task)', () => {
-  const ternary = taskRule({
-    metric_name: 'heldout_ppl',
-    metric_direction: 'minimize',
-    metric_resolution: 0.02,
-    metric_resolution_mode: 'log',
-    ranking_mode: 'scalar',
-    secondary_metric_name: 'compressed_bytes',
-    secondary_metric_direction: 'minimize',
-  } as never);
+  const ternary = TERNARY_RULE;
   const packed = (submission: string, ppl: number, bytes: number, at: string) =>
     ({ ...verification(submission, ppl, at), metric_name: 'heldout_ppl', observed_metrics: { heldout_ppl: ppl, compressed_bytes: bytes } }) as unknown as VerificationSummaryDto;
 

@@ -1,15 +1,8 @@
 import type { BestResultChangeDto } from '@rcs/contracts';
 import { bandReplacement, beats, rankByRule, ruleText, taskRule } from './task-rule';
+import { TERNARY_RULE } from './ternary-rule.fixture';
 
-const ternary = taskRule({
-  metric_name: 'heldout_ppl',
-  metric_direction: 'minimize',
-  metric_resolution: 0.02,
-  metric_resolution_mode: 'log',
-  ranking_mode: 'scalar',
-  secondary_metric_name: 'compressed_bytes',
-  secondary_metric_direction: 'minimize',
-} as never);
+const ternary = TERNARY_RULE;
 
 describe('the task rule as the coordinator applies it', () => {
   it('lets a result inside the band win on the secondary metric, and one beyond it win on the primary alone', () => {
