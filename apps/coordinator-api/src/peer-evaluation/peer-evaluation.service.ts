@@ -4,7 +4,6 @@ import { DataSource } from 'typeorm';
 import {
   ApiError,
   ApiValidationError,
-  CompetitionMode,
   ErrorCode,
   PeerConsensusDto,
   PeerEvaluateDto,
@@ -16,6 +15,7 @@ import { isUniqueViolation } from '@rcs/persistence';
 import { DecisionService, DecisionTransaction } from '../decisions/decisions.module';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { SubmissionsRepository } from '../submissions/submissions-repository.module';
+import { isPeerEvaluated } from '../tasks/competition-modes';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { PeerEvaluationEntity } from './entities/peer-evaluation.entity';
 import { MinerOwners } from './miner-owners';
@@ -117,7 +117,7 @@ export class PeerEvaluationService {
 }
 
 function assertPeerEvaluationTask(task: TaskEntity, submission: SubmissionEntity): void {
-  if (task.competitionMode === CompetitionMode.PeerEvaluation) return;
+  if (isPeerEvaluated(task.competitionMode)) return;
   throw ApiError.conflict(
     ErrorCode.PeerEvaluationNotAllowed,
     `Submission ${submission.id} belongs to a ${task.competitionMode} task: validators decide it, not peer evaluation.`,

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { CompetitionMode, SubmissionDetailDto } from '@rcs/contracts';
+import { SubmissionDetailDto } from '@rcs/contracts';
 import { IdeaRewardsRepository, toIdeaRewardDto } from '../idea-rewards/idea-rewards.module';
 import { toPeerConsensusDto, toPeerEvaluationDto } from '../peer-evaluation/peer-evaluation.mapper';
 import { PeerEvaluationRepository } from '../peer-evaluation/peer-evaluation.module';
+import { isPeerEvaluated } from '../tasks/competition-modes';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { toVerificationSummaryDto } from '../validator-jobs/verification.mapper';
 import { VerificationsRepository } from '../validator-jobs/verifications.readers';
@@ -24,7 +25,7 @@ export async function submissionDetail(
   task: TaskEntity,
   submission: SubmissionEntity,
 ): Promise<SubmissionDetailDto> {
-  const peerEvaluated = task.competitionMode === CompetitionMode.PeerEvaluation;
+  const peerEvaluated = isPeerEvaluated(task.competitionMode);
   const [verifications, peerEvaluations, peerCounts, ideaRewards] = await Promise.all([
     readers.verifications.listForSubmission(manager, submission.id),
     readers.peerEvaluations.listForSubmission(manager, submission.id),
