@@ -7,7 +7,7 @@ import { isUuid } from '../common/ids';
 import { IdeaRewardEntity } from '../idea-rewards/entities/idea-reward.entity';
 import { IdeaRewardsRepository } from '../idea-rewards/idea-rewards.module';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
-import { SubmissionsRepository } from '../submissions/submissions-repository.module';
+import { SubmissionsRepository } from '../submissions/submissions.module';
 import { hasIdeaRules } from '../tasks/competition-modes';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { TasksRepository } from '../tasks/tasks.module';

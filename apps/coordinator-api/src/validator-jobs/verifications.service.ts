@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError, ApiValidationError, ErrorCode, VerificationQueryDto, VerifyDto } from '@rcs/contracts';
 import { DecisionService } from '../decisions/decisions.module';
-import { SubmissionsRepository } from '../submissions/submissions-repository.module';
+import { SubmissionsRepository } from '../submissions/submissions.module';
 import { isPeerEvaluated } from '../tasks/competition-modes';
 import { VerificationEntity } from './entities/verification.entity';
 import { resultViolations, toObservedResult } from './observed-result';
