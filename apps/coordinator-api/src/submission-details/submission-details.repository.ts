@@ -4,8 +4,8 @@ import { VerificationStatus } from '@rcs/contracts';
 import { intColumn, queryOneRow } from '@rcs/persistence';
 import { isUuid } from '../common/ids';
 import { PeerEvaluationEntity } from '../peer-evaluation/entities/peer-evaluation.entity';
-import { PeerCounts } from '../peer-evaluation/peer-evaluation.mapper';
 import { VerificationEntity } from '../validator-jobs/entities/verification.entity';
+import { PeerCounts } from './peer-consensus';
 
 /**
  * What the submission detail reads of one submission in the verifications and peer_evaluations tables,

@@ -2,12 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { PeerConsensusDto, SubmissionDetailDto } from '@rcs/contracts';
 import { IdeaRewardsRepository, toIdeaRewardDto } from '../idea-rewards/idea-rewards.module';
-import { toPeerConsensusDto, toPeerEvaluationDto } from '../peer-evaluation/peer-evaluation.mapper';
+import { toPeerEvaluationDto } from '../peer-evaluation/peer-evaluation.mapper';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { toSubmissionDto } from '../submissions/submission.mapper';
 import { isPeerEvaluated } from '../tasks/competition-modes';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { toVerificationSummaryDto } from '../validator-jobs/verification.mapper';
+import { toPeerConsensusDto } from './peer-consensus';
 import { SubmissionDetailsRepository } from './submission-details.repository';
 
 /** The repositories the detail reads. */
