@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { BtAuthSigner } from '@rcs/auth';
 import { BestResultDto, PeerConsensusDto, PeerEvaluationDto, SubmissionDto, TaskDto } from '@rcs/contracts';
-import { IdeaRewardsRepository } from '../src/idea-rewards/idea-rewards.module';
 import { PeerEvaluationRepository } from '../src/peer-evaluation/peer-evaluation.module';
+import { SubmissionDetails } from '../src/submission-details/submission-details.module';
 import { SubmissionEntity } from '../src/submissions/entities/submission.entity';
-import { submissionDetail } from '../src/submissions/submission-detail';
 import { TaskEntity } from '../src/tasks/entities/task.entity';
-import { VerificationsRepository } from '../src/validator-jobs/validator-jobs.module';
 import { CoordinatorHarness, startCoordinator, startCoordinatorForSuite } from './harness';
 import { Body, errorOf, expectReplyFields, expectStatus, itemsOf, Reply, signerFor, TestClient } from './submissions-fixtures';
 
@@ -354,14 +352,10 @@ describe('peer evaluation', () => {
       const first = await evaluated(accept(bob, submission.id, 4));
       const second = await evaluated(accept(charlie, submission.id, 6));
       const manager = h.db.dataSource.manager;
-      const readers = {
-        verifications: h.app.get(VerificationsRepository),
-        peerEvaluations: h.app.get(PeerEvaluationRepository),
-        ideaRewards: h.app.get(IdeaRewardsRepository),
-      };
+      const readers = { peerEvaluations: h.app.get(PeerEvaluationRepository) };
       const detailOf = async (submissionId: string) => {
         const row = await manager.findOneByOrFail(SubmissionEntity, { id: submissionId });
-        return submissionDetail(manager, readers, await manager.findOneByOrFail(TaskEntity, { id: row.taskId }), row);
+        return h.app.get(SubmissionDetails).of(manager, await manager.findOneByOrFail(TaskEntity, { id: row.taskId }), row);
       };
       expect((await detailOf(submission.id)).peer_evaluations).toEqual([second, first]);
       expect((await detailOf(submission.id)).peer_consensus).toEqual(await consensusOf(submission.id));

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IdeaRewardsModule } from '../idea-rewards/idea-rewards.module';
-import { SubmissionsRepositoryModule } from '../submissions/submissions-repository.module';
+import { SubmissionsModule } from '../submissions/submissions.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { BestResultsController } from './best-results.controller';
 import { BestResultsRepository } from './best-results.repository';
@@ -8,7 +8,7 @@ import { BestResultsService } from './best-results.service';
 
 @Module({
   // Idea rewards are written through that domain's repository, in the decision's transaction.
-  imports: [IdeaRewardsModule, SubmissionsRepositoryModule, TasksModule],
+  imports: [IdeaRewardsModule, SubmissionsModule, TasksModule],
   controllers: [BestResultsController],
   providers: [BestResultsService, BestResultsRepository],
   exports: [BestResultsService],

@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ApiError, BestResultHistoryQueryDto, CompetitionMode, ErrorCode, TaskState } from '@rcs/contracts';
+import { ApiError, BestResultHistoryQueryDto, ErrorCode, TaskState } from '@rcs/contracts';
 import { ReadReplicas } from '@rcs/persistence';
 import { isUuid } from '../common/ids';
 import { IdeaRewardEntity } from '../idea-rewards/entities/idea-reward.entity';
 import { IdeaRewardsRepository } from '../idea-rewards/idea-rewards.module';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
-import { SubmissionsRepository } from '../submissions/submissions-repository.module';
+import { SubmissionsRepository } from '../submissions/submissions.module';
+import { hasIdeaRules } from '../tasks/competition-modes';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { TasksRepository } from '../tasks/tasks.module';
 import { RankedValue, RankingOutcome, RankingRule, rankAgainst, replacesIncumbent } from './best-result.rules';
@@ -99,7 +100,7 @@ export class BestResultsService {
     improved: number,
     previous: BestResultEntity | null,
   ): Promise<IdeaRewardEntity | null> {
-    if (task.competitionMode !== CompetitionMode.Centerless || submission.implementedSubmissionId === null) return null;
+    if (!hasIdeaRules(task.competitionMode) || submission.implementedSubmissionId === null) return null;
     const idea = await this.submissions.getAuthor(manager, submission.implementedSubmissionId);
     return this.ideaRewards.insert(manager, {
       taskId: task.id,

@@ -6,7 +6,7 @@ import { inTransaction } from '@rcs/persistence';
 import { BestResultConsideration, BestResultsService } from '../best-results/best-results.service';
 import { BestChanged, DomainEvents, SubmissionDecided } from '../events/domain-events';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
-import { SubmissionsRepository } from '../submissions/submissions-repository.module';
+import { SubmissionsRepository } from '../submissions/submissions.module';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { TasksRepository } from '../tasks/tasks.module';
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DecisionsModule } from '../decisions/decisions.module';
-import { SubmissionsRepositoryModule } from '../submissions/submissions-repository.module';
+import { SubmissionDetailsModule } from '../submission-details/submission-details.module';
+import { SubmissionsModule } from '../submissions/submissions.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { PeerEvaluationController } from './peer-evaluation.controller';
 import { PeerEvaluationRepository } from './peer-evaluation.repository';
@@ -8,11 +9,9 @@ import { PeerEvaluationService } from './peer-evaluation.service';
 import { MinerOwners } from './miner-owners';
 
 @Module({
-  imports: [DecisionsModule, SubmissionsRepositoryModule, TasksModule],
+  imports: [DecisionsModule, SubmissionDetailsModule, SubmissionsModule, TasksModule],
   controllers: [PeerEvaluationController],
   providers: [PeerEvaluationService, PeerEvaluationRepository, MinerOwners],
-  // The submission detail reads a submission's evaluations and counts through it.
-  exports: [PeerEvaluationRepository],
 })
 export class PeerEvaluationModule {}
 

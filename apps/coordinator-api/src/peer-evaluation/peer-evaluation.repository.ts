@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, FindOptionsWhere } from 'typeorm';
-import { PeerEvaluationQueryDto, VerificationStatus } from '@rcs/contracts';
-import { insertReturningEntity, intColumn, queryOneRow } from '@rcs/persistence';
+import { PeerEvaluationQueryDto } from '@rcs/contracts';
+import { insertReturningEntity } from '@rcs/persistence';
 import { storedHotkey } from '../common/hotkeys';
 import { isUuid } from '../common/ids';
 import { PeerEvaluationEntity } from './entities/peer-evaluation.entity';
-import { PeerCounts } from './peer-evaluation.mapper';
 
 /** The unique constraint behind "one evaluation per evaluator and submission". */
 export const ONE_EVALUATION_PER_EVALUATOR = 'peer_evaluations_one_per_evaluator_unique';
@@ -49,18 +48,6 @@ export class PeerEvaluationRepository {
   async listForSubmission(manager: EntityManager, submissionId: string): Promise<PeerEvaluationEntity[]> {
     if (!isUuid(submissionId)) return [];
     return manager.find(PeerEvaluationEntity, { where: { submissionId }, order: { createdAt: 'DESC', id: 'DESC' } });
-  }
-
-  countsOf(manager: EntityManager, submissionId: string): Promise<PeerCounts> {
-    return queryOneRow(
-      manager,
-      `SELECT count(*) FILTER (WHERE status = $2)::int AS accepted,
-              count(*) FILTER (WHERE status = $3)::int AS rejected,
-              count(*) FILTER (WHERE status = $4)::int AS error
-       FROM peer_evaluations WHERE submission_id = $1`,
-      [submissionId, VerificationStatus.Accepted, VerificationStatus.Rejected, VerificationStatus.Error],
-      (row) => ({ accepted: intColumn(row, 'accepted'), rejected: intColumn(row, 'rejected'), error: intColumn(row, 'error') }),
-    );
   }
 
   /** `GET /peer-evaluations`: newest first (`created_at DESC, id DESC`), filtered, paged. */

@@ -4,7 +4,6 @@ import { DataSource } from 'typeorm';
 import {
   ApiError,
   ApiValidationError,
-  CompetitionMode,
   ErrorCode,
   PeerConsensusDto,
   PeerEvaluateDto,
@@ -14,12 +13,13 @@ import {
 } from '@rcs/contracts';
 import { isUniqueViolation } from '@rcs/persistence';
 import { DecisionService, DecisionTransaction } from '../decisions/decisions.module';
+import { SubmissionDetails } from '../submission-details/submission-details.module';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
-import { SubmissionsRepository } from '../submissions/submissions-repository.module';
+import { SubmissionsRepository } from '../submissions/submissions.module';
+import { isPeerEvaluated } from '../tasks/competition-modes';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { PeerEvaluationEntity } from './entities/peer-evaluation.entity';
 import { MinerOwners } from './miner-owners';
-import { toPeerConsensusDto } from './peer-evaluation.mapper';
 import { ONE_EVALUATION_PER_EVALUATOR, ONE_EVALUATION_PER_OWNER, PeerEvaluationRepository } from './peer-evaluation.repository';
 import { finiteMetric, PeerDecision, peerDecision, peerEvaluationViolations, PeerVerdicts } from './peer-evaluation.rules';
 
@@ -35,6 +35,7 @@ export class PeerEvaluationService {
     private readonly evaluations: PeerEvaluationRepository,
     private readonly submissions: SubmissionsRepository,
     private readonly owners: MinerOwners,
+    private readonly details: SubmissionDetails,
   ) {}
 
   /**
@@ -71,7 +72,7 @@ export class PeerEvaluationService {
     const manager = this.dataSource.manager;
     const { submission, task } = await this.submissions.findWithTask(manager, submissionId);
     assertPeerEvaluationTask(task, submission);
-    return toPeerConsensusDto(submission, task, await this.evaluations.countsOf(manager, submission.id));
+    return this.details.consensus(manager, task, submission);
   }
 
   list(query: PeerEvaluationQueryDto): Promise<PeerEvaluationEntity[]> {
@@ -117,7 +118,7 @@ export class PeerEvaluationService {
 }
 
 function assertPeerEvaluationTask(task: TaskEntity, submission: SubmissionEntity): void {
-  if (task.competitionMode === CompetitionMode.PeerEvaluation) return;
+  if (isPeerEvaluated(task.competitionMode)) return;
   throw ApiError.conflict(
     ErrorCode.PeerEvaluationNotAllowed,
     `Submission ${submission.id} belongs to a ${task.competitionMode} task: validators decide it, not peer evaluation.`,

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { CompetitionMode, SubmissionStatus, TaskState } from '@rcs/contracts';
+import { SubmissionStatus, TaskState } from '@rcs/contracts';
 import { queryRows, textColumn } from '@rcs/persistence';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
+import { IDEA_MODES } from '../tasks/competition-modes';
 import { TaskEntity } from '../tasks/entities/task.entity';
 
 /** A proposed idea no work item has planned yet. */
@@ -30,11 +31,11 @@ export class PlannerRepository {
       manager,
       `SELECT s.id AS submission_id, s.task_id, s.miner_hotkey, s.proposed_idea
        FROM submissions s JOIN tasks t ON t.id = s.task_id
-       WHERE t.task_state = $1 AND t.competition_mode = $2
+       WHERE t.task_state = $1 AND t.competition_mode = ANY($2::text[])
          AND s.proposed_idea IS NOT NULL AND btrim(s.proposed_idea) <> '' AND s.status <> $4
          AND NOT EXISTS (SELECT 1 FROM work_items w WHERE w.task_id = s.task_id AND w.dedupe_key = $3 || s.id::text)
        ORDER BY s.created_at, s.id`,
-      [TaskState.Live, CompetitionMode.Centerless, dedupeKeyPrefix, SubmissionStatus.Rejected],
+      [TaskState.Live, IDEA_MODES, dedupeKeyPrefix, SubmissionStatus.Rejected],
       (row) => ({
         submissionId: textColumn(row, 'submission_id'),
         taskId: textColumn(row, 'task_id'),

@@ -1,4 +1,5 @@
 import { AcceptedRewardFloorMode, CompetitionMode, MetricDirection, ScoringMode, TaskState } from '@rcs/contracts';
+import { hasIdeaRules } from '../tasks/competition-modes';
 import { ResolvedCompetitionPolicy } from './reward-policy.resolution';
 
 /**
@@ -114,7 +115,7 @@ export function scoreCompetition(data: CompetitionData, policy: ResolvedCompetit
     }
   }
   if (data.best !== null) credit(data.best.minerHotkey, decayed(BEST_POINTS, data.best.since));
-  if (policy.scoring_mode === ScoringMode.AcceptedPlusBest && data.task.competitionMode === CompetitionMode.Centerless) {
+  if (policy.scoring_mode === ScoringMode.AcceptedPlusBest && hasIdeaRules(data.task.competitionMode)) {
     for (const idea of data.ideaRewards) {
       credit(idea.proposerHotkey, decayed(IDEA_POINTS_EACH, idea.createdAt));
       credit(idea.implementerHotkey, decayed(IDEA_POINTS_EACH, idea.createdAt));

@@ -1,5 +1,6 @@
 import { CompetitionMode, CreateSubmissionDto, SubmissionStatus, ValidationErrorItem } from '@rcs/contracts';
 import { artifactUriProblem, missingItem, validationItem } from '@rcs/http';
+import { hasIdeaRules } from '../tasks/competition-modes';
 
 /** 422 `type`s of the submission rules that no DTO decorator can state (DECISIONS.md §5). */
 export const SubmissionRule = {
@@ -113,7 +114,7 @@ export interface IdeaRuleContext {
  */
 export function ideaViolations(body: CreateSubmissionDto, context: IdeaRuleContext): ValidationErrorItem[] {
   const items: ValidationErrorItem[] = [];
-  const centerless = context.mode === CompetitionMode.Centerless;
+  const centerless = hasIdeaRules(context.mode);
   if (centerless && !hasIdea(body.proposed_idea)) {
     items.push(
       validationItem(SubmissionRule.ProposedIdeaRequired, ['body', 'proposed_idea'], 'Centerless tasks need a fresh proposed_idea on every submission.', body.proposed_idea),

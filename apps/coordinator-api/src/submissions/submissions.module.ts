@@ -1,19 +1,23 @@
 import { Module } from '@nestjs/common';
 import { EventsModule } from '../events/events.module';
-import { IdeaRewardsModule } from '../idea-rewards/idea-rewards.module';
-import { PeerEvaluationModule } from '../peer-evaluation/peer-evaluation.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ClaimsModule } from '../claims/claims.module';
 import { TasksModule } from '../tasks/tasks.module';
-import { ValidatorJobsModule } from '../validator-jobs/validator-jobs.module';
+import { SubmissionDetailsModule } from '../submission-details/submission-details.module';
 import { SubmissionsController } from './submissions.controller';
-import { SubmissionsRepositoryModule } from './submissions-repository.module';
+import { SubmissionsRepository } from './submissions.repository';
 import { SubmissionsService } from './submissions.service';
 
+/**
+ * Submissions: the routes, the submission path and the submissions table. Decisions, best results, peer
+ * evaluation and validator jobs read the table through SubmissionsRepository; the detail is the read model's.
+ */
 @Module({
-  imports: [EventsModule, RateLimitModule, ValidatorJobsModule, PeerEvaluationModule, IdeaRewardsModule, ClaimsModule, TasksModule, SubmissionsRepositoryModule],
+  imports: [EventsModule, RateLimitModule, SubmissionDetailsModule, ClaimsModule, TasksModule],
   controllers: [SubmissionsController],
-  providers: [SubmissionsService],
-  exports: [SubmissionsService],
+  providers: [SubmissionsService, SubmissionsRepository],
+  exports: [SubmissionsService, SubmissionsRepository],
 })
 export class SubmissionsModule {}
+
+export { SubmissionsRepository } from './submissions.repository';

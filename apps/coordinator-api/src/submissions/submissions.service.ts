@@ -6,7 +6,6 @@ import {
   ApiValidationError,
   ArtifactDescriptorDto,
   ClaimStatus,
-  CompetitionMode,
   CreateSubmissionDto,
   ErrorCode,
   SubmissionDetailDto,
@@ -24,9 +23,10 @@ import { orRefused, type Refusable } from '../common/refusal';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { CoordinatorConfig } from '../config/config';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
+import { SubmissionDetails } from '../submission-details/submission-details.module';
+import { hasIdeaRules, isReplayed } from '../tasks/competition-modes';
 import { assertTaskLive } from '../tasks/task-lookup';
 import { SubmissionEntity } from './entities/submission.entity';
-import { SubmissionDetails } from './submission-detail';
 import { type NewSubmission, SubmissionsRepository } from './submissions.repository';
 import { toArtifactDescriptorDto } from './submission.mapper';
 import { ideaViolations, submissionBodyViolations } from './submission-rules';
@@ -82,7 +82,7 @@ export class SubmissionsService {
       task = await this.claims.peekActive(this.dataSource.manager, body.claim_id, hotkey);
       if (task !== null) this.claimTasks.noteTask(task);
     }
-    return task === null || task.taskState !== TaskState.Live || task.competitionMode === CompetitionMode.Centerless ? null : task;
+    return task === null || task.taskState !== TaskState.Live || hasIdeaRules(task.competitionMode) ? null : task;
   }
 
   /**
@@ -97,7 +97,7 @@ export class SubmissionsService {
     const manager = this.dataSource.manager;
     if (patchItems(body.patch, task).length > 0 || (await ideaItems(this.submissions, manager, task, hotkey, body)).length > 0) return null;
     const submission = await this.submissions.storePendingIfUnchanged(manager, newSubmission(task, hotkey, body), {
-      validatorJob: task.competitionMode !== CompetitionMode.PeerEvaluation,
+      validatorJob: isReplayed(task.competitionMode),
       task,
     });
     // Submitted on, or not as remembered: either way the claim takes no other submission through this path.
@@ -111,7 +111,7 @@ export class SubmissionsService {
     if (task === null) return { refusal: await claimRefusal(this.claims, this.submissions, manager, body.claim_id, hotkey) };
     this.claimTasks.noteTask(task);
     assertTaskLive(task);
-    if (task.competitionMode === CompetitionMode.Centerless) {
+    if (hasIdeaRules(task.competitionMode)) {
       // Idea rules read earlier submissions of the task: centerless submissions of one task take turns.
       await this.submissions.lockIdeasOf(manager, task.id);
     }
@@ -122,7 +122,7 @@ export class SubmissionsService {
       manager,
       newSubmission(task, hotkey, body),
       // Peer-evaluation submissions are decided by their peers, not replayed.
-      { validatorJob: task.competitionMode !== CompetitionMode.PeerEvaluation },
+      { validatorJob: isReplayed(task.competitionMode) },
     );
     return { value: submission };
   }
@@ -232,7 +232,7 @@ async function ideaItems(submissions: SubmissionsRepository, manager: EntityMana
   const implementedId = body.implemented_submission_id;
   const implemented =
     implementedId !== null && isUuid(implementedId) ? await submissions.find(manager, implementedId) : null;
-  const needsOtherIdeas = task.competitionMode === CompetitionMode.Centerless && implementedId === null;
+  const needsOtherIdeas = hasIdeaRules(task.competitionMode) && implementedId === null;
   return ideaViolations(body, {
     mode: task.competitionMode,
     taskId: task.id,

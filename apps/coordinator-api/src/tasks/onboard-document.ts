@@ -1,4 +1,5 @@
-import { CompetitionMode, MetricDirection, MetricResolutionMode, RankingMode, TaskDto, TaskState } from '@rcs/contracts';
+import { MetricDirection, MetricResolutionMode, RankingMode, TaskDto, TaskState } from '@rcs/contracts';
+import { COMPETITION_MODES, isPeerEvaluated } from './competition-modes';
 import { codeBlock, codeSpan, inlineText, nestMarkdown } from './markdown';
 
 /**
@@ -72,7 +73,7 @@ function competition(task: OnboardTask): string[] {
     `- Competition mode: ${task.competition_mode}`,
     // The spec's contract states it for every task; only peer_evaluation tasks are decided by it, and the line says so.
     `- Minimum peer evaluations: ${task.min_peer_evaluations}` +
-      (String(task.competition_mode) === 'peer_evaluation' ? '' : ' (not used here: validators decide this mode; it counts only in peer_evaluation)'),
+      (isPeerEvaluated(task.competition_mode) ? '' : ' (not used here: validators decide this mode; it counts only in peer_evaluation)'),
     `- Time budget: ${task.time_budget_seconds} seconds`,
     `- Task state: ${task.task_state} (${stateMeaning(task.task_state)})`,
   ];
@@ -171,38 +172,8 @@ function agentWorkflow(task: OnboardTask, base: string, context: OnboardContext)
   ];
 }
 
-const VALIDATOR_REPLAY = [
-  'A submission is stored as `pending_verification`; an allowlisted validator replays it and posts the observed result, which decides `accepted`, `rejected` or `error`.',
-  "The validator's observed metric is the canonical score; claimed metrics never decide acceptance.",
-];
-
 function modeRules(task: OnboardTask, base: string): string[] {
-  const lines = [`This task runs in mode ${codeSpan(task.competition_mode)}.`, ''];
-  switch (task.competition_mode) {
-    case CompetitionMode.Standard:
-      return [
-        ...lines,
-        '- A submission needs a patch (or an artifact), a summary and claimed metrics; nothing more unless the Task Brief asks for it.',
-        ...VALIDATOR_REPLAY.map((rule) => `- ${rule}`),
-      ];
-    case CompetitionMode.Centerless:
-      return [
-        ...lines,
-        '- Every submission carries a fresh `proposed_idea` (up to 4000 characters): an idea later miners can implement.',
-        "- Once another miner has proposed an idea on this task, `implemented_submission_id` is required: it must name another miner's earlier submission of this task that carries an idea and is not rejected.",
-        "- When a submission that implements an idea becomes the new best result, the idea's author receives idea credit (an idea reward), and the new submission's idea becomes available to later miners.",
-        ...VALIDATOR_REPLAY.map((rule) => `- ${rule}`),
-      ];
-    case CompetitionMode.PeerEvaluation:
-      return [
-        ...lines,
-        '- A submission needs a patch (or an artifact), a summary and claimed metrics.',
-        `- Other miners evaluate pending submissions: ${codeSpan(`POST ${base}/api/v1/submissions/{submission_id}/peer-evaluate`)} (signed) with \`status\`, \`observed_metrics\` and \`notes\`; never your own submission, once per submission.`,
-        '- There is no validator verification on this task; the verify route refuses it.',
-        `- Consensus is reached when the accepted or the rejected evaluations reach ${task.min_peer_evaluations} (min_peer_evaluations).`,
-        `- The accepted metric is the median of the accepted evaluations' observed ${codeSpan(task.metric_name)} (the mean of the middle two for an even count).`,
-      ];
-  }
+  return [`This task runs in mode ${codeSpan(task.competition_mode)}.`, '', ...COMPETITION_MODES[task.competition_mode].onboarding(task, base)];
 }
 
 function hardware(task: OnboardTask): string[] {

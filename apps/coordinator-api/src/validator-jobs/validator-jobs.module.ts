@@ -2,10 +2,8 @@ import { Module } from '@nestjs/common';
 import { EventsModule } from '../events/events.module';
 import { DecisionsModule } from '../decisions/decisions.module';
 import { HeldoutModule } from '../heldout/heldout.module';
-import { IdeaRewardsModule } from '../idea-rewards/idea-rewards.module';
-import { PeerEvaluationModule } from '../peer-evaluation/peer-evaluation.module';
-import { SubmissionDetails } from '../submissions/submission-detail';
-import { SubmissionsRepositoryModule } from '../submissions/submissions-repository.module';
+import { SubmissionDetailsModule } from '../submission-details/submission-details.module';
+import { SubmissionsModule } from '../submissions/submissions.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { LeaseExpiryJob } from './lease-expiry.job';
 import { SubmissionDecider } from './submission-decider';
@@ -18,14 +16,12 @@ import { VerificationsService } from './verifications.service';
 
 /**
  * Validator worklists and results, manual verify, verifications and lease expiry (DECISIONS.md §6).
- * Peer evaluations and idea rewards are read for the submission detail each leased job carries.
+ * Each leased job carries the submission detail, read through the submission-details read model.
  */
 @Module({
-  imports: [EventsModule, DecisionsModule, HeldoutModule, PeerEvaluationModule, IdeaRewardsModule, SubmissionsRepositoryModule, TasksModule],
+  imports: [EventsModule, DecisionsModule, HeldoutModule, SubmissionDetailsModule, SubmissionsModule, TasksModule],
   controllers: [ValidatorController, VerificationsController],
-  providers: [ValidatorJobsRepository, VerificationsRepository, SubmissionDecider, ValidatorJobsService, VerificationsService, LeaseExpiryJob, SubmissionDetails],
-  // The submission detail is answered here (scans) and by SubmissionsModule, which sits above this one.
-  exports: [ValidatorJobsRepository, VerificationsRepository, SubmissionDetails],
+  providers: [ValidatorJobsRepository, VerificationsRepository, SubmissionDecider, ValidatorJobsService, VerificationsService, LeaseExpiryJob],
 })
 export class ValidatorJobsModule {}
 

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
-import { CompetitionMode, SubmissionStatus, ValidatorJobStatus } from '@rcs/contracts';
+import { SubmissionStatus, ValidatorJobStatus } from '@rcs/contracts';
 import { intColumn, queryOneRow, queryRows, SqlRow, textColumn } from '@rcs/persistence';
+import { REPLAYED_MODES } from '../tasks/competition-modes';
 import { ValidatorJobEntity } from './entities/validator-job.entity';
 import type { RotationPair } from './heldout-rotation';
 
@@ -68,7 +69,7 @@ export class ValidatorJobsRepository {
          JOIN submissions s ON s.id = j.submission_id
          WHERE j.status = $6
            AND s.status = $8
-           AND t.competition_mode <> $9
+           AND t.competition_mode = ANY($9::text[])
            AND ($1::uuid IS NULL OR t.id = $1::uuid)
            AND ($2::text IS NULL OR t.slug = $2::text)
            AND (t.hardware_gpu_count IS NULL OR (t.hardware_gpu_count <= $10::int AND t.hardware_gpu_memory_gb <= $11::float8))
@@ -96,7 +97,7 @@ export class ValidatorJobsRepository {
         ValidatorJobStatus.Pending,
         ValidatorJobStatus.Leased,
         SubmissionStatus.PendingVerification,
-        CompetitionMode.PeerEvaluation,
+        REPLAYED_MODES,
         request.gpuCount,
         request.gpuMemoryGb,
       ],

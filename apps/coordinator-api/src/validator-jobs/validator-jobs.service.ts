@@ -21,8 +21,8 @@ import { DecisionService, DecisionTransaction } from '../decisions/decisions.mod
 import { HeldoutService } from '../heldout/heldout.module';
 import type { LeaseExpiryOutcome } from '../jobs/job-results';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
-import { SubmissionDetails } from '../submissions/submission-detail';
-import { SubmissionsRepository } from '../submissions/submissions-repository.module';
+import { SubmissionDetails } from '../submission-details/submission-details.module';
+import { SubmissionsRepository } from '../submissions/submissions.module';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { TasksRepository } from '../tasks/tasks.module';
 import { ValidatorJobEntity } from './entities/validator-job.entity';

@@ -51,12 +51,6 @@ export class VerificationsRepository {
     return manager.find(VerificationEntity, { where, order: { createdAt: 'DESC', id: 'DESC' }, take: query.limit, skip: query.offset });
   }
 
-  /** A submission's verifications, newest first; none for an id that is not a uuid. */
-  async listForSubmission(manager: EntityManager, submissionId: string): Promise<VerificationEntity[]> {
-    if (!isUuid(submissionId)) return [];
-    return manager.find(VerificationEntity, { where: { submissionId }, order: { createdAt: 'DESC', id: 'DESC' } });
-  }
-
   /** The newest verification of a submission, if any. */
   latest(manager: EntityManager, submissionId: string): Promise<VerificationEntity | null> {
     return manager.findOne(VerificationEntity, { where: { submissionId }, order: { createdAt: 'DESC', id: 'DESC' } });

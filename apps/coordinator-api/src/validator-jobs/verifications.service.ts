@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ApiError, ApiValidationError, CompetitionMode, ErrorCode, VerificationQueryDto, VerifyDto } from '@rcs/contracts';
+import { ApiError, ApiValidationError, ErrorCode, VerificationQueryDto, VerifyDto } from '@rcs/contracts';
 import { DecisionService } from '../decisions/decisions.module';
-import { SubmissionsRepository } from '../submissions/submissions-repository.module';
+import { SubmissionsRepository } from '../submissions/submissions.module';
+import { isPeerEvaluated } from '../tasks/competition-modes';
 import { VerificationEntity } from './entities/verification.entity';
 import { resultViolations, toObservedResult } from './observed-result';
 import { JobCompletionLostError, SubmissionDecider } from './submission-decider';
@@ -36,7 +37,7 @@ export class VerificationsService {
    */
   async verify(validatorHotkey: string, submissionId: string, body: VerifyDto): Promise<VerificationEntity> {
     const { submission, task } = await this.submissions.findWithTask(this.dataSource.manager, submissionId);
-    if (task.competitionMode === CompetitionMode.PeerEvaluation) {
+    if (isPeerEvaluated(task.competitionMode)) {
       throw ApiError.conflict(
         ErrorCode.VerifyNotAllowedForPeerEvaluation,
         `Task ${task.slug} is decided by peer evaluation; use POST /api/v1/submissions/{id}/peer-evaluate.`,

@@ -1,4 +1,4 @@
-import type { BestResultChangeDto, BestResultDto, DashboardDecisionDto, IdeaRewardDto, PeerConsensusDto, TaskDto } from '@rcs/contracts';
+import type { BestResultChangeDto, BestResultDto, CompetitionMode, DashboardDecisionDto, IdeaRewardDto, PeerConsensusDto, TaskDto } from '@rcs/contracts';
 import type { Coordinator } from '../api/services';
 import { Empty, Hotkey, LiveBadge, Loaded, Rank, Reason, Time, useEvents, useLoad, type LiveState } from '../components/common';
 import { HistoryChart } from '../components/history-chart';
@@ -26,14 +26,24 @@ interface CompetitionData {
 
 const TASK_EVENTS = COORDINATOR_EVENTS.filter((name) => name !== 'snapshot_rebuilt');
 
+/**
+ * What the page reads beside the task in each competition mode: idea rewards where the idea rules apply,
+ * the peer consensus where peers decide (the coordinator's COMPETITION_MODES). Exhaustive: a new mode does not compile without its entry.
+ */
+const MODE_READS: Record<`${CompetitionMode}`, { ideaRewards: boolean; consensus: boolean }> = {
+  standard: { ideaRewards: false, consensus: false },
+  centerless: { ideaRewards: true, consensus: false },
+  peer_evaluation: { ideaRewards: false, consensus: true },
+};
+
 async function readCompetition(coordinator: Coordinator, id: string): Promise<CompetitionData> {
   const task = await coordinator.task(id);
-  const mode = String(task.competition_mode);
+  const reads = MODE_READS[task.competition_mode];
   const [history, verifications, dashboard, ideaRewards, rejected, errored, onboard] = await Promise.all([
     coordinator.history(id),
     coordinator.verifications('status=accepted&limit=1000'),
     coordinator.dashboard(),
-    mode === 'centerless' ? coordinator.ideaRewards(id) : Promise.resolve(null),
+    reads.ideaRewards ? coordinator.ideaRewards(id) : Promise.resolve(null),
     coordinator.verifications('status=rejected&limit=200'),
     coordinator.verifications('status=error&limit=200'),
     coordinator.onboard(id).then(
@@ -52,7 +62,7 @@ async function readCompetition(coordinator: Coordinator, id: string): Promise<Co
   const minerOf = new Map(history.map((change) => [change.submission_id, change.miner_hotkey]));
   const accepted = withMiners(rankAccepted(id, taskRule(task), verifications, decisions), minerOf);
   let consensus: PeerConsensusDto[] | null = null;
-  if (mode === 'peer_evaluation') {
+  if (reads.consensus) {
     // No public route lists a task's submissions: the consensus is read for those the page knows of.
     const ids = [...new Set([...decisions.map((d) => d.submission_id), ...history.map((c) => c.submission_id)])];
     consensus = await Promise.all(ids.map((submission) => coordinator.peerConsensus(submission)));

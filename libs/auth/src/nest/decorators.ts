@@ -13,14 +13,16 @@ import './fastify-request';
 
 // The spec declares the auth headers optional in route descriptions; the guards enforce them.
 // No @ApiResponse here: one would replace the route's default success response in the document.
-const signedDocs = [
+// Made afresh for each route: one `ApiSecurity` decorator applied to several methods accumulates the
+// requirements of each (it extends its own closure), so a shared one made the document depend on load order.
+const signedDocs = () => [
   ApiHeader({ name: HOTKEY_HEADER, required: false, description: 'SS58 hotkey that signed the request' }),
   ApiHeader({ name: TIMESTAMP_HEADER, required: false, description: 'Unix seconds, within the allowed skew' }),
   ApiHeader({ name: SIGNATURE_HEADER, required: false, description: 'sr25519 signature of the BT-AUTH-V1 message, hex' }),
   ApiSecurity({ [SIGNED_SECURITY.hotkey]: [], [SIGNED_SECURITY.timestamp]: [], [SIGNED_SECURITY.signature]: [] }),
 ];
 
-const adminDocs = [
+const adminDocs = () => [
   ApiHeader({ name: ADMIN_TOKEN_HEADER, required: false, description: 'Operator admin token' }),
   ApiSecurity(ADMIN_SECURITY),
 ];
@@ -31,24 +33,24 @@ export function Signed(options: SignedOptions = {}) {
     SetMetadata(SIGNED_OPTIONS, { allowAdmin: options.allowAdmin ?? false } satisfies SignedOptions),
     authClassMetadata(options.allowAdmin === true ? AuthClass.SignedOrAdmin : AuthClass.Signed),
     UseGuards(SignedGuard),
-    ...signedDocs,
-    ...(options.allowAdmin === true ? adminDocs : []),
+    ...signedDocs(),
+    ...(options.allowAdmin === true ? adminDocs() : []),
   );
 }
 
 /** Signed by a hotkey that passes the miner stake gate (403 `insufficient_miner_stake`). */
 export function StakeGated() {
-  return applyDecorators(authClassMetadata(AuthClass.StakeGated), UseGuards(StakeGatedGuard), ...signedDocs);
+  return applyDecorators(authClassMetadata(AuthClass.StakeGated), UseGuards(StakeGatedGuard), ...signedDocs());
 }
 
 /** Signed by an allowlisted validator hotkey. */
 export function Validator() {
-  return applyDecorators(authClassMetadata(AuthClass.Validator), UseGuards(ValidatorGuard), ...signedDocs);
+  return applyDecorators(authClassMetadata(AuthClass.Validator), UseGuards(ValidatorGuard), ...signedDocs());
 }
 
 /** A valid `X-Admin-Token`. */
 export function Admin() {
-  return applyDecorators(authClassMetadata(AuthClass.Admin), UseGuards(AdminGuard), ...adminDocs);
+  return applyDecorators(authClassMetadata(AuthClass.Admin), UseGuards(AdminGuard), ...adminDocs());
 }
 
 /** A guard's principal was asked for on a route that has no auth decorator. */

@@ -1,19 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { CompetitionMode, SubmissionDetailDto } from '@rcs/contracts';
+import { PeerConsensusDto, SubmissionDetailDto } from '@rcs/contracts';
 import { IdeaRewardsRepository, toIdeaRewardDto } from '../idea-rewards/idea-rewards.module';
-import { toPeerConsensusDto, toPeerEvaluationDto } from '../peer-evaluation/peer-evaluation.mapper';
-import { PeerEvaluationRepository } from '../peer-evaluation/peer-evaluation.module';
+import { toPeerEvaluationDto } from '../peer-evaluation/peer-evaluation.mapper';
+import { SubmissionEntity } from '../submissions/entities/submission.entity';
+import { toSubmissionDto } from '../submissions/submission.mapper';
+import { isPeerEvaluated } from '../tasks/competition-modes';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { toVerificationSummaryDto } from '../validator-jobs/verification.mapper';
-import { VerificationsRepository } from '../validator-jobs/verifications.readers';
-import { SubmissionEntity } from './entities/submission.entity';
-import { toSubmissionDto } from './submission.mapper';
+import { toPeerConsensusDto } from './peer-consensus';
+import { SubmissionDetailsRepository } from './submission-details.repository';
 
 /** The repositories the detail reads. */
 export interface SubmissionDetailReaders {
-  verifications: VerificationsRepository;
-  peerEvaluations: PeerEvaluationRepository;
+  details: SubmissionDetailsRepository;
   ideaRewards: IdeaRewardsRepository;
 }
 
@@ -24,11 +24,11 @@ export async function submissionDetail(
   task: TaskEntity,
   submission: SubmissionEntity,
 ): Promise<SubmissionDetailDto> {
-  const peerEvaluated = task.competitionMode === CompetitionMode.PeerEvaluation;
+  const peerEvaluated = isPeerEvaluated(task.competitionMode);
   const [verifications, peerEvaluations, peerCounts, ideaRewards] = await Promise.all([
-    readers.verifications.listForSubmission(manager, submission.id),
-    readers.peerEvaluations.listForSubmission(manager, submission.id),
-    peerEvaluated ? readers.peerEvaluations.countsOf(manager, submission.id) : null,
+    readers.details.verifications(manager, submission.id),
+    readers.details.peerEvaluations(manager, submission.id),
+    peerEvaluated ? readers.details.peerCounts(manager, submission.id) : null,
     readers.ideaRewards.listForSubmission(manager, submission.id),
   ]);
   return {
@@ -42,16 +42,21 @@ export async function submissionDetail(
   };
 }
 
-/** The submission detail with its readers injected, for each service that answers it (submissions, validator scans). */
+/** The submission detail with its readers injected, for each service that answers it (submissions, validator scans, peer consensus). */
 @Injectable()
 export class SubmissionDetails {
   private readonly readers: SubmissionDetailReaders;
 
-  constructor(verifications: VerificationsRepository, peerEvaluations: PeerEvaluationRepository, ideaRewards: IdeaRewardsRepository) {
-    this.readers = { verifications, peerEvaluations, ideaRewards };
+  constructor(details: SubmissionDetailsRepository, ideaRewards: IdeaRewardsRepository) {
+    this.readers = { details, ideaRewards };
   }
 
   of(manager: EntityManager, task: TaskEntity, submission: SubmissionEntity): Promise<SubmissionDetailDto> {
     return submissionDetail(manager, this.readers, task, submission);
+  }
+
+  /** The peer consensus so far of a submission (of a peer-evaluated task: the caller checks). */
+  async consensus(manager: EntityManager, task: TaskEntity, submission: SubmissionEntity): Promise<PeerConsensusDto> {
+    return toPeerConsensusDto(submission, task, await this.readers.details.peerCounts(manager, submission.id));
   }
 }
