@@ -7,12 +7,13 @@ import { ClaimsModule } from '../claims/claims.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { ValidatorJobsModule } from '../validator-jobs/validator-jobs.module';
 import { SubmissionsController } from './submissions.controller';
+import { TaskIdeasController } from './task-ideas.controller';
 import { SubmissionsRepositoryModule } from './submissions-repository.module';
 import { SubmissionsService } from './submissions.service';
 
 @Module({
   imports: [EventsModule, RateLimitModule, ValidatorJobsModule, PeerEvaluationModule, IdeaRewardsModule, ClaimsModule, TasksModule, SubmissionsRepositoryModule],
-  controllers: [SubmissionsController],
+  controllers: [SubmissionsController, TaskIdeasController],
   providers: [SubmissionsService],
   exports: [SubmissionsService],
 })
