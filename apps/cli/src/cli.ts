@@ -3,6 +3,7 @@ import { InvalidResponseError, MissingAdminTokenError, ServiceAnswerError, Servi
 import { adminCommands, validatorCommands } from './commands/operator';
 import { minerCommands } from './commands/miner';
 import { payoutCommands } from './commands/payout';
+import { mcpCommand } from './commands/mcp';
 import { signedRequestCommand } from './commands/signed-request';
 import type { Handle } from './commands/handle';
 import { CommandContext, type GlobalArgs } from './context';
@@ -60,6 +61,7 @@ function parser(argv: string[], handle: Handle): Argv<GlobalArgs> {
   cli = minerCommands(cli, handle);
   cli = payoutCommands(cli, handle);
   cli = signedRequestCommand(cli, handle);
+  cli = mcpCommand(cli, handle);
   cli = validatorCommands(cli, handle);
   cli = adminCommands(cli, handle);
   return cli

@@ -132,7 +132,8 @@ describe('rcs against a hostile coordinator', () => {
         return;
       }
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ id: 'x', status: 'pending_verification' }));
+      // A submission as the contract has it (rcs checks every answer against its DTO).
+      response.end(JSON.stringify({ id: 'x', task_id: 't', claim_id: 'c', miner_hotkey: 'h', base_ref: 'main', claimed_metrics: {}, status: 'pending_verification' }));
     };
     const result = await run(['watch', 'x', '--json'], { RCS_KEY_URI: '//Alice' });
     expect(result.code).toBe(EXIT.unreachable);

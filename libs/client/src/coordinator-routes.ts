@@ -6,6 +6,7 @@ import type {
   CreateTaskClaimDto,
   CreateWorkItemClaimDto,
   DashboardDto,
+  DisclaimerDto,
   MinerResultsDto,
   PeerEvaluateDto,
   PeerEvaluationDto,
@@ -25,6 +26,7 @@ import {
   BEST_SHAPE,
   claimProblems,
   DASHBOARD_SHAPE,
+  DISCLAIMER_SHAPE,
   MINER_RESULTS_SHAPE,
   PEER_EVALUATION_SHAPE,
   PLANNER_RUN_SHAPE,
@@ -147,6 +149,11 @@ export class CoordinatorRoutes {
   /** `GET /api/v1/miners/{hotkey}/results` (public): a miner's accepted results and bests per competition. */
   minerResults(hotkey: string): Promise<JsonDocument<MinerResultsDto>> {
     return this.get(`/api/v1/miners/${id(hotkey)}/results`, one(MINER_RESULTS_SHAPE));
+  }
+
+  /** `GET /api/v1/disclaimer` (public): the participation disclaimer a client must show. */
+  disclaimer(): Promise<JsonDocument<DisclaimerDto>> {
+    return this.get('/api/v1/disclaimer', one(DISCLAIMER_SHAPE));
   }
 
   /** The public dashboard (validator backlog: pending, leased and expired jobs). */
