@@ -114,6 +114,8 @@ describe('rcs mcp, driven by the MCP SDK client', () => {
     expect(tools.find((tool) => tool.name === 'submit')?.inputSchema).toMatchObject({ required: ['claim_id', 'summary'], additionalProperties: false });
     const { resources } = await client.listResources();
     expect(resources.map((resource) => resource.uri)).toContain(`rcs://tasks/${taskId}/onboard.md`);
+    const read = await client.readResource({ uri: `rcs://tasks/${taskId}/onboard.md` });
+    expect((read.contents[0] as { text: string }).text).toContain('Agent API Workflow');
   });
 
   it('plays a round through tools alone: claim, a bad patch refused with the rule named, a good one accepted, rewards and payout read', async () => {

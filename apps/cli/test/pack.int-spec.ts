@@ -1,6 +1,8 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { keypairFromUri } from '@rcs/auth';
 import { benchTaskBody, childProcessBaseEnv, startCoordinatorProcess, suiteTempDir, type RunningCoordinator } from '@rcs/testing';
@@ -117,7 +119,7 @@ describe('the packed rcs, installed outside the repository', () => {
     const packed = await packedRcs(['--help']);
     expect(packed).toMatchObject({ code: EXIT.ok, stderr: '' });
     const checkout = await rcs(['--help'], env);
-    expect(commands(checkout.stdout)).toHaveLength(13);
+    expect(commands(checkout.stdout)).toHaveLength(16);
     expect(commands(packed.stdout)).toEqual(commands(checkout.stdout));
     expect(await packedRcs(['--version'])).toEqual({ code: EXIT.ok, stdout: `${manifest.version}\n`, stderr: '' });
     expect(await packedRcs(['no-such-command'])).toMatchObject({ code: EXIT.usage, stderr: expect.stringContaining('Unknown argument') });
@@ -139,6 +141,26 @@ describe('the packed rcs, installed outside the repository', () => {
     expect(claim).toMatchObject({ code: EXIT.ok });
     expect(JSON.parse(claim.stdout)).toMatchObject({ task_id: taskId });
     expect(await packedRcs(['claim', taskId])).toMatchObject({ code: EXIT.refused, stderr: expect.stringContaining('duplicate_active_claim') });
+  });
+
+  it('rcs mcp serves its tools through the SDK as installed (the bundle requires the SDK package by its own exports)', async () => {
+    const transport = new StdioClientTransport({
+      command: bin,
+      args: ['mcp'],
+      cwd: dir,
+      env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, ...(env as Record<string, string>) },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'pack-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('submit');
+      const listed = await client.callTool({ name: 'list_tasks', arguments: { state: 'live' } });
+      expect(listed.isError).toBeFalsy();
+      expect(Array.isArray(JSON.parse((listed.content as { text: string }[])[0]?.text ?? 'null'))).toBe(true);
+    } finally {
+      await client.close();
+    }
   });
 
   it('answers exit 3 when the coordinator does not answer', async () => {

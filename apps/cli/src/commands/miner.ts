@@ -9,7 +9,7 @@ import type { Handle } from './handle';
 import { parseMetrics, submitCommand } from './submit';
 
 export function minerCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv<GlobalArgs> {
-  return submitCommand(yargs, handle)
+  const claiming = yargs
     .command(
       'tasks',
       'List competitions: state, mode, metric and current best',
@@ -120,7 +120,8 @@ export function minerCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv<Glo
           return c.participation_disclaimer === undefined ? text : `${text}\n${c.participation_disclaimer.title}\n`;
         });
       }),
-    )
+    );
+  return submitCommand(claiming, handle)
     .command(
       'status <submission>',
       'Show a submission of yours: status, verifications, metric',

@@ -2,8 +2,10 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
   CallToolRequestSchema,
+  ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
   type Tool,
@@ -87,7 +89,7 @@ export async function serveMcp(ctx: CommandContext): Promise<void> {
   });
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const taskId = ONBOARD_URI.exec(request.params.uri)?.[1];
-    if (taskId === undefined) throw new Error(`unknown resource ${request.params.uri}: rcs serves rcs://tasks/<task id>/onboard.md`);
+    if (taskId === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown resource ${request.params.uri}: rcs serves rcs://tasks/<task id>/onboard.md`);
     const markdown = await (await ctx.coordinator()).onboard(decodeURIComponent(taskId));
     return { contents: [{ uri: request.params.uri, mimeType: 'text/markdown', text: markdown }] };
   });
