@@ -103,7 +103,8 @@ describe('the packed rcs, installed outside the repository', () => {
   it('declares exactly the npm packages the bin requires, at the versions of package-lock.json, and the source manifest\'s name and version', () => {
     const code = readFileSync(join(packageDir, 'bin', 'rcs.js'), 'utf8');
     const required = new Set<string>();
-    for (const [, id] of code.matchAll(/require\(["']([^"'.][^"']*)["']\)/g)) {
+    // `require` at start, `import()` where a command loads a package only when it runs (rcs mcp and the MCP SDK).
+    for (const [, id] of code.matchAll(/(?:require|import)\(["']([^"'.][^"']*)["']\)/g)) {
       if (id === undefined || id.startsWith('node:')) continue;
       required.add(id.split('/').slice(0, id.startsWith('@') ? 2 : 1).join('/'));
     }
@@ -141,7 +142,8 @@ describe('the packed rcs, installed outside the repository', () => {
     expect(claim).toMatchObject({ code: EXIT.ok });
     expect(JSON.parse(claim.stdout)).toMatchObject({ task_id: taskId });
     expect(await packedRcs(['claim', taskId])).toMatchObject({ code: EXIT.refused, stderr: expect.stringContaining('duplicate_active_claim') });
-  });
+    // Five packed runs, each a Node process loading the bundle (seconds apiece on a busy machine).
+  }, 120_000);
 
   it('rcs mcp serves its tools through the SDK as installed (the bundle requires the SDK package by its own exports)', async () => {
     const transport = new StdioClientTransport({
@@ -161,7 +163,7 @@ describe('the packed rcs, installed outside the repository', () => {
     } finally {
       await client.close();
     }
-  });
+  }, 120_000);
 
   it('answers exit 3 when the coordinator does not answer', async () => {
     expect(await packedRcs(['tasks', '--url', 'http://127.0.0.1:9'])).toMatchObject({ code: EXIT.unreachable, stderr: expect.stringContaining('rcs: unreachable:') });

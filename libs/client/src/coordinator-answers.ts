@@ -9,11 +9,16 @@ import {
   type BestResultChangeDto,
   type BestResultDto,
   type ClaimDto,
+  type ClaimEpochDto,
+  type ClaimPackageDto,
   type DashboardDto,
   type DisclaimerDto,
+  type LeaderboardEntryDto,
   type MinerResultsDto,
   type PeerEvaluationDto,
   type PlannerRunResponseDto,
+  type RecipientDto,
+  type RecipientUpdatedDto,
   type RewardPolicyDto,
   type SubmissionDetailDto,
   type SubmissionDto,
@@ -104,3 +109,24 @@ export function submissionDetailProblems(document: unknown): string[] {
   ];
 }
 
+
+/** The pool's answers the CLI and `rcs mcp` read (pool routes: claim packages, epochs, recipients, the leaderboard). */
+export const CLAIM_PACKAGE_SHAPE: AnswerShape<ClaimPackageDto> = {
+  epoch: 'number',
+  index: 'number',
+  hotkey: 'string',
+  recipient_coldkey: 'string',
+  amount: 'string',
+  proof: 'strings',
+  root: 'string',
+  leaf_count: 'number',
+  leaf_hash: 'string',
+};
+
+export const CLAIM_EPOCH_SHAPE: AnswerShape<ClaimEpochDto> = { epoch: 'number', root: 'string', leaf_count: 'number', total_amount: 'string', status: ['pending', 'published', 'superseded', 'disputed'] };
+
+export const RECIPIENT_SHAPE: AnswerShape<RecipientDto> = { hotkey: 'string', recipient_coldkey: 'string?', declared_coldkey: 'string?' };
+
+export const RECIPIENT_UPDATED_SHAPE: AnswerShape<RecipientUpdatedDto> = { hotkey: 'string', recipient_coldkey: 'string' };
+
+export const LEADERBOARD_ENTRY_SHAPE: AnswerShape<LeaderboardEntryDto> = { rank: 'number', hotkey: 'string', reputation: 'number' };

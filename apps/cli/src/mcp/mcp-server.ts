@@ -1,15 +1,4 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  type CallToolResult,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AnswerBoundError, InvalidResponseError, MissingAdminTokenError, ServiceAnswerError, ServiceUnreachableError } from '@rcs/client';
 import type { CommandContext } from '../context';
 import { CliRefusedError, CliUnreachableError, CliUsageError } from '../errors';
@@ -54,7 +43,14 @@ export function listedTools(tools: McpTool[] = MINER_TOOLS): Tool[] {
  * tool and its outcome. Resolves when the client closes the connection.
  */
 export async function serveMcp(ctx: CommandContext): Promise<void> {
-  const server = new Server({ name: 'rcs', version: CLI_VERSION }, { capabilities: { tools: {}, resources: {} } });
+  // Loaded here, not when rcs starts: no other command pays for the SDK.
+  const [{ Server: McpServer }, { StdioServerTransport }, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  const { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } = types;
+  const server = new McpServer({ name: 'rcs', version: CLI_VERSION }, { capabilities: { tools: {}, resources: {} } });
   const tools = new Map(MINER_TOOLS.map((tool) => [tool.name, tool]));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
