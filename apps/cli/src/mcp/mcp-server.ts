@@ -66,7 +66,11 @@ export async function serveMcp(ctx: CommandContext): Promise<void> {
         progress: async (message) => {
           if (token === undefined) return;
           progress += 1;
-          await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } });
+          try {
+            await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } });
+          } catch {
+            // The client went away: the call's own answer (or the closed connection) tells it; a notification must not crash the server.
+          }
         },
       });
       ctx.note(`rcs mcp: ${request.params.name} ok (${Date.now() - started} ms)`);
