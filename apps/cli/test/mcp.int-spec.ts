@@ -55,15 +55,24 @@ describe('rcs mcp, driven by the MCP SDK client', () => {
   let transport: StdioClientTransport;
   let stderr = '';
   let stackUp = true;
-  const transcript: { tool: string; args: Record<string, unknown>; result: string }[] = [];
+  const transcript: { tool: string; args: Record<string, unknown>; result: string; progress?: string[] }[] = [];
 
   async function call(tool: string, args: Record<string, unknown> = {}, onprogress?: (message: string) => void): Promise<Called> {
+    const progress: string[] = [];
     const result = await client.callTool({ name: tool, arguments: args }, undefined, {
       timeout: CALL_TIMEOUT_MS,
-      ...(onprogress ? { onprogress: (p: { message?: string }) => onprogress(p.message ?? ''), resetTimeoutOnProgress: true } : {}),
+      ...(onprogress
+        ? {
+            onprogress: (p: { message?: string }) => {
+              progress.push(p.message ?? '');
+              onprogress(p.message ?? '');
+            },
+            resetTimeoutOnProgress: true,
+          }
+        : {}),
     });
     const text = (result.content as { type: string; text: string }[]).map((part) => part.text).join('');
-    transcript.push({ tool, args, result: text });
+    transcript.push({ tool, args, result: text, ...(onprogress ? { progress } : {}) });
     return { isError: result.isError === true, value: JSON.parse(text) as Record<string, unknown>, text };
   }
 
