@@ -32,7 +32,7 @@ describe('rcs without a stack', () => {
   it('exit 2 for usage: an unknown command, a missing argument, no identity, a bad config file', async () => {
     expect(await rcs(['frobnicate'], env())).toMatchObject({ code: EXIT.usage, stderr: expect.stringContaining('Unknown argument: frobnicate') });
     expect(await rcs(['claim'], env())).toMatchObject({ code: EXIT.usage, stderr: expect.stringContaining('name a task, or a work item') });
-    expect(await rcs(['submit', '--claim', 'c'], env())).toMatchObject({ code: EXIT.usage, stderr: expect.stringContaining('Missing required argument: summary') });
+    expect(await rcs(['submit', '--claim', 'c'], env())).toMatchObject({ code: EXIT.usage, stderr: expect.stringContaining('give --summary (or a --sidecar with a summary)') });
     expect(await rcs(['claim', 'some-task'], env())).toMatchObject({ code: EXIT.usage, stderr: expect.stringContaining('no identity') });
     expect(await rcs(['admin', 'planner', 'run'], env())).toMatchObject({ code: EXIT.usage, stderr: expect.stringContaining('RCS_ADMIN_TOKEN') });
     const xdg = join(dir, 'bad-xdg');
@@ -79,7 +79,9 @@ describe('rcs without a stack', () => {
       const walletPath = join(dir, `wallets-${prefix}`);
       mkdirSync(join(walletPath, 'miner', 'hotkeys'), { recursive: true });
       writeFileSync(join(walletPath, 'miner', 'hotkeys', 'hk'), JSON.stringify({ secretPhrase: MNEMONIC, ss58Address: encodeAddress(canonical, prefix), accountId: '0x' }));
-      const pair = await loadKeypair({ keyUri: null, walletName: 'miner', walletHotkey: 'hk', walletPath });
+      const pair = await loadKeypair({ keyUri: null, walletFile: null, walletName: 'miner', walletHotkey: 'hk', walletPath });
+      // --wallet-file: the same file by its path (BitSota's client takes a keyfile path too).
+      expect((await loadKeypair({ keyUri: null, walletFile: join(walletPath, 'miner', 'hotkeys', 'hk'), walletName: null, walletHotkey: 'default', walletPath: '/nowhere' })).address).toBe(canonical);
       expect(pair.address).toBe(canonical);
     }
     const walletPath = join(dir, 'wallets-wrong');
@@ -88,6 +90,11 @@ describe('rcs without a stack', () => {
     const run = await rcs(['claim', 't', '--wallet-name', 'miner', '--wallet-path', walletPath], env());
     expect(run).toMatchObject({ code: EXIT.usage, stderr: expect.stringContaining("not the file's ss58Address") });
     expect(run.stderr).not.toContain(MNEMONIC);
+    const byFile = await rcs(['claim', 't', '--wallet-file', join(walletPath, 'miner', 'hotkeys', 'default')], env());
+    expect(byFile).toMatchObject({ code: EXIT.usage, stderr: expect.stringContaining("not the file's ss58Address") });
+    expect(byFile.stderr).not.toContain(MNEMONIC);
+    expect(await rcs(['claim', 't', '--wallet-file', join(walletPath, 'missing')], env())).toMatchObject({ code: EXIT.usage, stderr: expect.stringContaining('cannot read the wallet file') });
+    expect(await rcs(['claim', 't', '--wallet-file', 'x', '--wallet-name', 'miner'], env())).toMatchObject({ code: EXIT.usage, stderr: expect.stringContaining('give one identity') });
   });
 
   it('patches the working tree against the base: edits, new files and commits after it, without touching the index', async () => {

@@ -3,6 +3,8 @@ import { InvalidResponseError, MissingAdminTokenError, ServiceAnswerError, Servi
 import { adminCommands, validatorCommands } from './commands/operator';
 import { minerCommands } from './commands/miner';
 import { payoutCommands } from './commands/payout';
+import { mcpCommand } from './commands/mcp';
+import { signedRequestCommand } from './commands/signed-request';
 import type { Handle } from './commands/handle';
 import { CommandContext, type GlobalArgs } from './context';
 import { CliRefusedError, CliUnreachableError, CliUsageError, EXIT, type ExitCode } from './errors';
@@ -13,7 +15,7 @@ import { CLI_VERSION } from './version';
 
 const EPILOGUE = [
   'Identity: a Bittensor wallet (--wallet-name/--wallet-hotkey/--wallet-path or BT_WALLET_NAME/BT_WALLET_HOTKEY/BT_WALLET_PATH),',
-  'or a development key in RCS_KEY_URI. Services: --url or RCS_COORDINATOR_URL, --pool-url or RCS_POOL_URL, else',
+  'one hotkey file (--wallet-file or RCS_WALLET_FILE), or a development key in RCS_KEY_URI. Services: --url or RCS_COORDINATOR_URL, --pool-url or RCS_POOL_URL, else',
   '$XDG_CONFIG_HOME/rcs/config.json (~/.config/rcs/config.json). --json prints exactly the server’s JSON.',
   'Exit codes: 0 success, 1 refused by the server (its detail is printed), 2 usage, 3 unreachable.',
 ].join('\n');
@@ -53,10 +55,13 @@ function parser(argv: string[], handle: Handle): Argv<GlobalArgs> {
     .option('pool-url', { type: 'string', global: true, describe: 'Pool URL (RCS_POOL_URL)' })
     .option('wallet-name', { type: 'string', global: true, describe: 'Bittensor wallet name (BT_WALLET_NAME)' })
     .option('wallet-hotkey', { type: 'string', global: true, describe: 'Hotkey of the wallet (BT_WALLET_HOTKEY, default "default")' })
+    .option('wallet-file', { type: 'string', global: true, describe: 'A Bittensor hotkey file, by its path (RCS_WALLET_FILE)' })
     .option('wallet-path', { type: 'string', global: true, describe: 'Wallets directory (BT_WALLET_PATH, default ~/.bittensor/wallets)' })
     .option('key-uri', { type: 'string', global: true, describe: 'Development key (//Alice); prefer RCS_KEY_URI, which stays out of shell history' }) as Argv<GlobalArgs>;
   cli = minerCommands(cli, handle);
   cli = payoutCommands(cli, handle);
+  cli = signedRequestCommand(cli, handle);
+  cli = mcpCommand(cli, handle);
   cli = validatorCommands(cli, handle);
   cli = adminCommands(cli, handle);
   return cli

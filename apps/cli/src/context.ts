@@ -72,7 +72,7 @@ export class CommandContext {
   }
 
   /** `--json`: the server's text as it came, one document per line; else what `human` writes for people. */
-  print(document: JsonDocument<unknown>, human: (value: unknown) => string): void {
+  print<T>(document: JsonDocument<T>, human: (value: T) => string): void {
     if (this.json) this.io.stdout(`${document.text.trim()}\n`);
     else this.io.stdout(human(document.value));
   }
@@ -81,14 +81,4 @@ export class CommandContext {
   note(text: string): void {
     this.io.stderr(`${terminalSafe(text)}\n`);
   }
-}
-
-export type Json = Record<string, unknown>;
-
-export function asObject(value: unknown): Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
-}
-
-export function asArray(value: unknown): Json[] {
-  return Array.isArray(value) ? value.map(asObject) : [];
 }

@@ -1,11 +1,21 @@
+import { readFile } from 'node:fs/promises';
 import type { KeyringPair } from '@polkadot/keyring/types';
-import { BtAuthSigner, hotkeyFilePath, type KeyfileWarn, loadValidatorKeypair, ValidatorKeyError } from '@rcs/auth';
+import {
+  BtAuthSigner,
+  hotkeyFilePath,
+  type KeyfileWarn,
+  keypairFromHotkeyFile,
+  loadValidatorKeypair,
+  parseHotkeyFile,
+  ValidatorKeyError,
+  warnIfKeyfileExposed,
+} from '@rcs/auth';
 import type { IdentitySettings } from './config/settings';
 import { CliUsageError } from './errors';
 
 /** What to tell someone who configured no identity. */
 export const NO_IDENTITY =
-  'no identity: pass --wallet-name (with --wallet-hotkey, --wallet-path; or BT_WALLET_NAME, BT_WALLET_HOTKEY, BT_WALLET_PATH) for a Bittensor wallet, or set RCS_KEY_URI for a development key';
+  'no identity: pass --wallet-name (with --wallet-hotkey, --wallet-path; or BT_WALLET_NAME, BT_WALLET_HOTKEY, BT_WALLET_PATH) for a Bittensor wallet, --wallet-file (RCS_WALLET_FILE) for one hotkey file, or set RCS_KEY_URI for a development key';
 
 /**
  * The hotkey that signs: a Bittensor wallet's hotkey file (read as the validator runner reads it, any SS58
@@ -13,8 +23,10 @@ export const NO_IDENTITY =
  * read (never the coldkey); `warn` hears, once, that it is readable by group or others.
  */
 export async function loadKeypair(identity: IdentitySettings, warn?: KeyfileWarn): Promise<KeyringPair> {
-  if (identity.keyUri !== null && identity.walletName !== null) throw new CliUsageError('give one identity: --key-uri (RCS_KEY_URI) or --wallet-name (BT_WALLET_NAME), not both');
+  const given = [identity.keyUri !== null, identity.walletName !== null, identity.walletFile !== null].filter(Boolean).length;
+  if (given > 1) throw new CliUsageError('give one identity: --key-uri (RCS_KEY_URI), --wallet-name (BT_WALLET_NAME) or --wallet-file (RCS_WALLET_FILE)');
   try {
+    if (identity.walletFile !== null) return await keypairFromFile(identity.walletFile, warn);
     if (identity.keyUri !== null) return await loadValidatorKeypair({ kind: 'uri', variable: 'VALIDATOR_SECRET_URI', uri: identity.keyUri });
     if (identity.walletName !== null) {
       return await loadValidatorKeypair({ kind: 'wallet', walletName: identity.walletName, hotkeyName: identity.walletHotkey, walletPath: identity.walletPath }, warn);
@@ -27,11 +39,30 @@ export async function loadKeypair(identity: IdentitySettings, warn?: KeyfileWarn
   throw new CliUsageError(NO_IDENTITY);
 }
 
+/** `--wallet-file`: a hotkey file read as the wallet layout's is (the same warning, the same checks), wherever it lies. */
+async function keypairFromFile(path: string, warn?: KeyfileWarn): Promise<KeyringPair> {
+  await warnIfKeyfileExposed(path, warn);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new ValidatorKeyError(`cannot read the wallet file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  try {
+    return await keypairFromHotkeyFile(parseHotkeyFile(text.trim(), path), path);
+  } catch (error) {
+    if (error instanceof ValidatorKeyError) throw error;
+    // The keyring's message may quote the secret: name only the file.
+    throw new ValidatorKeyError(`${path}: the secret is not a valid mnemonic or seed (${(error as Error).name})`);
+  }
+}
+
 export async function loadSigner(identity: IdentitySettings): Promise<BtAuthSigner> {
   return new BtAuthSigner(await loadKeypair(identity));
 }
 
 /** Where the wallet's hotkey file is, for messages. */
 export function walletHotkeyPath(identity: IdentitySettings): string | null {
+  if (identity.walletFile !== null) return identity.walletFile;
   return identity.walletName === null ? null : hotkeyFilePath({ kind: 'wallet', walletName: identity.walletName, hotkeyName: identity.walletHotkey, walletPath: identity.walletPath });
 }

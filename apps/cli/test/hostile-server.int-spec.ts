@@ -123,6 +123,16 @@ describe('rcs against a hostile coordinator', () => {
     expectOneLine(result.stderr, /timed out/);
   });
 
+  it('refuses (exit 1) an answer that breaks the contract, naming the field, instead of printing it as if it were a task', async () => {
+    behaviour = (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify([{ id: 7, slug: 's' }]));
+    };
+    const result = await run(['tasks']);
+    expect(result).toMatchObject({ code: EXIT.refused, stdout: '' });
+    expect(result.stderr).toMatch(/^rcs: \/api\/v1\/tasks answered a document that breaks the contract: \[0\]\.id must be a string; /);
+  });
+
   it('bounds one event of the event stream in rcs watch', async () => {
     behaviour = (request, response) => {
       if (request.url?.startsWith('/api/v1/events')) {
@@ -132,7 +142,8 @@ describe('rcs against a hostile coordinator', () => {
         return;
       }
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ id: 'x', status: 'pending_verification' }));
+      // A submission as the contract has it (rcs checks every answer against its DTO).
+      response.end(JSON.stringify({ id: 'x', task_id: 't', claim_id: 'c', miner_hotkey: 'h', base_ref: 'main', claimed_metrics: {}, status: 'pending_verification' }));
     };
     const result = await run(['watch', 'x', '--json'], { RCS_KEY_URI: '//Alice' });
     expect(result.code).toBe(EXIT.unreachable);

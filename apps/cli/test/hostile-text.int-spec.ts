@@ -21,7 +21,22 @@ const hasControls = (text: string): boolean =>
 describe('rcs prints server text without terminal controls', () => {
   let server: Server;
   let url = '';
-  const task = { id: `t1${HOSTILE}`, slug: `slug${HOSTILE}`, title: `Title${HOSTILE}`, task_state: 'live', competition_mode: 'standard', metric_name: `loss${HOSTILE}`, metric_direction: 'minimize' };
+  // Every field rcs reads, as the contract has it (rcs checks each answer against its DTO), hostile wherever it is text.
+  const task = {
+    id: `t1${HOSTILE}`,
+    slug: `slug${HOSTILE}`,
+    title: `Title${HOSTILE}`,
+    repository: `https://example.invalid/r${HOSTILE}`,
+    base_ref: `main${HOSTILE}`,
+    allowed_patch_paths: [`src/**${HOSTILE}`],
+    max_patch_bytes: 1000,
+    time_budget_seconds: 60,
+    secondary_metric_name: null,
+    task_state: 'live',
+    competition_mode: 'standard',
+    metric_name: `loss${HOSTILE}`,
+    metric_direction: 'minimize',
+  };
   const tasksText = JSON.stringify([task]);
   const onboard = `# Onboarding${HOSTILE}\n\nRun the benchmark.\n`;
   const refusal = JSON.stringify({ detail: { error: `task_not_found${HOSTILE}`, message: `No task${HOSTILE}\nsecond line` } });
@@ -37,8 +52,8 @@ describe('rcs prints server text without terminal controls', () => {
         response.end(onboard);
       } else if (path.endsWith('/best')) {
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ metric_value: `0.5${HOSTILE}` }));
-      } else if (path === '/api/v1/tasks/t1') {
+        response.end(JSON.stringify({ task_id: 't1', submission_id: `s${HOSTILE}`, metric_name: `loss${HOSTILE}`, metric_value: 0.5, miner_hotkey: `h${HOSTILE}` }));
+      } else if (path === `/api/v1/tasks/${encodeURIComponent(task.id)}` || path === '/api/v1/tasks/t1') {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(JSON.stringify(task));
       } else {

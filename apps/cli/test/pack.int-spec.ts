@@ -1,6 +1,8 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { keypairFromUri } from '@rcs/auth';
 import { benchTaskBody, childProcessBaseEnv, startCoordinatorProcess, suiteTempDir, type RunningCoordinator } from '@rcs/testing';
@@ -101,7 +103,8 @@ describe('the packed rcs, installed outside the repository', () => {
   it('declares exactly the npm packages the bin requires, at the versions of package-lock.json, and the source manifest\'s name and version', () => {
     const code = readFileSync(join(packageDir, 'bin', 'rcs.js'), 'utf8');
     const required = new Set<string>();
-    for (const [, id] of code.matchAll(/require\(["']([^"'.][^"']*)["']\)/g)) {
+    // `require` at start, `import()` where a command loads a package only when it runs (rcs mcp and the MCP SDK).
+    for (const [, id] of code.matchAll(/(?:require|import)\(["']([^"'.][^"']*)["']\)/g)) {
       if (id === undefined || id.startsWith('node:')) continue;
       required.add(id.split('/').slice(0, id.startsWith('@') ? 2 : 1).join('/'));
     }
@@ -117,7 +120,7 @@ describe('the packed rcs, installed outside the repository', () => {
     const packed = await packedRcs(['--help']);
     expect(packed).toMatchObject({ code: EXIT.ok, stderr: '' });
     const checkout = await rcs(['--help'], env);
-    expect(commands(checkout.stdout)).toHaveLength(13);
+    expect(commands(checkout.stdout)).toHaveLength(16);
     expect(commands(packed.stdout)).toEqual(commands(checkout.stdout));
     expect(await packedRcs(['--version'])).toEqual({ code: EXIT.ok, stdout: `${manifest.version}\n`, stderr: '' });
     expect(await packedRcs(['no-such-command'])).toMatchObject({ code: EXIT.usage, stderr: expect.stringContaining('Unknown argument') });
@@ -139,7 +142,28 @@ describe('the packed rcs, installed outside the repository', () => {
     expect(claim).toMatchObject({ code: EXIT.ok });
     expect(JSON.parse(claim.stdout)).toMatchObject({ task_id: taskId });
     expect(await packedRcs(['claim', taskId])).toMatchObject({ code: EXIT.refused, stderr: expect.stringContaining('duplicate_active_claim') });
-  });
+    // Five packed runs, each a Node process loading the bundle (seconds apiece on a busy machine).
+  }, 120_000);
+
+  it('rcs mcp serves its tools through the SDK as installed (the bundle requires the SDK package by its own exports)', async () => {
+    const transport = new StdioClientTransport({
+      command: bin,
+      args: ['mcp'],
+      cwd: dir,
+      env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, ...(env as Record<string, string>) },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'pack-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('submit');
+      const listed = await client.callTool({ name: 'list_tasks', arguments: { state: 'live' } });
+      expect(listed.isError).toBeFalsy();
+      expect(Array.isArray(JSON.parse((listed.content as { text: string }[])[0]?.text ?? 'null'))).toBe(true);
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
 
   it('answers exit 3 when the coordinator does not answer', async () => {
     expect(await packedRcs(['tasks', '--url', 'http://127.0.0.1:9'])).toMatchObject({ code: EXIT.unreachable, stderr: expect.stringContaining('rcs: unreachable:') });

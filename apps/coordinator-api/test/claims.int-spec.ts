@@ -76,7 +76,7 @@ describe('claims', () => {
         status: 'active',
       });
       expect(Date.parse(claim.expires_at) - Date.parse(claim.created_at)).toBe(h.config.claimTtlSeconds * 1000);
-      expect(await listClaims(`task_id=${task.id}`)).toEqual([claim]);
+      expect(await listClaims(`task_id=${task.id}`)).toEqual([{ ...claim, participation_disclaimer: PARTICIPATION_DISCLAIMER }]);
     });
 
     it('answers 401 without a signature', async () => {
@@ -188,6 +188,16 @@ describe('claims', () => {
       expect((await listClaims('limit=1000')).length).toBeGreaterThanOrEqual(3);
     });
 
+    it('carries the participation disclaimer on every row (DECISIONS §18, as BitSota does)', async () => {
+      const task = await liveTask();
+      await claimed(alice, task.id);
+      const cancelled = await claimed(bob, task.id);
+      expectStatus(await cancel(bob, cancelled.id), 200);
+      const rows = await listClaims(`task_id=${task.id}`);
+      expect(rows).toHaveLength(2);
+      for (const row of rows) expect(row.participation_disclaimer).toEqual(PARTICIPATION_DISCLAIMER);
+    });
+
     it('answers 422 for a status outside ClaimStatus and paging out of bounds', async () => {
       expect(itemsOf(await api.anonymous('GET', '/api/v1/claims?status=open'))).toEqual([['enum', 'query.status']]);
       expect(itemsOf(await api.anonymous('GET', '/api/v1/claims?limit=0&offset=-1'))).toEqual([
@@ -196,6 +206,36 @@ describe('claims', () => {
       ]);
       expect(itemsOf(await api.anonymous('GET', '/api/v1/claims?limit=1001'))).toEqual([['less_than_equal', 'query.limit']]);
       expect(itemsOf(await api.anonymous('GET', '/api/v1/claims?page=2'))).toEqual([['extra_forbidden', 'query.page']]);
+    });
+  });
+
+  describe('GET /api/v1/claims/{claim_id}', () => {
+    it('answers any caller, unsigned, the claim as the list shows it', async () => {
+      const task = await liveTask();
+      const claim = await claimed(alice, task.id);
+      const reply = await api.anonymous<ClaimDto>('GET', `/api/v1/claims/${claim.id}`);
+      expectStatus(reply, 200);
+      expect(reply.body).toEqual((await listClaims(`task_id=${task.id}`))[0]);
+      expect(reply.body).toMatchObject({ id: claim.id, task_id: task.id, status: 'active', participation_disclaimer: PARTICIPATION_DISCLAIMER });
+    });
+
+    it('answers a claim past its TTL as expired, and it is expired from then on', async () => {
+      const task = await liveTask();
+      const claim = await claimed(alice, task.id);
+      await backdateClaim(h.db, claim.id);
+      const reply = await api.anonymous<ClaimDto>('GET', `/api/v1/claims/${claim.id}`);
+      expectStatus(reply, 200);
+      expect(reply.body.status).toBe('expired');
+      expect(await claimStatusInDb(h.db, claim.id)).toBe('expired');
+    });
+
+    it('answers 404 claim_not_found for unknown and malformed ids', async () => {
+      for (const id of [randomUUID(), 'not-a-uuid']) {
+        const reply = await api.anonymous<ErrorBody>('GET', `/api/v1/claims/${id}`);
+        expectStatus(reply, 404);
+        expect(errorOf(reply)).toBe('claim_not_found');
+        expect(reply.body.detail['claim_id']).toBe(id);
+      }
     });
   });
 
@@ -302,6 +342,7 @@ describe('claims', () => {
     expect(Object.keys(document.paths['/api/v1/claims'])).toEqual(['get']);
     expect(Object.keys(document.paths['/api/v1/tasks/{task_id}/claim'])).toEqual(['post']);
     expect(Object.keys(document.paths['/api/v1/claims/{claim_id}/cancel'])).toEqual(['post']);
+    expect(Object.keys(document.paths['/api/v1/claims/{claim_id}'])).toEqual(['get']);
     expect(JSON.stringify(document.paths['/api/v1/tasks/{task_id}/claim'])).toContain('#/components/schemas/ClaimDto');
   });
 

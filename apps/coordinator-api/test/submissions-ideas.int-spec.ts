@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { BtAuthSigner } from '@rcs/auth';
-import { SubmissionDto, TaskDto } from '@rcs/contracts';
+import { SubmissionDto, TaskDto, TaskIdeaDto } from '@rcs/contracts';
 import { CoordinatorHarness, startCoordinatorForSuite } from './harness';
 import { Body, expectStatus, ScratchRepo, signerFor, TestClient } from './submissions-fixtures';
 
@@ -15,6 +15,8 @@ describe('POST /api/v1/submissions: idea rules', () => {
   let a1: SubmissionDto;
   /** Bob implements a1 and proposes his own idea. */
   let b1: SubmissionDto;
+  /** Alice's second idea (no reference needed: the only ideas so far were her own). */
+  let a2: SubmissionDto;
   /** Alice's idea on another centerless task. */
   let elsewhere: SubmissionDto;
   /** Dave implements a1; his submission is then rejected. */
@@ -52,7 +54,7 @@ describe('POST /api/v1/submissions: idea rules', () => {
     const other = await api.createTask({ competition_mode: 'centerless' });
     a1 = await api.submitted(alice, task.id, { patch, proposed_idea: 'Cosine learning-rate schedule.' });
     // Alice's second submission needs no reference: the only ideas so far are her own.
-    await api.submitted(alice, task.id, { patch, proposed_idea: 'Label smoothing.' });
+    a2 = await api.submitted(alice, task.id, { patch, proposed_idea: 'Label smoothing.' });
     b1 = await api.submitted(bob, task.id, { patch, proposed_idea: 'Longer warmup.', implemented_submission_id: a1.id });
     elsewhere = await api.submitted(alice, other.id, { patch, proposed_idea: 'Elsewhere.' });
     rejected = await api.submitted(dave, task.id, { patch, proposed_idea: 'Rejected idea.', implemented_submission_id: a1.id });
@@ -63,6 +65,30 @@ describe('POST /api/v1/submissions: idea rules', () => {
 
   it('stored the chain of ideas', () => {
     expect(b1).toMatchObject({ implemented_submission_id: a1.id, proposed_idea: 'Longer warmup.' });
+  });
+
+  it("GET /api/v1/tasks/{task_id}/ideas lists the task's ideas to anyone, newest first: not rejected, not blank, not another task's", async () => {
+    const reply = await api.anonymous<TaskIdeaDto[]>('GET', `/api/v1/tasks/${task.id}/ideas`);
+    expectStatus(reply, 200);
+    expect(reply.body.map((idea) => [idea.submission_id, idea.miner_hotkey, idea.proposed_idea])).toEqual([
+      [b1.id, miners.bob.hotkey, 'Longer warmup.'],
+      [a2.id, miners.alice.hotkey, 'Label smoothing.'],
+      [a1.id, miners.alice.hotkey, 'Cosine learning-rate schedule.'],
+    ]);
+    expect(Object.keys(reply.body[0]).sort()).toEqual(['created_at', 'miner_hotkey', 'proposed_idea', 'status', 'submission_id', 'task_id']);
+    expect(reply.body[0]).toMatchObject({ task_id: task.id, status: 'pending_verification' });
+    const paged = await api.anonymous<TaskIdeaDto[]>('GET', `/api/v1/tasks/${task.id}/ideas?limit=1&offset=1`);
+    expect(paged.body.map((idea) => idea.submission_id)).toEqual([a2.id]);
+  });
+
+  it('GET /api/v1/tasks/{task_id}/ideas: 404 task_not_found for unknown and malformed ids, 422 for bad paging', async () => {
+    for (const id of [randomUUID(), 'not-a-uuid']) {
+      const reply = await api.anonymous<{ detail: { error: string } }>('GET', `/api/v1/tasks/${id}/ideas`);
+      expectStatus(reply, 404);
+      expect(reply.body.detail.error).toBe('task_not_found');
+    }
+    expectStatus(await api.anonymous('GET', `/api/v1/tasks/${task.id}/ideas?limit=0`), 422);
+    expectStatus(await api.anonymous('GET', `/api/v1/tasks/${task.id}/ideas?miner=x`), 422);
   });
 
   type Miner = keyof typeof miners;

@@ -1,8 +1,71 @@
-import type { HttpClient, HttpRequest, JsonDocument } from './http-client';
+import type {
+  BestResultChangeDto,
+  BestResultDto,
+  ClaimDto,
+  CreateSubmissionDto,
+  CreateTaskClaimDto,
+  CreateWorkItemClaimDto,
+  DashboardDto,
+  DisclaimerDto,
+  MinerResultsDto,
+  PeerEvaluateDto,
+  PeerEvaluationDto,
+  PlannerRunResponseDto,
+  RewardPolicyDto,
+  SubmissionDetailDto,
+  SubmissionDto,
+  TaskDto,
+  TaskIdeaDto,
+  TaskStateUpdateDto,
+  VerificationSummaryDto,
+  WorkItemDto,
+} from '@rcs/contracts';
+import { type AnswerShape, checkedAnswer, listProblems, shapeProblems } from './answer-shape';
+import {
+  BEST_CHANGE_SHAPE,
+  BEST_SHAPE,
+  claimProblems,
+  DASHBOARD_SHAPE,
+  DISCLAIMER_SHAPE,
+  MINER_RESULTS_SHAPE,
+  PEER_EVALUATION_SHAPE,
+  PLANNER_RUN_SHAPE,
+  REWARD_POLICY_SHAPE,
+  SUBMISSION_SHAPE,
+  submissionDetailProblems,
+  TASK_IDEA_SHAPE,
+  TASK_SHAPE,
+  TASK_STATE_UPDATE_SHAPE,
+  WORK_ITEM_SHAPE,
+} from './coordinator-answers';
+import type { HttpAnswer, HttpClient, HttpRequest, JsonDocument } from './http-client';
+import { verificationListProblems } from './validator-answers.check';
+
+/** A request body as a client writes it: the DTO's required fields, the rest optional (the service fills defaults). */
+type Body<T, Required extends keyof T = never> = Pick<T, Required> & Partial<Omit<T, Required>>;
+
+export type SubmissionBody = Body<CreateSubmissionDto, 'claim_id' | 'base_ref' | 'summary'>;
+export type TaskClaimBody = Body<CreateTaskClaimDto, 'claim_description'>;
+export type WorkItemClaimBody = Body<CreateWorkItemClaimDto>;
+export type PeerEvaluateBody = Body<PeerEvaluateDto, 'status'>;
+
+type Auth = { signed?: boolean; admin?: boolean };
+type Problems = (document: unknown) => string[];
+
+const one =
+  <T>(shape: AnswerShape<T>): Problems =>
+  (document) =>
+    shapeProblems(document, shape);
+const list =
+  <T>(shape: AnswerShape<T>): Problems =>
+  (document) =>
+    listProblems(document, shape);
+const claimList: Problems = (document) => (Array.isArray(document) ? document.flatMap((row: unknown, i) => claimProblems(row, `[${i}]`)) : ['the answer must be a JSON array']);
 
 /**
- * The coordinator's miner, validator-status and operator routes as calls that keep the answer's text
- * (the CLI's `--json` prints it unchanged). Ids are path-encoded; signed routes use the client's signer.
+ * The coordinator's miner, validator-status and operator routes as typed calls: bodies typed by the contract's
+ * request DTOs, each answer checked against its DTO's fields (as the runner's are) before it is handed on, and its
+ * text kept (the CLI's `--json` prints it unchanged). Ids are path-encoded; signed routes use the client's signer.
  */
 export class CoordinatorRoutes {
   constructor(
@@ -11,21 +74,21 @@ export class CoordinatorRoutes {
     private readonly adminToken: string | null = null,
   ) {}
 
-  tasks(query: { task_state?: string; limit?: number } = {}): Promise<JsonDocument<unknown>> {
-    return this.get(`/api/v1/tasks${queryString(query)}`);
+  tasks(query: { task_state?: string; limit?: number } = {}): Promise<JsonDocument<TaskDto[]>> {
+    return this.get(`/api/v1/tasks${queryString(query)}`, list(TASK_SHAPE));
   }
 
-  task(taskId: string): Promise<JsonDocument<unknown>> {
-    return this.get(`/api/v1/tasks/${id(taskId)}`);
+  task(taskId: string): Promise<JsonDocument<TaskDto>> {
+    return this.get(`/api/v1/tasks/${id(taskId)}`, one(TASK_SHAPE));
   }
 
-  best(taskId: string): Promise<JsonDocument<unknown>> {
-    return this.get(`/api/v1/tasks/${id(taskId)}/best`);
+  best(taskId: string): Promise<JsonDocument<BestResultDto>> {
+    return this.get(`/api/v1/tasks/${id(taskId)}/best`, one(BEST_SHAPE));
   }
 
   /** `GET /api/v1/tasks/{id}/best/history`: every change of the best, with its secondary metric. */
-  bestHistory(taskId: string): Promise<JsonDocument<unknown>> {
-    return this.get(`/api/v1/tasks/${id(taskId)}/best/history`);
+  bestHistory(taskId: string): Promise<JsonDocument<BestResultChangeDto[]>> {
+    return this.get(`/api/v1/tasks/${id(taskId)}/best/history`, list(BEST_CHANGE_SHAPE));
   }
 
   /** `GET /api/v1/tasks/{id}/onboard.md`: the Markdown itself. */
@@ -33,76 +96,110 @@ export class CoordinatorRoutes {
     return this.http.text({ method: 'GET', path: `/api/v1/tasks/${id(taskId)}/onboard.md` });
   }
 
-  claims(query: { task_id?: string; status?: string; limit?: number; offset?: number }): Promise<JsonDocument<unknown>> {
-    return this.get(`/api/v1/claims${queryString(query)}`);
+  /** `GET /api/v1/tasks/{id}/ideas`: the ideas proposed on the task, newest first (public). */
+  taskIdeas(taskId: string, query: { limit?: number; offset?: number } = {}): Promise<JsonDocument<TaskIdeaDto[]>> {
+    return this.get(`/api/v1/tasks/${id(taskId)}/ideas${queryString(query)}`, list(TASK_IDEA_SHAPE));
   }
 
-  claimTask(taskId: string, body: Record<string, unknown>): Promise<JsonDocument<unknown>> {
-    return this.post(`/api/v1/tasks/${id(taskId)}/claim`, body, { signed: true });
+  workItems(query: { task_id?: string; status?: string; limit?: number; offset?: number } = {}): Promise<JsonDocument<WorkItemDto[]>> {
+    return this.get(`/api/v1/work-items${queryString(query)}`, list(WORK_ITEM_SHAPE));
   }
 
-  claimWorkItem(workItemId: string, body: Record<string, unknown>): Promise<JsonDocument<unknown>> {
-    return this.post(`/api/v1/work-items/${id(workItemId)}/claim`, body, { signed: true });
+  claims(query: { task_id?: string; status?: string; limit?: number; offset?: number }): Promise<JsonDocument<ClaimDto[]>> {
+    return this.get(`/api/v1/claims${queryString(query)}`, claimList);
   }
 
-  cancelClaim(claimId: string): Promise<JsonDocument<unknown>> {
-    return this.post(`/api/v1/claims/${id(claimId)}/cancel`, undefined, { signed: true });
+  /** `GET /api/v1/claims/{id}` (public): one claim, its task among its fields. */
+  claim(claimId: string): Promise<JsonDocument<ClaimDto>> {
+    return this.get(`/api/v1/claims/${id(claimId)}`, claimProblems);
   }
 
-  submit(body: Record<string, unknown>): Promise<JsonDocument<unknown>> {
-    return this.post('/api/v1/submissions', body, { signed: true });
+  claimTask(taskId: string, body: TaskClaimBody): Promise<JsonDocument<ClaimDto>> {
+    return this.send('POST', `/api/v1/tasks/${id(taskId)}/claim`, body, { signed: true }, claimProblems);
   }
 
-  submission(submissionId: string): Promise<JsonDocument<unknown>> {
-    return this.get(`/api/v1/submissions/${id(submissionId)}`, { signed: true });
+  claimWorkItem(workItemId: string, body: WorkItemClaimBody): Promise<JsonDocument<ClaimDto>> {
+    return this.send('POST', `/api/v1/work-items/${id(workItemId)}/claim`, body, { signed: true }, claimProblems);
   }
 
-  submissionDetail(submissionId: string): Promise<JsonDocument<unknown>> {
-    return this.get(`/api/v1/submissions/${id(submissionId)}/detail`, { signed: true });
+  cancelClaim(claimId: string): Promise<JsonDocument<ClaimDto>> {
+    return this.send('POST', `/api/v1/claims/${id(claimId)}/cancel`, undefined, { signed: true }, claimProblems);
   }
 
-  peerEvaluate(submissionId: string, body: Record<string, unknown>): Promise<JsonDocument<unknown>> {
-    return this.post(`/api/v1/submissions/${id(submissionId)}/peer-evaluate`, body, { signed: true });
+  submit(body: SubmissionBody): Promise<JsonDocument<SubmissionDto>> {
+    return this.send('POST', '/api/v1/submissions', body, { signed: true }, one(SUBMISSION_SHAPE));
   }
 
-  verifications(query: { submission_id?: string; status?: string; limit?: number }): Promise<JsonDocument<unknown>> {
-    return this.get(`/api/v1/verifications${queryString(query)}`);
+  submission(submissionId: string): Promise<JsonDocument<SubmissionDto>> {
+    return this.get(`/api/v1/submissions/${id(submissionId)}`, one(SUBMISSION_SHAPE), { signed: true });
+  }
+
+  submissionDetail(submissionId: string): Promise<JsonDocument<SubmissionDetailDto>> {
+    return this.get(`/api/v1/submissions/${id(submissionId)}/detail`, submissionDetailProblems, { signed: true });
+  }
+
+  peerEvaluate(submissionId: string, body: PeerEvaluateBody): Promise<JsonDocument<PeerEvaluationDto>> {
+    return this.send('POST', `/api/v1/submissions/${id(submissionId)}/peer-evaluate`, body, { signed: true }, one(PEER_EVALUATION_SHAPE));
+  }
+
+  verifications(query: { submission_id?: string; status?: string; limit?: number }): Promise<JsonDocument<VerificationSummaryDto[]>> {
+    return this.get(`/api/v1/verifications${queryString(query)}`, verificationListProblems);
+  }
+
+  /** `GET /api/v1/miners/{hotkey}/results` (public): a miner's accepted results and bests per competition. */
+  minerResults(hotkey: string): Promise<JsonDocument<MinerResultsDto>> {
+    return this.get(`/api/v1/miners/${id(hotkey)}/results`, one(MINER_RESULTS_SHAPE));
+  }
+
+  /** `GET /api/v1/disclaimer` (public): the participation disclaimer a client must show. */
+  disclaimer(): Promise<JsonDocument<DisclaimerDto>> {
+    return this.get('/api/v1/disclaimer', one(DISCLAIMER_SHAPE));
   }
 
   /** The public dashboard (validator backlog: pending, leased and expired jobs). */
-  dashboard(): Promise<JsonDocument<unknown>> {
-    return this.get('/api/v1/dashboard');
+  dashboard(): Promise<JsonDocument<DashboardDto>> {
+    return this.get('/api/v1/dashboard', one(DASHBOARD_SHAPE));
   }
 
-  createTask(body: Record<string, unknown>): Promise<JsonDocument<unknown>> {
-    return this.post('/api/v1/tasks', body, { admin: true });
+  /** `POST /api/v1/tasks` (admin): the body is the operator's task file, checked by the service. */
+  createTask(body: Record<string, unknown>): Promise<JsonDocument<TaskDto>> {
+    return this.send('POST', '/api/v1/tasks', body, { admin: true }, one(TASK_SHAPE));
   }
 
-  moveTask(taskId: string, operation: 'pause' | 'resume' | 'close'): Promise<JsonDocument<unknown>> {
-    return this.post(`/api/v1/tasks/${id(taskId)}/${operation}`, undefined, { admin: true });
+  moveTask(taskId: string, operation: 'pause' | 'resume' | 'close'): Promise<JsonDocument<TaskStateUpdateDto>> {
+    return this.send('POST', `/api/v1/tasks/${id(taskId)}/${operation}`, undefined, { admin: true }, one(TASK_STATE_UPDATE_SHAPE));
   }
 
-  rewardPolicy(): Promise<JsonDocument<unknown>> {
-    return this.get('/api/v1/reward-policy', { admin: true });
+  rewardPolicy(): Promise<JsonDocument<RewardPolicyDto>> {
+    return this.get('/api/v1/reward-policy', one(REWARD_POLICY_SHAPE), { admin: true });
   }
 
-  setRewardPolicy(body: Record<string, unknown>): Promise<JsonDocument<unknown>> {
-    return this.http.document({ method: 'PUT', path: '/api/v1/reward-policy', body: JSON.stringify(body), headers: this.adminHeaders() });
+  /** `PUT /api/v1/reward-policy` (admin): the body is the operator's policy file, checked by the service. */
+  setRewardPolicy(body: Record<string, unknown>): Promise<JsonDocument<RewardPolicyDto>> {
+    return this.send('PUT', '/api/v1/reward-policy', body, { admin: true }, one(REWARD_POLICY_SHAPE));
   }
 
-  runPlanner(agentic: boolean): Promise<JsonDocument<unknown>> {
-    return this.post(agentic ? '/api/v1/planner/run-agentic' : '/api/v1/planner/run', undefined, { admin: true });
+  runPlanner(agentic: boolean): Promise<JsonDocument<PlannerRunResponseDto>> {
+    return this.send('POST', agentic ? '/api/v1/planner/run-agentic' : '/api/v1/planner/run', undefined, { admin: true }, one(PLANNER_RUN_SHAPE));
   }
 
-  private get(path: string, auth: { signed?: boolean; admin?: boolean } = {}): Promise<JsonDocument<unknown>> {
-    return this.http.document(this.request('GET', path, undefined, auth));
+  /**
+   * Any route, signed or not (`rcs signed-request`): the body sent as the exact text given (the text signed), the
+   * answer whatever its status, unchecked (no contract names an arbitrary route's answer).
+   */
+  raw(method: HttpRequest['method'], pathAndQuery: string, body: string | undefined, signed: boolean): Promise<HttpAnswer> {
+    return this.http.send({ method, path: pathAndQuery, body, signed });
   }
 
-  private post(path: string, body: Record<string, unknown> | undefined, auth: { signed?: boolean; admin?: boolean }): Promise<JsonDocument<unknown>> {
-    return this.http.document(this.request('POST', path, body, auth));
+  private async get<T>(path: string, problems: Problems, auth: Auth = {}): Promise<JsonDocument<T>> {
+    return checked<T>(path, await this.http.document(this.request('GET', path, undefined, auth)), problems);
   }
 
-  private request(method: 'GET' | 'POST', path: string, body: Record<string, unknown> | undefined, auth: { signed?: boolean; admin?: boolean }): HttpRequest {
+  private async send<T>(method: 'POST' | 'PUT', path: string, body: object | undefined, auth: Auth, problems: Problems): Promise<JsonDocument<T>> {
+    return checked<T>(path, await this.http.document(this.request(method, path, body, auth)), problems);
+  }
+
+  private request(method: 'GET' | 'POST' | 'PUT', path: string, body: object | undefined, auth: Auth): HttpRequest {
     // The exact text sent is the text signed.
     return { method, path, body: body === undefined ? undefined : JSON.stringify(body), signed: auth.signed, headers: auth.admin ? this.adminHeaders() : undefined };
   }
@@ -111,6 +208,10 @@ export class CoordinatorRoutes {
     if (this.adminToken === null) throw new MissingAdminTokenError();
     return { 'X-Admin-Token': this.adminToken };
   }
+}
+
+function checked<T>(path: string, document: JsonDocument<unknown>, problems: Problems): JsonDocument<T> {
+  return { value: checkedAnswer<T>(path, document.value, problems(document.value)), text: document.text };
 }
 
 /** An operator route was called on a client built without an admin token. */

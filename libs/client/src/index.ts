@@ -5,4 +5,6 @@ export * from './reward-snapshot.check';
 export * from './coordinator.client';
 export * from './validator-answers.check';
 export * from './coordinator-routes';
+export * from './answer-shape';
+export * from './coordinator-answers';
 export * from './pool.client';

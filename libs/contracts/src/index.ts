@@ -25,6 +25,7 @@ export * from './work-items/work-item-query.dto';
 export * from './submissions/create-submission.dto';
 export * from './submissions/submission.dto';
 export * from './submissions/submission-query.dto';
+export * from './submissions/task-idea.dto';
 export * from './submissions/submission-detail.dto';
 export * from './submissions/artifact-descriptor.dto';
 

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Argv } from 'yargs';
-import { asObject, type CommandContext, type GlobalArgs, type Json } from '../context';
+import type { CommandContext, GlobalArgs } from '../context';
 import { CliRefusedError, CliUsageError } from '../errors';
-import { display, fields, table } from '../output/io';
+import { display, fields } from '../output/io';
 import type { Handle } from './handle';
 import { ImportTarget, ProblemImportError, problemToCreateTask } from './task-import';
 
@@ -36,10 +36,7 @@ export function validatorCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv
         handle(async (ctx) => {
           const hotkey = (await ctx.signer()).hotkey;
           const dashboard = await (await ctx.coordinator()).dashboard();
-          ctx.print(dashboard, (value) => {
-            const backlog = asObject(asObject(value)['validator_backlog']);
-            return fields([['hotkey', hotkey], ...Object.entries(Object.keys(backlog).length > 0 ? backlog : asObject(value)).filter(([, v]) => typeof v !== 'object')]);
-          });
+          ctx.print(dashboard, (value) => fields([['hotkey', hotkey], ...Object.entries(value.validator_backlog).filter(([, v]) => typeof v !== 'object')]));
         }),
       )
       .demandCommand(1, 'name a validator command: run, once, replay or status'),
@@ -58,6 +55,7 @@ async function runRunner(ctx: CommandContext, args: string[], needsIdentity = tr
   // A person reads rcs: the runner's readable lines unless --json or LOG_FORMAT asks for JSON lines.
   env['LOG_FORMAT'] ??= ctx.json ? 'json' : 'pretty';
   if (needsIdentity) {
+    if (identity.walletFile !== null) throw new CliUsageError('the validator runner reads a wallet by name: use --wallet-name (with --wallet-path, --wallet-hotkey) or RCS_KEY_URI, not --wallet-file');
     if (identity.keyUri !== null) env['VALIDATOR_SECRET_URI'] = identity.keyUri;
     else if (identity.walletName !== null) Object.assign(env, { BT_WALLET_NAME: identity.walletName, BT_WALLET_HOTKEY: identity.walletHotkey, BT_WALLET_PATH: identity.walletPath });
   }
@@ -77,7 +75,7 @@ export function adminCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv<Glo
   const move = (operation: 'pause' | 'resume' | 'close') =>
     handle(async (ctx, args: GlobalArgs & { id: string }) => {
       const answer = await (await admin(ctx)).moveTask(args.id, operation);
-      ctx.print(answer, (value) => `${String(asObject(value)['task_id'])}: ${String(asObject(value)['previous_state'])} → ${String(asObject(value)['task_state'])}\n`);
+      ctx.print(answer, (value) => `${value.task_id}: ${value.previous_state} → ${value.task_state}\n`);
     });
   const id = (z: Argv<GlobalArgs>) => z.positional('id', { type: 'string', demandOption: true, describe: 'Task id' });
   return yargs.command('admin', 'Operate (RCS_ADMIN_TOKEN): task create --file F | import problem.yaml --repository R | pause | resume | close <id>; policy get | set --file F; planner run [--agentic]', (y) =>
@@ -90,7 +88,7 @@ export function adminCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv<Glo
             (z) => z.option('file', { type: 'string', demandOption: true }),
             handle(async (ctx, args) => {
               const answer = await (await admin(ctx)).createTask(readJsonFile(args.file));
-              ctx.print(answer, (value) => fields([['task', asObject(value)['id']], ['slug', asObject(value)['slug']], ['state', asObject(value)['task_state']]]));
+              ctx.print(answer, (task) => fields([['task', task.id], ['slug', task.slug], ['state', task.task_state]]));
             }),
           )
           .command(
@@ -104,7 +102,7 @@ export function adminCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv<Glo
             handle(async (ctx, args) => {
               const body = importProblem(args.file, { repository: args.repository, baseRef: args.baseRef });
               const answer = await (await admin(ctx)).createTask(body);
-              ctx.print(answer, (value) => fields([['task', asObject(value)['id']], ['slug', asObject(value)['slug']], ['state', asObject(value)['task_state']]]));
+              ctx.print(answer, (task) => fields([['task', task.id], ['slug', task.slug], ['state', task.task_state]]));
             }),
           )
           .command('pause <id>', 'live → paused', id, move('pause'))
@@ -126,7 +124,7 @@ export function adminCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv<Glo
             (z) => z.option('file', { type: 'string', demandOption: true }),
             handle(async (ctx, args) => {
               const answer = await (await admin(ctx)).setRewardPolicy(readJsonFile(args.file));
-              ctx.print(answer, (value) => `reward policy version ${display(asObject(value)['version'])}\n`);
+              ctx.print(answer, (policy) => `reward policy version ${display(policy.version)}\n`);
             }),
           )
           .demandCommand(1, 'name a policy command: get or set'),
@@ -139,12 +137,7 @@ export function adminCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv<Glo
             (z) => z.option('agentic', { type: 'boolean', default: false }),
             handle(async (ctx, args) => {
               const answer = await (await admin(ctx)).runPlanner(args.agentic);
-              ctx.print(answer, (value) => {
-                const created = asObject(value)['created'];
-                if (!Array.isArray(created)) return fields(Object.entries(asObject(value)));
-                const rows = created.map((item) => asObject(item)).map((item: Json) => [String(item['id']), String(item['task_id']), String(item['title'])]);
-                return rows.length === 0 ? 'no new work items\n' : table(['WORK ITEM', 'TASK', 'TITLE'], rows);
-              });
+              ctx.print(answer, (value) => fields([['created', value.created]]));
             }),
           )
           .demandCommand(1, 'name a planner command: run'),
@@ -175,7 +168,7 @@ function readJsonFile(path: string): Record<string, unknown> {
 }
 
 /** problem.yaml read and mapped; its refusals are usage errors naming the field. */
-function importProblem(file: string, target: ImportTarget): Json {
+function importProblem(file: string, target: ImportTarget): Record<string, unknown> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

@@ -2,6 +2,7 @@ import type { Argv } from 'yargs';
 import { canonicalSs58 } from '@rcs/auth';
 import { ChainConfigError, ChainUnavailableError, chainConfigFromEnv, ClaimContractError, closeChainAdapters, createChainAdapters, type ClaimContractPort, type HexHash } from '@rcs/chain';
 import type { JsonDocument } from '@rcs/client';
+import type { ClaimPackageDto } from '@rcs/contracts';
 import { verifyClaimPackage, type ClaimPackage } from '@rcs/merkle';
 import type { CommandContext, GlobalArgs } from '../context';
 import { CliRefusedError, CliUnreachableError, CliUsageError } from '../errors';
@@ -25,8 +26,7 @@ export function payoutCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv<Gl
               (rao) => rao.toString(),
               (error: unknown) => (error instanceof CliUnreachableError ? `unknown (${error.message})` : Promise.reject(error)),
             );
-            ctx.print(pkg, (value) => {
-              const p = value as ClaimPackage;
+            ctx.print(pkg, (p) => {
               const left = /^\d+$/.test(claimed) ? (BigInt(p.amount) - BigInt(claimed)).toString() : 'unknown';
               return fields([
                 ['hotkey', p.hotkey],
@@ -126,19 +126,17 @@ function printReceipt(ctx: CommandContext, value: ClaimPackage, receipt: ClaimRe
  * it), and of `epoch` when one was asked for. The claim contract pays whichever package it is given and the caller
  * pays the fee, so a pool that answers someone else's package must not make `rcs` sign for it.
  */
-function packageOf(pkg: JsonDocument<unknown>, hotkey: string, epoch: number | null): ClaimPackage {
-  const value = (typeof pkg.value === 'object' && pkg.value !== null ? pkg.value : {}) as Partial<ClaimPackage>;
+function packageOf(pkg: JsonDocument<ClaimPackageDto>, hotkey: string, epoch: number | null): ClaimPackage {
+  const value = pkg.value;
   const wanted = canonicalSs58(hotkey) ?? hotkey;
-  const got = typeof value.hotkey === 'string' ? canonicalSs58(value.hotkey) : null;
-  if (got !== wanted) {
-    throw new CliRefusedError(`wrong_package: the pool answered the package of ${typeof value.hotkey === 'string' ? JSON.stringify(value.hotkey) : 'no hotkey'} for ${wanted}; nothing was signed`);
-  }
-  if (epoch !== null && value.epoch !== epoch) throw new CliRefusedError(`wrong_package: the pool answered epoch ${String(value.epoch)} for epoch ${epoch}; nothing was signed`);
+  if (canonicalSs58(value.hotkey) !== wanted) throw new CliRefusedError(`wrong_package: the pool answered the package of ${JSON.stringify(value.hotkey)} for ${wanted}; nothing was signed`);
+  if (epoch !== null && value.epoch !== epoch) throw new CliRefusedError(`wrong_package: the pool answered epoch ${value.epoch} for epoch ${epoch}; nothing was signed`);
+  // The checked DTO; the Merkle code types its hex fields as `0x…` (verifyClaimPackage checks them).
   return value as ClaimPackage;
 }
 
 /** The package of `hotkey` (and `epoch`), checked against the epoch the contract holds; refused (exit 1) when it is another's or does not verify. */
-async function verifiedPackage(ctx: CommandContext, pkg: JsonDocument<unknown>, hotkey: string, askedEpoch: number | null): Promise<{ value: ClaimPackage }> {
+async function verifiedPackage(ctx: CommandContext, pkg: JsonDocument<ClaimPackageDto>, hotkey: string, askedEpoch: number | null): Promise<{ value: ClaimPackage }> {
   const value = packageOf(pkg, hotkey, askedEpoch);
   const epoch = await withContract(ctx, (contract) => contract.epochInfo(value.epoch));
   if (epoch === null) throw new CliRefusedError(`unknown_epoch: the claim contract holds no epoch ${value.epoch}`);

@@ -22,6 +22,8 @@ export interface CliSettings {
 
 export interface IdentitySettings {
   keyUri: string | null;
+  /** A Bittensor keyfile (a hotkey file as btcli writes it) named by its path, beside the wallet-name layout. */
+  walletFile: string | null;
   walletName: string | null;
   walletHotkey: string;
   walletPath: string;
@@ -31,13 +33,14 @@ export interface SettingFlags {
   url?: string;
   poolUrl?: string;
   keyUri?: string;
+  walletFile?: string;
   walletName?: string;
   walletHotkey?: string;
   walletPath?: string;
 }
 
 /** The config file's keys (all optional). */
-export const CONFIG_KEYS = ['coordinator_url', 'pool_url', 'wallet_name', 'wallet_hotkey', 'wallet_path', 'chain'] as const;
+export const CONFIG_KEYS = ['coordinator_url', 'pool_url', 'wallet_file', 'wallet_name', 'wallet_hotkey', 'wallet_path', 'chain'] as const;
 
 export const DEFAULT_COORDINATOR_URL = 'http://127.0.0.1:8000';
 export const DEFAULT_POOL_URL = 'http://127.0.0.1:8434';
@@ -71,6 +74,7 @@ export function readSettings(flags: SettingFlags, env: NodeJS.ProcessEnv): CliSe
     adminToken: pick(env['RCS_ADMIN_TOKEN']),
     identity: {
       keyUri: pick(flags.keyUri, env['RCS_KEY_URI']),
+      walletFile: mapNullable(pick(flags.walletFile, env['RCS_WALLET_FILE'], file['wallet_file']), (path) => expandHome(path, env)),
       // The validator runner's variables, so one wallet configuration serves both.
       walletName: pick(flags.walletName, env['BT_WALLET_NAME'], file['wallet_name']),
       walletHotkey: pick(flags.walletHotkey, env['BT_WALLET_HOTKEY'], file['wallet_hotkey']) ?? 'default',
@@ -99,6 +103,10 @@ function readConfigFile(path: string): Record<string, unknown> {
   const unknown = Object.keys(document).filter((key) => !(CONFIG_KEYS as readonly string[]).includes(key));
   if (unknown.length > 0) throw new CliUsageError(`the config file ${path} has unknown keys: ${unknown.join(', ')} (known: ${CONFIG_KEYS.join(', ')})`);
   return document as Record<string, unknown>;
+}
+
+function mapNullable<T, U>(value: T | null, map: (value: T) => U): U | null {
+  return value === null ? null : map(value);
 }
 
 function trimSlash(url: string): string {

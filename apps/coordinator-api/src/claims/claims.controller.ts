@@ -1,6 +1,6 @@
-import { Body, Controller, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentAuth, HotkeyPrincipal, StakeGated } from '@rcs/auth';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CurrentAuth, HotkeyPrincipal, Public, StakeGated } from '@rcs/auth';
 import { ApiErrors, ClaimDto, ClaimQueryDto, CreateTaskClaimDto, ErrorCode, SIGNATURE_ERRORS } from '@rcs/contracts';
 import { toClaimDto } from './claim.mapper';
 import { ClaimsService } from './claims.service';
@@ -15,10 +15,25 @@ export class ClaimsController {
   @PublicListRoute('claims', ClaimDto, 'Query fails validation (status, limit 1..1000, offset >= 0).')
   @ApiOperation({
     summary: 'List claims, newest first',
-    description: 'Filtered by task and status, paged. An active claim past its expires_at is expired before it is listed.',
+    description:
+      'Filtered by task and status, paged. An active claim past its expires_at is expired before it is listed. Every row carries ' +
+      'the participation disclaimer (as BitSota\'s do).',
   })
   async list(@Query() query: ClaimQueryDto): Promise<ClaimDto[]> {
-    return (await this.claims.list(query)).map((claim) => toClaimDto(claim));
+    return (await this.claims.list(query)).map((claim) => toClaimDto(claim, { withDisclaimer: true }));
+  }
+
+  @Get('claims/:claim_id')
+  @Public()
+  @ApiOperation({
+    summary: 'One claim',
+    description: 'Public, like the list (a client finds the task of its claim here). An active claim past its expires_at is expired first.',
+  })
+  @ApiParam({ name: 'claim_id', description: 'Claim id (uuid); anything else is 404 `claim_not_found`.' })
+  @ApiOkResponse({ type: ClaimDto, description: 'The claim, with the participation disclaimer.' })
+  @ApiErrors(ErrorCode.ClaimNotFound)
+  async get(@Param('claim_id') claimId: string): Promise<ClaimDto> {
+    return toClaimDto(await this.claims.get(claimId), { withDisclaimer: true });
   }
 
   @Post('tasks/:task_id/claim')

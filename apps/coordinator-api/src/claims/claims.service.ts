@@ -55,6 +55,15 @@ export class ClaimsService {
     return this.claims.list(this.dataSource.manager, query);
   }
 
+  /** `GET /claims/{claim_id}`: 404 `claim_not_found` for an unknown id; a stale active claim is expired first. */
+  async get(claimId: string): Promise<ClaimEntity> {
+    if (!isUuid(claimId)) throw claimNotFound(claimId);
+    await this.claims.expireStale(this.dataSource.manager, { claimId });
+    const claim = await this.claims.find(this.dataSource.manager, claimId);
+    if (!claim) throw claimNotFound(claimId);
+    return claim;
+  }
+
   /**
    * `POST /tasks/{task_id}/claim`. The rate limit counts every authenticated, well-formed attempt
    * (after the guard and the 422 pipe, before any database work), so probing costs attempts too.

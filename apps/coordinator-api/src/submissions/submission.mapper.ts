@@ -1,4 +1,4 @@
-import { ArtifactDescriptorDto, SubmissionDto } from '@rcs/contracts';
+import { ArtifactDescriptorDto, SubmissionDto, TaskIdeaDto } from '@rcs/contracts';
 import { SubmissionEntity } from './entities/submission.entity';
 
 export function toSubmissionDto(submission: SubmissionEntity): SubmissionDto {
@@ -32,5 +32,17 @@ export function toArtifactDescriptorDto(submission: SubmissionEntity): ArtifactD
     artifact_uri: artifactUri,
     artifact_sha256: artifactSha256,
     artifact_size_bytes: artifactSizeBytes,
+  };
+}
+
+/** A submission that proposed an idea, as `GET /tasks/{task_id}/ideas` lists it. */
+export function toTaskIdeaDto(submission: SubmissionEntity): TaskIdeaDto {
+  return {
+    submission_id: submission.id,
+    task_id: submission.taskId,
+    miner_hotkey: submission.minerHotkey,
+    proposed_idea: submission.proposedIdea ?? '',
+    status: submission.status,
+    created_at: submission.createdAt.toISOString(),
   };
 }

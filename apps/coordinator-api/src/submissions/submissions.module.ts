@@ -6,6 +6,7 @@ import { TasksModule } from '../tasks/tasks.module';
 import { SubmissionDetailsModule } from '../submission-details/submission-details.module';
 import { SubmissionsController } from './submissions.controller';
 import { SubmissionsRepository } from './submissions.repository';
+import { TaskIdeasController } from './task-ideas.controller';
 import { SubmissionsService } from './submissions.service';
 
 /**
@@ -14,7 +15,7 @@ import { SubmissionsService } from './submissions.service';
  */
 @Module({
   imports: [EventsModule, RateLimitModule, SubmissionDetailsModule, ClaimsModule, TasksModule],
-  controllers: [SubmissionsController],
+  controllers: [SubmissionsController, TaskIdeasController],
   providers: [SubmissionsService, SubmissionsRepository],
   exports: [SubmissionsService, SubmissionsRepository],
 })

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, FindOptionsWhere, In } from 'typeorm';
-import { ApiError, ClaimStatus, ErrorCode, SubmissionQueryDto, SubmissionStatus, ValidatorJobStatus, WorkItemStatus } from '@rcs/contracts';
+import { ApiError, ClaimStatus, ErrorCode, PageQueryDto, SubmissionQueryDto, SubmissionStatus, ValidatorJobStatus, WorkItemStatus } from '@rcs/contracts';
 import {
   enumColumn,
   nullableFloatColumn,
@@ -188,6 +188,20 @@ export class SubmissionsRepository {
       .limit(limit)
       .getRawMany<{ id: string }>();
     return rows.map((row) => row.id);
+  }
+
+  /** The task's ideas as `GET /tasks/{id}/ideas` lists them: every miner's, non-rejected, non-blank, newest first, paged. */
+  ideas(manager: EntityManager, taskId: string, page: PageQueryDto): Promise<SubmissionEntity[]> {
+    return manager
+      .createQueryBuilder(SubmissionEntity, 's')
+      .where('s.taskId = :taskId AND s.status <> :rejected', { taskId, rejected: SubmissionStatus.Rejected })
+      // Non-blank, as hasIdea() and implementableIdeas() read it.
+      .andWhere("s.proposed_idea ~ '\\S'")
+      .orderBy('s.createdAt', 'DESC')
+      .addOrderBy('s.id', 'DESC')
+      .take(page.limit)
+      .skip(page.offset)
+      .getMany();
   }
 
   /** Newest first (`created_at DESC, id DESC`), filtered, paged; the caller has checked that a task id is a uuid. */

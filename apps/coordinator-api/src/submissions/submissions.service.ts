@@ -10,6 +10,7 @@ import {
   ErrorCode,
   SubmissionDetailDto,
   SubmissionQueryDto,
+  TaskIdeaQueryDto,
   TaskState,
   ValidationErrorItem,
 } from '@rcs/contracts';
@@ -26,6 +27,7 @@ import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { SubmissionDetails } from '../submission-details/submission-details.module';
 import { hasIdeaRules, isReplayed } from '../tasks/competition-modes';
 import { assertTaskLive } from '../tasks/task-lookup';
+import { TasksRepository } from '../tasks/tasks.module';
 import { SubmissionEntity } from './entities/submission.entity';
 import { type NewSubmission, SubmissionsRepository } from './submissions.repository';
 import { toArtifactDescriptorDto } from './submission.mapper';
@@ -45,6 +47,7 @@ export class SubmissionsService {
     private readonly claims: ClaimsRepository,
     private readonly details: SubmissionDetails,
     private readonly claimTasks: ClaimTasks,
+    private readonly tasks: TasksRepository,
   ) {}
 
   /**
@@ -132,6 +135,12 @@ export class SubmissionsService {
     // A task id that is not a uuid names no task: no rows, and it never reaches the uuid column.
     if (query.task_id !== undefined && !isUuid(query.task_id)) return Promise.resolve([]);
     return this.submissions.list(this.dataSource.manager, query);
+  }
+
+  /** `GET /tasks/{task_id}/ideas`: the ideas proposed on the task, newest first; 404 `task_not_found` for an unknown task. */
+  async ideas(taskId: string, query: TaskIdeaQueryDto): Promise<SubmissionEntity[]> {
+    const task = await this.tasks.findOrThrow(this.dataSource.manager, taskId);
+    return this.submissions.ideas(this.dataSource.manager, task.id, query);
   }
 
   get(submissionId: string): Promise<SubmissionEntity> {
