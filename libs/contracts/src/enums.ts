@@ -70,6 +70,19 @@ export enum MetricResolutionMode {
   Log = 'log',
 }
 
+/** What the public learned from an accepted result under a held-out budget (DECISIONS §17). */
+export enum ReleaseState {
+  Improved = 'improved',
+  NotSignificant = 'not_significant',
+  HeldForRotation = 'held_for_rotation',
+}
+
+/** A task's held-out exposure (DECISIONS §17): releasing, or out of shards until an admin uploads one. */
+export enum ExposureStatus {
+  Open = 'open',
+  Exhausted = 'exhausted',
+}
+
 export enum ValidatorJobStatus {
   Pending = 'pending',
   Leased = 'leased',

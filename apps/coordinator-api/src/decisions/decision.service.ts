@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { SubmissionStatus } from '@rcs/contracts';
+import { ReleaseState, SubmissionStatus } from '@rcs/contracts';
 import { inTransaction } from '@rcs/persistence';
 import { BestResultConsideration, BestResultsService } from '../best-results/best-results.service';
 import { BestChanged, DomainEvents, SubmissionDecided } from '../events/domain-events';
+import { ExposureChanged, ExposureService, RecordedRelease } from '../exposure/exposure.module';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { SubmissionsRepository } from '../submissions/submissions-repository.module';
 import { TaskEntity } from '../tasks/entities/task.entity';
@@ -57,6 +58,15 @@ interface OpenDecision {
   task: TaskEntity;
   verdict: Verdict;
   submission: SubmissionEntity;
+  /** Under a held-out budget: what the accepted result released (its verdict's metric is the raw one). */
+  release: RecordedRelease | null;
+}
+
+/** What a decision transaction announces once it has committed. */
+interface Announcements {
+  decided: SubmissionDecided[];
+  bestChanges: BestChanged[];
+  exposureChanges: ExposureChanged[];
 }
 
 /**
@@ -73,10 +83,14 @@ export class DecisionTransaction {
   constructor(
     readonly manager: EntityManager,
     private readonly repositories: { tasks: TasksRepository; submissions: SubmissionsRepository },
-    private readonly bestResults: BestResultsService,
-    private readonly decided: SubmissionDecided[],
-    private readonly bestChanges: BestChanged[],
+    private readonly services: { bestResults: BestResultsService; exposure: ExposureService },
+    private readonly announce: Announcements,
   ) {}
+
+  /** The release of the decision step 2 just made (null: no held-out budget, or not accepted); for the verification of step 3. */
+  get release(): RecordedRelease | null {
+    return this.open?.release ?? null;
+  }
 
   /** Step 1: the task row FOR UPDATE (404 `task_not_found` when there is none). */
   async lockTask(taskId: string): Promise<TaskEntity> {
@@ -95,10 +109,19 @@ export class DecisionTransaction {
     if (!this.locked.has(task.id)) throw new TaskNotLockedError(task.id);
     if (this.open !== null) throw new DecisionStepOrderError('decideSubmission', this.open.submission.id);
     const accepted = verdict.status === SubmissionStatus.Accepted;
-    const values = { status: verdict.status, verifiedMetric: accepted ? verdict.metric : null, verifiedSecondaryMetric: accepted ? verdict.secondary : null };
+    // Under a held-out budget the public value is the released one (DECISIONS §17): decided here, recorded once the submission is.
+    const pending = accepted && ExposureService.governs(task) ? await this.services.exposure.decide(this.manager, task, verdict.metric) : null;
+    const values = {
+      status: verdict.status,
+      verifiedMetric: accepted ? (pending ? pending.outcome.released : verdict.metric) : null,
+      verifiedSecondaryMetric: accepted && pending === null ? verdict.secondary : null,
+      release: pending?.outcome.release ?? null,
+    };
     if (!(await this.repositories.submissions.decidePending(this.manager, decision.submissionId, values))) return null;
+    const release = pending && (await this.services.exposure.record(this.manager, task, decision.submissionId, pending));
+    if (release?.changed) this.announce.exposureChanges.push(release.changed);
     const submission = await this.repositories.submissions.get(this.manager, decision.submissionId);
-    this.open = { task, verdict, submission };
+    this.open = { task, verdict, submission, release };
     return submission;
   }
 
@@ -108,22 +131,21 @@ export class DecisionTransaction {
    */
   async conclude(): Promise<RecordedDecision> {
     if (this.open === null) throw new DecisionStepOrderError('conclude', null);
-    const { task, verdict, submission } = this.open;
+    const { task, verdict, submission, release } = this.open;
     this.open = null;
-    const bestResult =
-      verdict.status === SubmissionStatus.Accepted
-        ? await this.bestResults.consider(this.manager, task, submission, { metric: verdict.metric, secondary: verdict.secondary })
-        : null;
+    const shown = publicValues(verdict, release);
+    // Only a released improvement may move a budgeted task's best: the rest show the previous released best.
+    const ranked = shown !== null && (release === null || release.release === ReleaseState.Improved);
+    const bestResult = ranked ? await this.services.bestResults.consider(this.manager, task, submission, shown) : null;
     const about = { taskId: task.id, taskSlug: task.slug, submissionId: submission.id, minerHotkey: submission.minerHotkey, metricName: task.metricName };
     const decidedAt = submission.decidedAt ?? new Date();
-    const verified = verdict.status === SubmissionStatus.Accepted ? verdict : null;
-    this.decided.push({ ...about, status: verdict.status, verifiedMetricValue: verified?.metric ?? null, decidedAt });
-    if (bestResult?.replaced && verified) {
+    this.announce.decided.push({ ...about, status: verdict.status, verifiedMetricValue: shown?.metric ?? null, decidedAt });
+    if (bestResult?.replaced && shown) {
       const previous = bestResult.previous;
-      this.bestChanges.push({
+      this.announce.bestChanges.push({
         ...about,
-        metricValue: verified.metric,
-        secondaryMetricValue: verified.secondary,
+        metricValue: shown.metric,
+        secondaryMetricValue: shown.secondary,
         previousSubmissionId: previous?.submissionId ?? null,
         previousMetricValue: previous?.metricValue ?? null,
         changedAt: decidedAt,
@@ -153,24 +175,32 @@ export class DecisionService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly bestResults: BestResultsService,
+    private readonly exposure: ExposureService,
     private readonly events: DomainEvents,
     private readonly tasks: TasksRepository,
     private readonly submissions: SubmissionsRepository,
   ) {}
 
   async transaction<T>(work: (tx: DecisionTransaction) => Promise<T>): Promise<T> {
-    let decided: SubmissionDecided[] = [];
-    let bestChanges: BestChanged[] = [];
+    let announce: Announcements = { decided: [], bestChanges: [], exposureChanges: [] };
     const result = await inTransaction(this.dataSource, async (manager) => {
-      decided = [];
-      bestChanges = [];
-      const tx = new DecisionTransaction(manager, { tasks: this.tasks, submissions: this.submissions }, this.bestResults, decided, bestChanges);
+      announce = { decided: [], bestChanges: [], exposureChanges: [] };
+      const services = { bestResults: this.bestResults, exposure: this.exposure };
+      const tx = new DecisionTransaction(manager, { tasks: this.tasks, submissions: this.submissions }, services, announce);
       const done = await work(tx);
       tx.assertConcluded();
       return done;
     });
-    for (const event of decided) this.events.emit('submission.decided', event);
-    for (const event of bestChanges) this.events.emit('best.changed', event);
+    for (const event of announce.decided) this.events.emit('submission.decided', event);
+    for (const event of announce.bestChanges) this.events.emit('best.changed', event);
+    for (const event of announce.exposureChanges) this.events.emit('exposure.changed', event);
     return result;
   }
+}
+
+/** An accepted verdict's values as the public reads them: under a held-out budget the released value (null before any release), no secondary. */
+function publicValues(verdict: Verdict, release: RecordedRelease | null): { metric: number; secondary: number | null } | null {
+  if (verdict.status !== SubmissionStatus.Accepted) return null;
+  if (release === null) return { metric: verdict.metric, secondary: verdict.secondary };
+  return release.released === null ? null : { metric: release.released, secondary: null };
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, FindOptionsWhere, In } from 'typeorm';
-import { ApiError, ClaimStatus, ErrorCode, SubmissionQueryDto, SubmissionStatus, ValidatorJobStatus, WorkItemStatus } from '@rcs/contracts';
+import { ApiError, ClaimStatus, ErrorCode, ReleaseState, SubmissionQueryDto, SubmissionStatus, ValidatorJobStatus, WorkItemStatus } from '@rcs/contracts';
 import {
   enumColumn,
   nullableFloatColumn,
@@ -44,6 +44,8 @@ export interface DecidedValues {
   status: SubmissionStatus;
   verifiedMetric: number | null;
   verifiedSecondaryMetric: number | null;
+  /** Under a held-out budget, what the accepted result released; `verifiedMetric` is then the released value. */
+  release?: ReleaseState | null;
 }
 
 /** A submission read with the task it belongs to. */
@@ -118,12 +120,12 @@ export class SubmissionsRepository {
       `WITH decided AS (
          UPDATE submissions
          SET status = $2, decided_at = clock_timestamp(), verified_metric_value = $3, verified_secondary_metric_value = $4,
-             updated_at = now()
+             release = $6, updated_at = now()
          WHERE id = $1 AND status = $5
          RETURNING id
        )
        SELECT id FROM decided`,
-      [submissionId, values.status, values.verifiedMetric, values.verifiedSecondaryMetric, SubmissionStatus.PendingVerification],
+      [submissionId, values.status, values.verifiedMetric, values.verifiedSecondaryMetric, SubmissionStatus.PendingVerification, values.release ?? null],
       (row) => textColumn(row, 'id'),
     );
     return changed.length > 0;

@@ -29,6 +29,8 @@ function task(fields: Partial<OnboardTask> = {}): OnboardTask {
     min_peer_evaluations: 2,
     time_budget_seconds: 21600,
     heldout_rotation_seconds: null,
+    heldout_budget: null,
+    exposure: null,
     task_state: TaskState.Live,
     is_active: true,
     created_at: '2025-01-01T00:00:00.000Z',

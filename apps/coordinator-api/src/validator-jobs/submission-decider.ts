@@ -52,6 +52,7 @@ export class SubmissionDecider {
     const verdict = verdictOf(decision.submissionId, result.status, metric, secondary);
     const submission = await tx.decideSubmission({ task, submissionId: decision.submissionId, verdict });
     if (submission === null) return null;
+    const release = tx.release;
     return this.verifications.insert(tx.manager, {
       submissionId: submission.id,
       jobId: decision.jobId,
@@ -63,6 +64,11 @@ export class SubmissionDecider {
       observedMetrics: result.observedMetrics,
       notes: result.notes,
       replayLog: result.replayLog,
+      // Under a held-out budget the raw metric stays with validators and admins until its shard retires (DECISIONS §17).
+      release: release?.release ?? null,
+      releasedMetricValue: release?.released ?? null,
+      exposureId: release?.exposureId ?? null,
+      metricWithheld: release !== null,
     });
   }
 }

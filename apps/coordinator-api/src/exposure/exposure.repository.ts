@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, IsNull } from 'typeorm';
+import { nullableTextColumn, queryRows, textColumn } from '@rcs/persistence';
+import { HeldoutExposureEntity } from './entities/heldout-exposure.entity';
+
+export type NewExposure = Pick<HeldoutExposureEntity, 'taskId' | 'seq' | 'shardSha256' | 'budgetBits'>;
+
+/** The heldout_exposures table and the release columns of verifications; every method runs in the caller's manager. */
+@Injectable()
+export class ExposureRepository {
+  /** The task's active exposure; the caller holds the task row FOR UPDATE when it means to change it. */
+  active(manager: EntityManager, taskId: string): Promise<HeldoutExposureEntity | null> {
+    return manager.findOneBy(HeldoutExposureEntity, { taskId, retiredAt: IsNull() });
+  }
+
+  /** The active exposures of these tasks, by task id. */
+  async activeOf(manager: EntityManager, taskIds: string[]): Promise<Map<string, HeldoutExposureEntity>> {
+    if (taskIds.length === 0) return new Map();
+    const rows = await manager
+      .createQueryBuilder(HeldoutExposureEntity, 'e')
+      .where('e.task_id = ANY(:taskIds) AND e.retired_at IS NULL', { taskIds })
+      .getMany();
+    return new Map(rows.map((row) => [row.taskId, row]));
+  }
+
+  async insert(manager: EntityManager, exposure: NewExposure): Promise<HeldoutExposureEntity> {
+    const { identifiers } = await manager.insert(HeldoutExposureEntity, exposure);
+    return manager.findOneByOrFail(HeldoutExposureEntity, { id: (identifiers[0] as { id: string }).id });
+  }
+
+  /** Writes what a release changed (R, its leader, the bits spent, the release count, the status). */
+  async save(manager: EntityManager, exposure: HeldoutExposureEntity): Promise<void> {
+    const { releasedBest, leaderSubmissionId, spentBits, budgetBits, releases, status } = exposure;
+    await manager.update(HeldoutExposureEntity, { id: exposure.id }, { releasedBest, leaderSubmissionId, spentBits, budgetBits, releases, status });
+  }
+
+  /** Retires the exposure and publishes the raw metrics released against it (DECISIONS §17). */
+  async retire(manager: EntityManager, exposureId: string): Promise<void> {
+    await manager.query(`UPDATE heldout_exposures SET retired_at = clock_timestamp() WHERE id = $1 AND retired_at IS NULL`, [exposureId]);
+    await manager.query(`UPDATE verifications SET metric_withheld = false WHERE exposure_id = $1 AND metric_withheld`, [exposureId]);
+  }
+
+  /** The task's uploaded shards no exposure has used yet, oldest first (the rotation order). */
+  unusedShards(manager: EntityManager, taskId: string): Promise<string[]> {
+    return queryRows(
+      manager,
+      `SELECT h.sha256 FROM heldout_shards h
+       WHERE h.task_id = $1 AND NOT EXISTS (SELECT 1 FROM heldout_exposures e WHERE e.task_id = h.task_id AND e.shard_sha256 = h.sha256)
+       ORDER BY h.created_at, h.sha256`,
+      [taskId],
+      (row) => textColumn(row, 'sha256'),
+    );
+  }
+
+  /** The task's active shard, for leases of a budgeted task: null when it has no active exposure or it scores on validators' own data. */
+  async activeShard(manager: EntityManager, taskId: string): Promise<string | null> {
+    const [row] = await queryRows(manager, `SELECT shard_sha256 FROM heldout_exposures WHERE task_id = $1 AND retired_at IS NULL`, [taskId], (r) =>
+      nullableTextColumn(r, 'shard_sha256'),
+    );
+    return row ?? null;
+  }
+}

@@ -1,0 +1,156 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { ExposureStatus, ReleaseState, TaskExposureDto } from '@rcs/contracts';
+import { TaskEntity } from '../tasks/entities/task.entity';
+import { HeldoutExposureEntity } from './entities/heldout-exposure.entity';
+import { ExposureRepository } from './exposure.repository';
+import { MIN_BUDGET_BITS, RELEASE_COST_BITS, ReleaseOutcome, ReleaseRule, decideRelease, onGrid } from './release-rule';
+
+/** A task's exposure after a change, as `exposure.changed` announces it once the transaction has committed. */
+export interface ExposureChanged {
+  taskId: string;
+  taskSlug: string;
+  shardSeq: number;
+  spentBits: number;
+  budgetBits: number;
+  releases: number;
+  status: ExposureStatus;
+  /** Whether this change retired a shard and made the next one active. */
+  rotated: boolean;
+}
+
+/** A release decided for a result not yet recorded: `record` applies it once its submission is decided. */
+export interface PendingRelease {
+  outcome: ReleaseOutcome;
+  exposure: HeldoutExposureEntity;
+}
+
+/** What a recorded release did: the exposure the verification belongs to, and the change to announce (null: none). */
+export interface RecordedRelease {
+  release: ReleaseState;
+  released: number | null;
+  exposureId: string;
+  changed: ExposureChanged | null;
+}
+
+/** The task's release step: the budget's own, else the task's `metric_resolution`. */
+export function releaseStep(task: TaskEntity): number {
+  return task.heldoutBudget?.step ?? task.metricResolution;
+}
+
+export function releaseRule(task: TaskEntity): ReleaseRule {
+  return { direction: task.metricDirection, step: releaseStep(task), costBits: RELEASE_COST_BITS };
+}
+
+/** A shard's budget: the task's `bits`, else the floor (the default from `n` needs the replays' `per_item`). */
+function budgetBitsOf(task: TaskEntity): number {
+  return task.heldoutBudget?.bits ?? MIN_BUDGET_BITS;
+}
+
+/**
+ * The held-out exposure budget (DECISIONS §17), the one place results are released: every method runs inside the
+ * caller's decision transaction, which holds the task row FOR UPDATE, so one task's releases take turns.
+ */
+@Injectable()
+export class ExposureService {
+  constructor(private readonly exposures: ExposureRepository) {}
+
+  /** Whether the task releases through the budget. */
+  static governs(task: TaskEntity): boolean {
+    return task.heldoutBudget?.enabled === true;
+  }
+
+  /** The release of a raw metric against the task's active shard (created with its first result); nothing is written yet but that row. */
+  async decide(manager: EntityManager, task: TaskEntity, raw: number): Promise<PendingRelease> {
+    const exposure = await this.activeOrFirst(manager, task);
+    if (exposure.status === ExposureStatus.Exhausted) {
+      return { exposure, outcome: { release: ReleaseState.HeldForRotation, released: exposure.releasedBest, state: stateOf(exposure) } };
+    }
+    return { exposure, outcome: decideRelease(releaseRule(task), stateOf(exposure), { raw }) };
+  }
+
+  /** Applies a decided release: R and the bits when improved; a rotation (or `exhausted`) when held for one. */
+  async record(manager: EntityManager, task: TaskEntity, submissionId: string, pending: PendingRelease): Promise<RecordedRelease> {
+    const { outcome, exposure } = pending;
+    const base = { release: outcome.release, released: outcome.released, exposureId: exposure.id };
+    switch (outcome.release) {
+      case ReleaseState.Improved:
+        exposure.releasedBest = outcome.state.releasedBest;
+        exposure.spentBits = outcome.state.spentBits;
+        exposure.releases += 1;
+        exposure.leaderSubmissionId = submissionId;
+        await this.exposures.save(manager, exposure);
+        return { ...base, changed: changeOf(task, exposure, false) };
+      case ReleaseState.HeldForRotation:
+        return { ...base, changed: await this.rotate(manager, task, exposure) };
+      case ReleaseState.NotSignificant:
+        return { ...base, changed: null };
+    }
+  }
+
+  /**
+   * The shard is spent: the next uploaded shard becomes active (the spent one retires and its raw metrics are
+   * published), or, with none left, the task says `exhausted`. Null when it already said so.
+   */
+  async rotate(manager: EntityManager, task: TaskEntity, current: HeldoutExposureEntity): Promise<ExposureChanged | null> {
+    const [next] = await this.exposures.unusedShards(manager, task.id);
+    if (next === undefined) {
+      if (current.status === ExposureStatus.Exhausted) return null;
+      current.status = ExposureStatus.Exhausted;
+      await this.exposures.save(manager, current);
+      return changeOf(task, current, false);
+    }
+    await this.exposures.retire(manager, current.id);
+    const fresh = await this.exposures.insert(manager, { taskId: task.id, seq: current.seq + 1, shardSha256: next, budgetBits: budgetBitsOf(task) });
+    return changeOf(task, fresh, true);
+  }
+
+  /** The leader re-scored on a new shard: R restarts from its value on the grid (the restart costs no bits). */
+  async restartFrom(manager: EntityManager, task: TaskEntity, leaderSubmissionId: string, raw: number): Promise<ExposureChanged> {
+    const exposure = await this.activeOrFirst(manager, task);
+    exposure.releasedBest = onGrid(raw, releaseStep(task));
+    exposure.leaderSubmissionId = leaderSubmissionId;
+    await this.exposures.save(manager, exposure);
+    return changeOf(task, exposure, false);
+  }
+
+  /** The task's exposure as `/tasks/{id}` shows it; null when the task has no enabled budget. */
+  async view(manager: EntityManager, tasks: TaskEntity[]): Promise<Map<string, TaskExposureDto | null>> {
+    const governed = tasks.filter((task) => ExposureService.governs(task));
+    const active = await this.exposures.activeOf(manager, governed.map((task) => task.id));
+    return new Map(
+      tasks.map((task) => {
+        if (!ExposureService.governs(task)) return [task.id, null];
+        const row = active.get(task.id);
+        return [task.id, row ? toExposureDto(row) : { spent_bits: 0, budget_bits: budgetBitsOf(task), releases: 0, status: ExposureStatus.Open }];
+      }),
+    );
+  }
+
+  /** The active shard a budgeted task's leases score on; undefined when the task is not budgeted or has no exposure yet. */
+  async leaseShard(manager: EntityManager, task: TaskEntity): Promise<string | null | undefined> {
+    if (!ExposureService.governs(task)) return undefined;
+    const exposure = await this.exposures.active(manager, task.id);
+    return exposure === null ? undefined : exposure.shardSha256;
+  }
+
+  private async activeOrFirst(manager: EntityManager, task: TaskEntity): Promise<HeldoutExposureEntity> {
+    const active = await this.exposures.active(manager, task.id);
+    if (active) return active;
+    const [first] = await this.exposures.unusedShards(manager, task.id);
+    return this.exposures.insert(manager, { taskId: task.id, seq: 1, shardSha256: first ?? null, budgetBits: budgetBitsOf(task) });
+  }
+}
+
+function stateOf(exposure: HeldoutExposureEntity): ReleaseOutcome['state'] {
+  return { releasedBest: exposure.releasedBest, spentBits: exposure.spentBits, budgetBits: exposure.budgetBits };
+}
+
+function toExposureDto(exposure: HeldoutExposureEntity): TaskExposureDto {
+  return { spent_bits: exposure.spentBits, budget_bits: exposure.budgetBits, releases: exposure.releases, status: exposure.status };
+}
+
+function changeOf(task: TaskEntity, exposure: HeldoutExposureEntity, rotated: boolean): ExposureChanged {
+  const { spentBits, budgetBits, releases, status } = exposure;
+  return { taskId: task.id, taskSlug: task.slug, shardSeq: exposure.seq, spentBits, budgetBits, releases, status, rotated };
+}
