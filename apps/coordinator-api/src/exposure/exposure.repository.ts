@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, IsNull } from 'typeorm';
-import { nullableTextColumn, queryRows, textColumn } from '@rcs/persistence';
+import { queryRows, textColumn } from '@rcs/persistence';
 import { HeldoutExposureEntity } from './entities/heldout-exposure.entity';
 
 export type NewExposure = Pick<HeldoutExposureEntity, 'taskId' | 'seq' | 'shardSha256' | 'budgetBits'>;
@@ -21,6 +21,25 @@ export class ExposureRepository {
       .where('e.task_id = ANY(:taskIds) AND e.retired_at IS NULL', { taskIds })
       .getMany();
     return new Map(rows.map((row) => [row.taskId, row]));
+  }
+
+  /**
+   * The task's active exposure, made first from its oldest unused shard when it has none. One statement that
+   * a concurrent maker cannot double (the partial unique index decides), so a lease may call it without the task lock.
+   */
+  async ensureActive(manager: EntityManager, taskId: string, budgetBits: number): Promise<HeldoutExposureEntity> {
+    await manager.query(
+      `INSERT INTO heldout_exposures (task_id, seq, shard_sha256, budget_bits)
+       SELECT $1, coalesce((SELECT max(seq) FROM heldout_exposures WHERE task_id = $1), 0) + 1,
+              (SELECT h.sha256 FROM heldout_shards h
+               WHERE h.task_id = $1 AND NOT EXISTS (SELECT 1 FROM heldout_exposures e WHERE e.task_id = h.task_id AND e.shard_sha256 = h.sha256)
+               ORDER BY h.created_at, h.sha256 LIMIT 1),
+              $2
+       WHERE NOT EXISTS (SELECT 1 FROM heldout_exposures WHERE task_id = $1 AND retired_at IS NULL)
+       ON CONFLICT DO NOTHING`,
+      [taskId, budgetBits],
+    );
+    return manager.findOneByOrFail(HeldoutExposureEntity, { taskId, retiredAt: IsNull() });
   }
 
   async insert(manager: EntityManager, exposure: NewExposure): Promise<HeldoutExposureEntity> {
@@ -50,13 +69,5 @@ export class ExposureRepository {
       [taskId],
       (row) => textColumn(row, 'sha256'),
     );
-  }
-
-  /** The task's active shard, for leases of a budgeted task: null when it has no active exposure or it scores on validators' own data. */
-  async activeShard(manager: EntityManager, taskId: string): Promise<string | null> {
-    const [row] = await queryRows(manager, `SELECT shard_sha256 FROM heldout_exposures WHERE task_id = $1 AND retired_at IS NULL`, [taskId], (r) =>
-      nullableTextColumn(r, 'shard_sha256'),
-    );
-    return row ?? null;
   }
 }

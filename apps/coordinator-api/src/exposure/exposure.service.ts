@@ -127,18 +127,20 @@ export class ExposureService {
     );
   }
 
-  /** The active shard a budgeted task's leases score on; undefined when the task is not budgeted or has no exposure yet. */
-  async leaseShard(manager: EntityManager, task: TaskEntity): Promise<string | null | undefined> {
-    if (!ExposureService.governs(task)) return undefined;
-    const exposure = await this.exposures.active(manager, task.id);
-    return exposure === null ? undefined : exposure.shardSha256;
+  /**
+   * The shard each budgeted task's leases score on: its active one (made with the task's first lease), null for a
+   * task scored on its validators' own data. Tasks without a budget are absent: their leases pick as before.
+   */
+  async leaseShards(manager: EntityManager, tasks: TaskEntity[]): Promise<Map<string, string | null>> {
+    const shards = new Map<string, string | null>();
+    for (const task of tasks.filter((candidate) => ExposureService.governs(candidate))) {
+      shards.set(task.id, (await this.exposures.ensureActive(manager, task.id, budgetBitsOf(task))).shardSha256);
+    }
+    return shards;
   }
 
-  private async activeOrFirst(manager: EntityManager, task: TaskEntity): Promise<HeldoutExposureEntity> {
-    const active = await this.exposures.active(manager, task.id);
-    if (active) return active;
-    const [first] = await this.exposures.unusedShards(manager, task.id);
-    return this.exposures.insert(manager, { taskId: task.id, seq: 1, shardSha256: first ?? null, budgetBits: budgetBitsOf(task) });
+  private activeOrFirst(manager: EntityManager, task: TaskEntity): Promise<HeldoutExposureEntity> {
+    return this.exposures.ensureActive(manager, task.id, budgetBitsOf(task));
   }
 }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EventsModule } from '../events/events.module';
 import { DecisionsModule } from '../decisions/decisions.module';
+import { ExposureModule } from '../exposure/exposure.module';
 import { HeldoutModule } from '../heldout/heldout.module';
 import { IdeaRewardsModule } from '../idea-rewards/idea-rewards.module';
 import { PeerEvaluationModule } from '../peer-evaluation/peer-evaluation.module';
@@ -21,7 +22,7 @@ import { VerificationsService } from './verifications.service';
  * Peer evaluations and idea rewards are read for the submission detail each leased job carries.
  */
 @Module({
-  imports: [EventsModule, DecisionsModule, HeldoutModule, PeerEvaluationModule, IdeaRewardsModule, SubmissionsRepositoryModule, TasksModule],
+  imports: [EventsModule, DecisionsModule, ExposureModule, HeldoutModule, PeerEvaluationModule, IdeaRewardsModule, SubmissionsRepositoryModule, TasksModule],
   controllers: [ValidatorController, VerificationsController],
   providers: [ValidatorJobsRepository, VerificationsRepository, SubmissionDecider, ValidatorJobsService, VerificationsService, LeaseExpiryJob, SubmissionDetails],
   // The submission detail is answered here (scans) and by SubmissionsModule, which sits above this one.

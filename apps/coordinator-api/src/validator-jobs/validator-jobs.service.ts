@@ -18,6 +18,7 @@ import { isUuid } from '../common/ids';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { DecisionService, DecisionTransaction } from '../decisions/decisions.module';
+import { ExposureService } from '../exposure/exposure.module';
 import { HeldoutService } from '../heldout/heldout.module';
 import type { LeaseExpiryOutcome } from '../jobs/job-results';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
@@ -64,6 +65,7 @@ export class ValidatorJobsService {
     private readonly tasks: TasksRepository,
     private readonly details: SubmissionDetails,
     private readonly heldout: HeldoutService,
+    private readonly exposure: ExposureService,
   ) {}
 
   /**
@@ -91,7 +93,7 @@ export class ValidatorJobsService {
       });
       // The leased jobs' tasks, read once: the shard choice and the answer both need them.
       const tasks = jobs.length === 0 ? [] : await this.tasks.findMany(tx, [...new Set(jobs.map((job) => job.taskId))]);
-      await this.heldout.assignForLease(tx, jobs, tasks);
+      await this.heldout.assignForLease(tx, jobs, tasks, await this.exposure.leaseShards(tx, tasks));
       await this.fixRotations(tx, jobs, tasks);
       return { jobs, tasks };
     });
