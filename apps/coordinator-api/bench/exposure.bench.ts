@@ -19,6 +19,7 @@ const HONEST_TRIALS = 100;
  * The budget the bench's task opts into: a 0.025 grid (about 3 standard errors of a 4000-label loss, and a grid
  * the 0.5 baseline lies on) and 64 bits (four releases). EXPOSURE_STEP tries another step.
  */
+// eslint-disable-next-line no-restricted-properties -- a bench knob, not service configuration
 const STEP = Number(process.env.EXPOSURE_STEP ?? 0.025);
 const BUDGET_BITS = 64;
 const RULE: ReleaseRule = { direction: MetricDirection.Minimize, step: STEP, costBits: RELEASE_COST_BITS };
