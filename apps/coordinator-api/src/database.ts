@@ -20,6 +20,7 @@ import { HeldoutRotation1764547234000 } from './migrations/1764547234000-heldout
 import { RewardSnapshotHistory1764550036000 } from './migrations/1764550036000-reward-snapshot-history';
 import { MinerTaskResults1764633600000 } from './migrations/1764633600000-miner-task-results';
 import { HeldoutExposure1765038000000 } from './migrations/1765038000000-heldout-exposure';
+import { RescoreJobs1765038100000 } from './migrations/1765038100000-rescore-jobs';
 import { MinerTaskResultEntity } from './miners/entities/miner-task-result.entity';
 import { RewardPolicyEntity } from './rewards/entities/reward-policy.entity';
 import { RewardSnapshotEntity } from './rewards/entities/reward-snapshot.entity';
@@ -69,4 +70,5 @@ export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
   RewardSnapshotHistory1764550036000,
   MinerTaskResults1764633600000,
   HeldoutExposure1765038000000,
+  RescoreJobs1765038100000,
 ];

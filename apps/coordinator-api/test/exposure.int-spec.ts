@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BestResultDto, SubmissionDto, TaskDto, VerificationSummaryDto } from '@rcs/contracts';
+import type { BestResultDto, RescoreResponseDto, SubmissionDto, TaskDto, VerificationSummaryDto } from '@rcs/contracts';
 import { SseClient, type SseEvent } from '@rcs/testing';
 import { expectStatus, itemsOf } from './submissions-fixtures';
 import { startValidation, ValidationSetup } from './validator-jobs-fixtures';
@@ -118,7 +118,7 @@ describe('held-out exposure budget', () => {
     for (const text of publicTexts) for (const raw of ['0.4987', '0.4801', '0.4612']) expect(text).not.toContain(raw);
   });
 
-  it('scores a budgeted task on its active shard, rotates to the next uploaded one when the budget is spent, and publishes the retired shard', async () => {
+  it('scores a budgeted task on its active shard, rotates to the next uploaded one when the budget is spent, re-scores the leader and held results there, and publishes the retired shard', async () => {
     const budgeted = await setup.api.createTask({ heldout_budget: { step: 0.025 }, validator_benchmark_env: { HELDOUT_SHARD: 'coordinator' } });
     const shardA = await upload(budgeted.id, 'a.bin');
     const shardB = await upload(budgeted.id, 'b.bin');
@@ -138,8 +138,54 @@ describe('held-out exposure budget', () => {
     const rotated = (await exposureEvents(budgeted.id, (data) => data.rotated === true)).at(-1);
     expect(rotated).toMatchObject({ shard_seq: 2, rotated: true });
 
-    const third = await decided(budgeted.id, 0.47);
+    // The leader, then the held result, are re-scored on shard B.
+    const rescores = await setup.api.leased(setup.people.bob, { task_id: budgeted.id, limit: 16 });
+    expect(rescores.map((job) => [job.reason, job.submission_id, job.replay_spec.validator_benchmark_env.HELDOUT_SHA256])).toEqual([
+      ['rescore', first.submission.id, shardB],
+      ['rescore', second.submission.id, shardB],
+    ]);
+    const leaderRescore = await setup.api.result(setup.people.bob, rescores[0].job_id, { status: 'accepted', observed_metrics: { loss: 0.5104 } });
+    expectStatus(leaderRescore, 200);
+    expect(await best(budgeted.id)).toMatchObject({ submission_id: first.submission.id, metric_value: 0.5 });
+    expectStatus(await setup.api.result(setup.people.bob, rescores[1].job_id, { status: 'accepted', observed_metrics: { loss: 0.4093 } }), 200);
+    expect(await best(budgeted.id)).toMatchObject({ submission_id: second.submission.id, metric_value: 0.4 });
+    const again = await setup.api.signed<SubmissionDto>(setup.people.dave, 'GET', `/api/v1/submissions/${second.submission.id}`);
+    expect(again.body.release).toBe('improved');
+    expect((await task(budgeted.id)).exposure).toEqual({ spent_bits: 16, budget_bits: 16, releases: 1, status: 'open' });
+    const publicTexts = (await setup.api.anonymous('GET', `/api/v1/verifications?limit=1000`)).text;
+    for (const raw of ['0.5104', '0.4093']) expect(publicTexts).not.toContain(raw);
+
+    // Shard B spent and none left: exhausted, until an admin uploads one and asks for a re-score.
+    const third = await decided(budgeted.id, 0.3);
     expect(third.shard).toBe(shardB);
+    expect(third.submission.release).toBe('held_for_rotation');
+    expect((await task(budgeted.id)).exposure?.status).toBe('exhausted');
+    const shardC = await upload(budgeted.id, 'c.bin');
+    const rescore = await setup.api.admin<RescoreResponseDto>('POST', `/api/v1/tasks/${budgeted.id}/rescore`);
+    expectStatus(rescore, 200);
+    expect(rescore.body).toEqual({ task_id: budgeted.id, queued: 2, rotated: true, exposure: { spent_bits: 0, budget_bits: 16, releases: 0, status: 'open' } });
+    const onC = await setup.api.leased(setup.people.bob, { task_id: budgeted.id, limit: 16 });
+    expect(onC.map((job) => [job.submission_id, job.replay_spec.validator_benchmark_env.HELDOUT_SHA256])).toEqual([
+      [second.submission.id, shardC],
+      [third.submission.id, shardC],
+    ]);
+    // Shard B's raw metrics are public now, re-scores included.
+    expect((await setup.api.anonymous('GET', `/api/v1/verifications?limit=1000`)).text).toContain('0.4093');
+  });
+
+  it('re-scores the leader of a task without a budget on admin request, and the best restarts from its new raw value', async () => {
+    const plain = await setup.api.createTask();
+    const leader = await decided(plain.id, 0.42);
+    expect(await best(plain.id)).toMatchObject({ submission_id: leader.submission.id, metric_value: 0.42 });
+    const rescore = await setup.api.admin<RescoreResponseDto>('POST', `/api/v1/tasks/${plain.id}/rescore`);
+    expect(rescore.body).toEqual({ task_id: plain.id, queued: 1, rotated: false, exposure: null });
+    expect((await setup.api.admin<RescoreResponseDto>('POST', `/api/v1/tasks/${plain.id}/rescore`)).body.queued).toBe(0);
+    const [job] = await setup.api.leased(setup.people.alice, { task_id: plain.id });
+    expect(job).toMatchObject({ reason: 'rescore', submission_id: leader.submission.id });
+    expectStatus(await setup.api.result(setup.people.alice, job.job_id, { status: 'accepted', observed_metrics: { loss: 0.44 } }), 200);
+    expect(await best(plain.id)).toMatchObject({ submission_id: leader.submission.id, metric_value: 0.44 });
+    expectStatus(await setup.api.admin('POST', `/api/v1/tasks/00000000-0000-4000-8000-000000000000/rescore`), 404);
+    expectStatus(await setup.api.anonymous('POST', `/api/v1/tasks/${plain.id}/rescore`), 401);
   });
 
   it('sets a budget on an existing task, and refuses a bad one with 422 and an unknown task with 404', async () => {

@@ -83,6 +83,12 @@ export enum ExposureStatus {
   Exhausted = 'exhausted',
 }
 
+/** Why a validator job exists: to decide its submission, or to re-score a decided one on a new shard (DECISIONS §17). */
+export enum ValidatorJobReason {
+  Decide = 'decide',
+  Rescore = 'rescore',
+}
+
 export enum ValidatorJobStatus {
   Pending = 'pending',
   Leased = 'leased',

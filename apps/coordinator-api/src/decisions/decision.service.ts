@@ -5,7 +5,7 @@ import { ReleaseState, SubmissionStatus } from '@rcs/contracts';
 import { inTransaction } from '@rcs/persistence';
 import { BestResultConsideration, BestResultsService } from '../best-results/best-results.service';
 import { BestChanged, DomainEvents, SubmissionDecided } from '../events/domain-events';
-import { ExposureChanged, ExposureService, RecordedRelease } from '../exposure/exposure.module';
+import { ExposureChanged, ExposureService, RecordedRelease, RescoreOutcome } from '../exposure/exposure.module';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { SubmissionsRepository } from '../submissions/submissions-repository.module';
 import { TaskEntity } from '../tasks/entities/task.entity';
@@ -154,6 +154,55 @@ export class DecisionTransaction {
     return { submission, bestResult };
   }
 
+  /**
+   * A re-score's accepted raw metric (DECISIONS §17), under the task lock, for a submission decided before: the
+   * leader's restarts R and the best; another's is released as a new result would be, and may become the best.
+   * Null when nothing changed (a re-score for a shard retired since).
+   */
+  async rescore(task: TaskEntity, submissionId: string, exposureId: string | null, raw: number): Promise<RescoreOutcome | null> {
+    if (!this.locked.has(task.id)) throw new TaskNotLockedError(task.id);
+    const outcome = await this.services.exposure.rescored(this.manager, task, submissionId, exposureId, raw);
+    if (outcome === null) return null;
+    if (outcome.changed) this.announce.exposureChanges.push(outcome.changed);
+    const submission = await this.repositories.submissions.get(this.manager, submissionId);
+    if (outcome.kind === 'restart' && outcome.released !== null) {
+      const restarted = await this.services.bestResults.restart(this.manager, task, submission, outcome.released);
+      this.announceBest(task, submission, restarted, { metric: outcome.released, secondary: null });
+      return outcome;
+    }
+    if (outcome.release === null) return outcome;
+    await this.repositories.submissions.setRelease(this.manager, submissionId, outcome.released, outcome.release);
+    if (outcome.release === ReleaseState.Improved && outcome.released !== null) {
+      const shown = { metric: outcome.released, secondary: null };
+      this.announceBest(task, submission, await this.services.bestResults.consider(this.manager, task, submission, shown), shown);
+    }
+    return outcome;
+  }
+
+  /** The admin re-score of a locked task (ExposureService.adminRescore), its exposure change announced after the commit. */
+  async requestRescore(task: TaskEntity): Promise<{ queued: number; rotated: boolean }> {
+    if (!this.locked.has(task.id)) throw new TaskNotLockedError(task.id);
+    const { queued, changed } = await this.services.exposure.adminRescore(this.manager, task);
+    if (changed) this.announce.exposureChanges.push(changed);
+    return { queued, rotated: changed?.rotated === true };
+  }
+
+  private announceBest(task: TaskEntity, submission: SubmissionEntity, best: BestResultConsideration, shown: { metric: number; secondary: number | null }): void {
+    if (!best.replaced) return;
+    this.announce.bestChanges.push({
+      taskId: task.id,
+      taskSlug: task.slug,
+      submissionId: submission.id,
+      minerHotkey: submission.minerHotkey,
+      metricName: task.metricName,
+      metricValue: shown.metric,
+      secondaryMetricValue: shown.secondary,
+      previousSubmissionId: best.previous?.submissionId ?? null,
+      previousMetricValue: best.previous?.metricValue ?? null,
+      changedAt: new Date(),
+    });
+  }
+
   /** Steps 2 and 4, for a decision that records nothing beside it; null when the submission was no longer pending. */
   async decide(decision: SubmissionDecision): Promise<RecordedDecision | null> {
     return (await this.decideSubmission(decision)) === null ? null : this.conclude();
@@ -180,6 +229,11 @@ export class DecisionService {
     private readonly tasks: TasksRepository,
     private readonly submissions: SubmissionsRepository,
   ) {}
+
+  /** The primary's manager, for reads right after a decision. */
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
 
   async transaction<T>(work: (tx: DecisionTransaction) => Promise<T>): Promise<T> {
     let announce: Announcements = { decided: [], bestChanges: [], exposureChanges: [] };

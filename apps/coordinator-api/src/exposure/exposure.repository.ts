@@ -70,4 +70,47 @@ export class ExposureRepository {
       (row) => textColumn(row, 'sha256'),
     );
   }
+
+  /**
+   * Queues re-score jobs (DECISIONS §17) on the exposure's shard (null: a task without a budget): the task's leader
+   * first, then, when `held`, every result held for rotation; none for a submission that already has one open.
+   * How many were queued.
+   */
+  async queueRescores(manager: EntityManager, taskId: string, exposureId: string | null, held: boolean): Promise<number> {
+    const insert = (which: string): Promise<string[]> =>
+      queryRows(
+        manager,
+        `WITH queued AS (
+           INSERT INTO validator_jobs (submission_id, task_id, status, attempts, reason, exposure_id, created_at, updated_at)
+           SELECT s.id, s.task_id, 'pending', 0, 'rescore', $2, clock_timestamp(), clock_timestamp() FROM submissions s
+           WHERE s.task_id = $1 AND ${which}
+             AND NOT EXISTS (SELECT 1 FROM validator_jobs j
+                             WHERE j.submission_id = s.id AND j.reason = 'rescore' AND j.status <> 'completed' AND j.exposure_id IS NOT DISTINCT FROM $2)
+           ORDER BY s.created_at, s.id
+           RETURNING id
+         )
+         SELECT id FROM queued`,
+        [taskId, exposureId],
+        (row) => textColumn(row, 'id'),
+      );
+    const leader = await insert(`s.id = (SELECT submission_id FROM best_results WHERE task_id = $1)`);
+    const others = held ? await insert(`s.status = 'accepted' AND s.release = 'held_for_rotation'`) : [];
+    return leader.length + others.length;
+  }
+
+  async countOpenRescores(manager: EntityManager, exposureId: string): Promise<number> {
+    const [row] = await queryRows(
+      manager,
+      `SELECT count(*)::int AS open FROM validator_jobs WHERE exposure_id = $1 AND reason = 'rescore' AND status <> 'completed'`,
+      [exposureId],
+      (r) => Number(r.open),
+    );
+    return row ?? 0;
+  }
+
+  /** The submission holding the task's best, null before the first accepted result. */
+  async leader(manager: EntityManager, taskId: string): Promise<string | null> {
+    const [row] = await queryRows(manager, `SELECT submission_id FROM best_results WHERE task_id = $1`, [taskId], (r) => textColumn(r, 'submission_id'));
+    return row ?? null;
+  }
 }

@@ -33,6 +33,9 @@ export interface RecordedRelease {
   changed: ExposureChanged | null;
 }
 
+/** What a re-score did: restarted R from the leader (or, without a budget, its raw value), or released like a new result. */
+export type RescoreOutcome = { kind: 'restart' | 'release'; release: ReleaseState | null; exposureId: string | null } & Omit<RecordedRelease, 'exposureId' | 'release'>;
+
 /** The task's release step: the budget's own, else the task's `metric_resolution`. */
 export function releaseStep(task: TaskEntity): number {
   return task.heldoutBudget?.step ?? task.metricResolution;
@@ -102,7 +105,47 @@ export class ExposureService {
     }
     await this.exposures.retire(manager, current.id);
     const fresh = await this.exposures.insert(manager, { taskId: task.id, seq: current.seq + 1, shardSha256: next, budgetBits: budgetBitsOf(task) });
+    // R restarts from the leader's value on the new shard: its re-score, queued first, sets it (restartFrom).
+    fresh.leaderSubmissionId = await this.exposures.leader(manager, task.id);
+    await this.exposures.save(manager, fresh);
+    await this.exposures.queueRescores(manager, task.id, fresh.id, true);
     return changeOf(task, fresh, true);
+  }
+
+  /**
+   * A re-score's result (DECISIONS §17), in the decision transaction of its job. The leader's first re-score on a
+   * shard restarts R (no bits); any other goes through the release rule as a new result would. Null when the job
+   * belongs to a shard retired since (its verification is kept, nothing is released).
+   */
+  async rescored(manager: EntityManager, task: TaskEntity, submissionId: string, exposureId: string | null, raw: number): Promise<RescoreOutcome | null> {
+    if (exposureId === null || !ExposureService.governs(task)) return { kind: 'restart', released: raw, release: null, exposureId: null, changed: null };
+    const exposure = await this.exposures.active(manager, task.id);
+    if (exposure === null || exposure.id !== exposureId) return null;
+    if (exposure.leaderSubmissionId === submissionId && exposure.releasedBest === null) {
+      const changed = await this.restartFrom(manager, task, submissionId, raw);
+      return { kind: 'restart', released: onGrid(raw, releaseStep(task)), release: ReleaseState.Improved, exposureId, changed };
+    }
+    const recorded = await this.record(manager, task, submissionId, await this.decide(manager, task, raw));
+    return { kind: 'release', ...recorded };
+  }
+
+  /**
+   * The admin re-score (`POST /tasks/{id}/rescore`), under the task lock: a spent or exhausted budget rotates to the
+   * next uploaded shard (which queues the re-scores); otherwise the leader (and any held result) is re-scored on the
+   * shard in use and R restarts from the leader's new value. A task without a budget re-scores its leader only.
+   */
+  async adminRescore(manager: EntityManager, task: TaskEntity): Promise<{ queued: number; changed: ExposureChanged | null }> {
+    if (!ExposureService.governs(task)) return { queued: await this.exposures.queueRescores(manager, task.id, null, false), changed: null };
+    const exposure = await this.activeOrFirst(manager, task);
+    if (exposure.status === ExposureStatus.Exhausted || exposure.spentBits + RELEASE_COST_BITS > exposure.budgetBits) {
+      const changed = await this.rotate(manager, task, exposure);
+      const active = changed?.rotated ? await this.exposures.active(manager, task.id) : null;
+      return { queued: active === null ? 0 : await this.exposures.countOpenRescores(manager, active.id), changed };
+    }
+    exposure.leaderSubmissionId = await this.exposures.leader(manager, task.id);
+    exposure.releasedBest = null;
+    await this.exposures.save(manager, exposure);
+    return { queued: await this.exposures.queueRescores(manager, task.id, exposure.id, true), changed: changeOf(task, exposure, false) };
   }
 
   /** The leader re-scored on a new shard: R restarts from its value on the grid (the restart costs no bits). */

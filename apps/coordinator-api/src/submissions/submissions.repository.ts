@@ -131,6 +131,14 @@ export class SubmissionsRepository {
     return changed.length > 0;
   }
 
+  /** A re-scored accepted result's new public value and release (DECISIONS §17). */
+  async setRelease(manager: EntityManager, submissionId: string, verifiedMetric: number | null, release: ReleaseState): Promise<void> {
+    await manager.query(
+      `UPDATE submissions SET verified_metric_value = $2, release = $3, updated_at = now() WHERE id = $1 AND status = '${SubmissionStatus.Accepted}'`,
+      [submissionId, verifiedMetric, release],
+    );
+  }
+
   find(manager: EntityManager, submissionId: string): Promise<SubmissionEntity | null> {
     return manager.findOne(SubmissionEntity, { where: { id: submissionId } });
   }

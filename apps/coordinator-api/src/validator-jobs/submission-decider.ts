@@ -44,6 +44,11 @@ export class AcceptedWithoutMetricError extends Error {
 export class SubmissionDecider {
   constructor(private readonly verifications: VerificationsRepository) {}
 
+  /** A re-score job's result: the submission stays decided; its release, R and the best may move (DecisionTransaction.rescore). */
+  rescore(tx: DecisionTransaction, decision: ValidatorDecision, exposureId: string | null): Promise<VerificationEntity> {
+    return recordRescore(this.verifications, tx, decision, exposureId);
+  }
+
   /** The verification recorded, or null when the submission was already decided (nothing written). */
   async decide(tx: DecisionTransaction, decision: ValidatorDecision): Promise<VerificationEntity | null> {
     const { task, result } = decision;
@@ -71,6 +76,36 @@ export class SubmissionDecider {
       metricWithheld: release !== null,
     });
   }
+}
+
+/** The verification of a re-score, after its release (DECISIONS §17); see SubmissionDecider.rescore. */
+export async function recordRescore(
+  verifications: VerificationsRepository,
+  tx: DecisionTransaction,
+  decision: ValidatorDecision,
+  exposureId: string | null,
+): Promise<VerificationEntity> {
+  const { task, result } = decision;
+  const metric = observedNumber(result.observedMetrics, task.metricName);
+  const accepted = result.status === VerificationStatus.Accepted && metric !== null;
+  const outcome = accepted ? await tx.rescore(task, decision.submissionId, exposureId, metric) : null;
+  return verifications.insert(tx.manager, {
+    submissionId: decision.submissionId,
+    jobId: decision.jobId,
+    taskId: task.id,
+    validatorHotkey: decision.validatorHotkey,
+    status: result.status,
+    metricName: task.metricName,
+    metricValue: metric,
+    observedMetrics: result.observedMetrics,
+    notes: result.notes,
+    replayLog: result.replayLog,
+    release: outcome?.release ?? null,
+    releasedMetricValue: outcome?.released ?? null,
+    exposureId,
+    // Raw stays private while its shard is in use; a task without a budget re-scores in the open.
+    metricWithheld: exposureId !== null,
+  });
 }
 
 function verdictOf(submissionId: string, status: VerificationStatus, metric: number | null, secondary: number | null): Verdict {

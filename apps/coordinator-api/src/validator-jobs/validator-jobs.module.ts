@@ -9,6 +9,7 @@ import { SubmissionDetails } from '../submissions/submission-detail';
 import { SubmissionsRepositoryModule } from '../submissions/submissions-repository.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { LeaseExpiryJob } from './lease-expiry.job';
+import { RescoreController } from './rescore.controller';
 import { SubmissionDecider } from './submission-decider';
 import { ValidatorController } from './validator.controller';
 import { ValidatorJobsRepository } from './validator-jobs.repository';
@@ -23,7 +24,7 @@ import { VerificationsService } from './verifications.service';
  */
 @Module({
   imports: [EventsModule, DecisionsModule, ExposureModule, HeldoutModule, PeerEvaluationModule, IdeaRewardsModule, SubmissionsRepositoryModule, TasksModule],
-  controllers: [ValidatorController, VerificationsController],
+  controllers: [ValidatorController, VerificationsController, RescoreController],
   providers: [ValidatorJobsRepository, VerificationsRepository, SubmissionDecider, ValidatorJobsService, VerificationsService, LeaseExpiryJob, SubmissionDetails],
   // The submission detail is answered here (scans) and by SubmissionsModule, which sits above this one.
   exports: [ValidatorJobsRepository, VerificationsRepository, SubmissionDetails],

@@ -9,6 +9,7 @@ import {
   ValidationErrorItem,
   ValidatorJobClaimDto,
   ValidatorJobDto,
+  ValidatorJobReason,
   ValidatorJobResultDto,
   ValidatorJobStatus,
   VerificationStatus,
@@ -178,6 +179,7 @@ export class ValidatorJobsService {
     if (current.status !== ValidatorJobStatus.Leased || current.validatorHotkey !== validatorHotkey) {
       throw jobNotLeased(current, validatorHotkey);
     }
+    if (current.reason === ValidatorJobReason.Rescore) return this.rescoreLeased(tx, task, current, validatorHotkey, result);
     const verification = await this.decider.decide(tx, { task, submissionId: current.submissionId, jobId: current.id, validatorHotkey, result });
     if (verification === null) {
       throw ApiError.conflict(ErrorCode.SubmissionAlreadyDecided, `Submission ${current.submissionId} was already decided.`, {
@@ -188,6 +190,13 @@ export class ValidatorJobsService {
     // The row is locked and leased to this validator: only the clock can have ended the lease.
     if (!(await this.jobs.completeLease(tx.manager, current.id, validatorHotkey))) throw jobNotLeased(current, validatorHotkey);
     await tx.conclude();
+    return { verification };
+  }
+
+  /** A re-score's result (DECISIONS §17): its verification recorded, its submission's release and the task's R updated, the job completed. */
+  private async rescoreLeased(tx: DecisionTransaction, task: TaskEntity, job: ValidatorJobEntity, validatorHotkey: string, result: ObservedResult): Promise<ResultOutcome> {
+    const verification = await this.decider.rescore(tx, { task, submissionId: job.submissionId, jobId: job.id, validatorHotkey, result }, job.exposureId);
+    if (!(await this.jobs.completeLease(tx.manager, job.id, validatorHotkey))) throw jobNotLeased(job, validatorHotkey);
     return { verification };
   }
 

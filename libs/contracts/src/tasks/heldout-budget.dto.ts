@@ -78,3 +78,18 @@ export class TaskExposureDto {
   @ApiEnum(ExposureStatus, '`open`: releasing; `exhausted`: no shard left, results are held until an admin uploads one.')
   status!: ExposureStatus;
 }
+
+/** The answer of the admin re-score (`POST /api/v1/tasks/{task_id}/rescore`). */
+export class RescoreResponseDto {
+  @ApiProperty({ description: 'Task id.', type: String })
+  task_id!: string;
+
+  @ApiInteger('Re-score jobs now waiting for validators (the leader first, then results held for rotation).')
+  queued!: number;
+
+  @ApiProperty({ description: 'Whether the task moved to its next uploaded held-out shard first.', type: Boolean })
+  rotated!: boolean;
+
+  @ApiProperty({ description: "The task's exposure after the request; null when it has no budget.", type: () => TaskExposureDto, nullable: true })
+  exposure!: TaskExposureDto | null;
+}
