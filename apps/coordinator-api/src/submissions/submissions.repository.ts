@@ -212,7 +212,7 @@ export class SubmissionsRepository {
 // BIGINT as a double: pg would answer text, and sizes stay far below 2^53.
 const SUBMISSION_COLUMNS = `id, task_id, claim_id, miner_hotkey, base_ref, patch, summary, proposed_idea, implemented_submission_id, artifact_uri,
   artifact_sha256, artifact_size_bytes::double precision AS artifact_size_bytes, execution_log, claimed_metrics, status, decided_at,
-  verified_metric_value, verified_secondary_metric_value, created_at, updated_at`;
+  verified_metric_value, verified_secondary_metric_value, release, created_at, updated_at`;
 
 function toSubmissionEntity(row: SqlRow): SubmissionEntity {
   return Object.assign(new SubmissionEntity(), {
@@ -234,6 +234,7 @@ function toSubmissionEntity(row: SqlRow): SubmissionEntity {
     decidedAt: nullableTimestampColumn(row, 'decided_at'),
     verifiedMetricValue: nullableFloatColumn(row, 'verified_metric_value'),
     verifiedSecondaryMetricValue: nullableFloatColumn(row, 'verified_secondary_metric_value'),
+    release: row.release === null ? null : enumColumn(row, 'release', ReleaseState),
     createdAt: timestampColumn(row, 'created_at'),
     updatedAt: timestampColumn(row, 'updated_at'),
   });
