@@ -173,6 +173,25 @@ describe('held-out exposure budget', () => {
     expect((await setup.api.anonymous('GET', `/api/v1/verifications?limit=1000`)).text).toContain('0.4093');
   });
 
+  it('holds a result scored on a shard retired since, and re-scores it on the active one without rotating again', async () => {
+    const budgeted = await setup.api.createTask({ heldout_budget: { step: 0.025 }, validator_benchmark_env: { HELDOUT_SHARD: 'coordinator' } });
+    const shardA = await upload(budgeted.id, 'a.bin');
+    await upload(budgeted.id, 'b.bin');
+    const late = await setup.api.pending(setup.people.eve, budgeted.id);
+    const lateJob = await setup.api.leaseOf(setup.people.alice, late);
+    expect(lateJob.replay_spec.validator_benchmark_env.HELDOUT_SHA256).toBe(shardA);
+    const leader = await decided(budgeted.id, 0.4987);
+    const held = await decided(budgeted.id, 0.41);
+    expect(held.submission.release).toBe('held_for_rotation');
+
+    expectStatus(await setup.api.result(setup.people.alice, lateJob.job_id, { status: 'accepted', observed_metrics: { loss: 0.3 } }), 200);
+    const lateNow = await setup.api.signed<SubmissionDto>(setup.people.eve, 'GET', `/api/v1/submissions/${late.id}`);
+    expect(lateNow.body.release).toBe('held_for_rotation');
+    expect((await task(budgeted.id)).exposure).toEqual({ spent_bits: 0, budget_bits: 16, releases: 0, status: 'open' });
+    const rescores = await setup.api.leased(setup.people.bob, { task_id: budgeted.id, limit: 16 });
+    expect(rescores.map((job) => job.submission_id)).toEqual([leader.submission.id, held.submission.id, late.id]);
+  });
+
   it('re-scores the leader of a task without a budget on admin request, and the best restarts from its new raw value', async () => {
     const plain = await setup.api.createTask();
     const leader = await decided(plain.id, 0.42);

@@ -22,6 +22,8 @@ export interface SubmissionDecision {
   task: TaskEntity;
   submissionId: string;
   verdict: Verdict;
+  /** The held-out shard the result was scored on, when the caller knows it (DECISIONS §17: a retired shard's result is re-scored). */
+  scoredOn?: string | null;
 }
 
 /** A recorded decision: the decided submission and, for an accepted one, what it did to the task's best. */
@@ -110,7 +112,7 @@ export class DecisionTransaction {
     if (this.open !== null) throw new DecisionStepOrderError('decideSubmission', this.open.submission.id);
     const accepted = verdict.status === SubmissionStatus.Accepted;
     // Under a held-out budget the public value is the released one (DECISIONS §17): decided here, recorded once the submission is.
-    const pending = accepted && ExposureService.governs(task) ? await this.services.exposure.decide(this.manager, task, verdict.metric) : null;
+    const pending = accepted && ExposureService.governs(task) ? await this.services.exposure.decide(this.manager, task, verdict.metric, decision.scoredOn) : null;
     const values = {
       status: verdict.status,
       verifiedMetric: accepted ? (pending ? pending.outcome.released : verdict.metric) : null,

@@ -23,6 +23,8 @@ export interface ExposureChanged {
 export interface PendingRelease {
   outcome: ReleaseOutcome;
   exposure: HeldoutExposureEntity;
+  /** Scored on a shard retired since: held, and re-scored on the active one (no rotation). */
+  stale?: boolean;
 }
 
 /** What a recorded release did: the exposure the verification belongs to, and the change to announce (null: none). */
@@ -64,8 +66,11 @@ export class ExposureService {
   }
 
   /** The release of a raw metric against the task's active shard (created with its first result); nothing is written yet but that row. */
-  async decide(manager: EntityManager, task: TaskEntity, raw: number): Promise<PendingRelease> {
+  async decide(manager: EntityManager, task: TaskEntity, raw: number, scoredOn?: string | null): Promise<PendingRelease> {
     const exposure = await this.activeOrFirst(manager, task);
+    if (scoredOn !== undefined && scoredOn !== null && exposure.shardSha256 !== null && scoredOn !== exposure.shardSha256) {
+      return { exposure, stale: true, outcome: { release: ReleaseState.HeldForRotation, released: exposure.releasedBest, state: stateOf(exposure) } };
+    }
     if (exposure.status === ExposureStatus.Exhausted) {
       return { exposure, outcome: { release: ReleaseState.HeldForRotation, released: exposure.releasedBest, state: stateOf(exposure) } };
     }
@@ -85,6 +90,10 @@ export class ExposureService {
         await this.exposures.save(manager, exposure);
         return { ...base, changed: changeOf(task, exposure, false) };
       case ReleaseState.HeldForRotation:
+        if (pending.stale === true) {
+          await this.exposures.queueRescores(manager, task.id, exposure.id, true);
+          return { ...base, changed: null };
+        }
         return { ...base, changed: await this.rotate(manager, task, exposure) };
       case ReleaseState.NotSignificant:
         return { ...base, changed: null };

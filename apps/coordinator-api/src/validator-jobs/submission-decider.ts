@@ -16,6 +16,8 @@ export interface ValidatorDecision {
   /** The allowlisted validator, or `coordinator` when the coordinator gave up on the job. */
   validatorHotkey: string;
   result: ObservedResult;
+  /** The held-out shard the job was given (undefined: not known, as for the coordinator's own decisions). */
+  scoredOn?: string | null;
 }
 
 /** The job could not be completed after its submission was decided: the transaction must not commit. */
@@ -55,7 +57,7 @@ export class SubmissionDecider {
     const metric = observedNumber(result.observedMetrics, task.metricName);
     const secondary = observedNumber(result.observedMetrics, task.secondaryMetricName);
     const verdict = verdictOf(decision.submissionId, result.status, metric, secondary);
-    const submission = await tx.decideSubmission({ task, submissionId: decision.submissionId, verdict });
+    const submission = await tx.decideSubmission({ task, submissionId: decision.submissionId, verdict, scoredOn: decision.scoredOn });
     if (submission === null) return null;
     const release = tx.release;
     return this.verifications.insert(tx.manager, {

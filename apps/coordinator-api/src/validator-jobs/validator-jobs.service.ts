@@ -180,7 +180,7 @@ export class ValidatorJobsService {
       throw jobNotLeased(current, validatorHotkey);
     }
     if (current.reason === ValidatorJobReason.Rescore) return this.rescoreLeased(tx, task, current, validatorHotkey, result);
-    const verification = await this.decider.decide(tx, { task, submissionId: current.submissionId, jobId: current.id, validatorHotkey, result });
+    const verification = await this.decider.decide(tx, { task, submissionId: current.submissionId, jobId: current.id, validatorHotkey, result, scoredOn: current.heldoutSha256 });
     if (verification === null) {
       throw ApiError.conflict(ErrorCode.SubmissionAlreadyDecided, `Submission ${current.submissionId} was already decided.`, {
         submission_id: current.submissionId,
@@ -195,7 +195,7 @@ export class ValidatorJobsService {
 
   /** A re-score's result (DECISIONS §17): its verification recorded, its submission's release and the task's R updated, the job completed. */
   private async rescoreLeased(tx: DecisionTransaction, task: TaskEntity, job: ValidatorJobEntity, validatorHotkey: string, result: ObservedResult): Promise<ResultOutcome> {
-    const verification = await this.decider.rescore(tx, { task, submissionId: job.submissionId, jobId: job.id, validatorHotkey, result }, job.exposureId);
+    const verification = await this.decider.rescore(tx, { task, submissionId: job.submissionId, jobId: job.id, validatorHotkey, result, scoredOn: job.heldoutSha256 }, job.exposureId);
     if (!(await this.jobs.completeLease(tx.manager, job.id, validatorHotkey))) throw jobNotLeased(job, validatorHotkey);
     return { verification };
   }
