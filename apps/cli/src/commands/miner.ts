@@ -63,6 +63,8 @@ export function minerCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv<Glo
             ['allowed paths', (t['allowed_patch_paths'] as string[] | undefined)?.join(', ')],
             ['max patch bytes', t['max_patch_bytes']],
             ['time budget', `${String(t['time_budget_seconds'])} s`],
+            // Under a held-out budget (DECISIONS §17): what the active shard has released; '-' for exact release.
+            ['held-out exposure', exposureLine(t['exposure'])],
             ['onboarding', `rcs onboard ${String(t['id'])}`],
           ]);
         });
@@ -316,4 +318,11 @@ function readLocal(path: string, flag: string): string {
   } catch (error) {
     throw new CliUsageError(`cannot read ${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+}
+
+/** `16/32 bits spent, 1 release, open` from a task's `exposure`; undefined (printed `-`) when it has none. */
+function exposureLine(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const e = value as Record<string, unknown>;
+  return `${String(e['spent_bits'])}/${String(e['budget_bits'])} bits spent, ${String(e['releases'])} ${e['releases'] === 1 ? 'release' : 'releases'}, ${String(e['status'])}`;
 }
