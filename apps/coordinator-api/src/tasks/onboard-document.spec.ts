@@ -235,4 +235,11 @@ describe('renderOnboardDocument', () => {
     expect(doc).toContain('### Competition');
     expect(doc.trimEnd().endsWith('```')).toBe(true);
   });
+
+  it('explains the held-out exposure budget in the notes when the task has one, and says nothing of it otherwise', () => {
+    const budgeted = renderOnboardDocument(task({ heldout_budget: { enabled: true, step: 0.025, bits: 64, delta: 0.05 } }), CONTEXT);
+    expect(budgeted).toContain('- Held-out exposure budget: verified scores are published on a 0.025 grid');
+    expect(budgeted).toContain('`held_for_rotation`');
+    expect(renderOnboardDocument(task(), CONTEXT)).not.toContain('exposure budget');
+  });
 });
