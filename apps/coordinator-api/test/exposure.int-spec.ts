@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BestResultDto, RescoreResponseDto, SubmissionDto, TaskDto, VerificationSummaryDto } from '@rcs/contracts';
+import type { BestResultDto, DashboardDto, RescoreResponseDto, SubmissionDto, TaskDto, VerificationSummaryDto } from '@rcs/contracts';
 import { SseClient, type SseEvent } from '@rcs/testing';
 import { expectStatus, itemsOf } from './submissions-fixtures';
 import { startValidation, ValidationSetup } from './validator-jobs-fixtures';
@@ -102,6 +102,8 @@ describe('held-out exposure budget', () => {
     expect(await publicVerification(held.submission.id)).toMatchObject({ metric_value: 0.45 });
     expect((await best(budgeted.id)).submission_id).toBe(real.submission.id);
     expect((await task(budgeted.id)).exposure).toEqual({ spent_bits: 32, budget_bits: 32, releases: 2, status: 'exhausted' });
+    const dashboard = await setup.api.anonymous<DashboardDto>('GET', '/api/v1/dashboard');
+    expect(dashboard.body.tasks.find((row) => row.id === budgeted.id)?.exposure).toEqual({ spent_bits: 32, budget_bits: 32, releases: 2, status: 'exhausted' });
 
     const announced = await exposureEvents(budgeted.id, (data) => data.status === 'exhausted');
     expect(announced.map((data) => [data.releases, data.spent_bits, data.status])).toEqual([
@@ -212,6 +214,8 @@ describe('held-out exposure budget', () => {
     const set = await setup.api.admin<TaskDto>('PUT', `/api/v1/tasks/${plain.id}/heldout-budget`, { bits: 48 });
     expectStatus(set, 200);
     expect(set.body).toMatchObject({ heldout_budget: { enabled: true, step: 0, bits: 48, delta: 0.05 }, exposure: { budget_bits: 48, status: 'open' } });
+    const dashboard = await setup.api.anonymous<DashboardDto>('GET', '/api/v1/dashboard');
+    expect(dashboard.body.tasks.find((row) => row.id === plain.id)?.exposure).toEqual({ spent_bits: 0, budget_bits: 48, releases: 0, status: 'open' });
     expect(itemsOf(await setup.api.admin('PUT', `/api/v1/tasks/${plain.id}/heldout-budget`, { bits: 8 }))).toEqual([['greater_than_equal', 'body.bits']]);
     expect(itemsOf(await setup.api.admin('PUT', `/api/v1/tasks/${plain.id}/heldout-budget`, { step: -1, rounds: 2 }))).toEqual([
       ['extra_forbidden', 'body.rounds'],
