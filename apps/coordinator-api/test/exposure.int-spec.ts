@@ -192,6 +192,15 @@ describe('held-out exposure budget', () => {
     expect((await task(budgeted.id)).exposure).toEqual({ spent_bits: 0, budget_bits: 16, releases: 0, status: 'open' });
     const rescores = await setup.api.leased(setup.people.bob, { task_id: budgeted.id, limit: 16 });
     expect(rescores.map((job) => job.submission_id)).toEqual([leader.submission.id, held.submission.id, late.id]);
+
+    // The held result's re-score comes back before the leader's: it restarts the best on the new shard outright.
+    expectStatus(await setup.api.result(setup.people.bob, rescores[1].job_id, { status: 'accepted', observed_metrics: { loss: 0.4093 } }), 200);
+    expect(await best(budgeted.id)).toMatchObject({ submission_id: held.submission.id, metric_value: 0.4 });
+    expectStatus(await setup.api.result(setup.people.bob, rescores[0].job_id, { status: 'accepted', observed_metrics: { loss: 0.5104 } }), 200);
+    expect(await best(budgeted.id)).toMatchObject({ submission_id: held.submission.id, metric_value: 0.4 });
+    const leaderNow = await setup.api.signed<SubmissionDto>(setup.people.dave, 'GET', `/api/v1/submissions/${leader.submission.id}`);
+    // Its re-score released nothing new: the leader's own earlier release stands.
+    expect(leaderNow.body.release).toBe('improved');
   });
 
   it('re-scores the leader of a task without a budget on admin request, and the best restarts from its new raw value', async () => {

@@ -138,7 +138,8 @@ export class DecisionTransaction {
     const shown = publicValues(verdict, release);
     // Only a released improvement may move a budgeted task's best: the rest show the previous released best.
     const ranked = shown !== null && (release === null || release.release === ReleaseState.Improved);
-    const bestResult = ranked ? await this.services.bestResults.consider(this.manager, task, submission, shown) : null;
+    const best = this.services.bestResults;
+    const bestResult = !ranked ? null : release?.restartsBest === true ? await best.restart(this.manager, task, submission, shown.metric) : await best.consider(this.manager, task, submission, shown);
     const about = { taskId: task.id, taskSlug: task.slug, submissionId: submission.id, minerHotkey: submission.minerHotkey, metricName: task.metricName };
     const decidedAt = submission.decidedAt ?? new Date();
     this.announce.decided.push({ ...about, status: verdict.status, verifiedMetricValue: shown?.metric ?? null, decidedAt });
@@ -173,10 +174,13 @@ export class DecisionTransaction {
       return outcome;
     }
     if (outcome.release === null) return outcome;
+    // A re-score that released nothing leaves a result that had been released as it was; a held one now shows R.
+    if (outcome.release !== ReleaseState.Improved && submission.release !== ReleaseState.HeldForRotation) return outcome;
     await this.repositories.submissions.setRelease(this.manager, submissionId, outcome.released, outcome.release);
     if (outcome.release === ReleaseState.Improved && outcome.released !== null) {
       const shown = { metric: outcome.released, secondary: null };
-      this.announceBest(task, submission, await this.services.bestResults.consider(this.manager, task, submission, shown), shown);
+      const best = outcome.restartsBest === true ? this.services.bestResults.restart(this.manager, task, submission, shown.metric) : this.services.bestResults.consider(this.manager, task, submission, shown);
+      this.announceBest(task, submission, await best, shown);
     }
     return outcome;
   }

@@ -33,6 +33,11 @@ export interface RecordedRelease {
   released: number | null;
   exposureId: string;
   changed: ExposureChanged | null;
+  /**
+   * The first release on a shard whose R awaits its leader's re-score (after a rotation or an admin re-score): it
+   * restarts the best outright, which still holds the leader's value from the old shard.
+   */
+  restartsBest?: boolean;
 }
 
 /** What a re-score did: restarted R from the leader (or, without a budget, its raw value), or released like a new result. */
@@ -82,13 +87,15 @@ export class ExposureService {
     const { outcome, exposure } = pending;
     const base = { release: outcome.release, released: outcome.released, exposureId: exposure.id };
     switch (outcome.release) {
-      case ReleaseState.Improved:
+      case ReleaseState.Improved: {
+        const restartsBest = exposure.releasedBest === null && exposure.leaderSubmissionId !== null && exposure.leaderSubmissionId !== submissionId;
         exposure.releasedBest = outcome.state.releasedBest;
         exposure.spentBits = outcome.state.spentBits;
         exposure.releases += 1;
         exposure.leaderSubmissionId = submissionId;
         await this.exposures.save(manager, exposure);
-        return { ...base, changed: changeOf(task, exposure, false) };
+        return { ...base, changed: changeOf(task, exposure, false), restartsBest };
+      }
       case ReleaseState.HeldForRotation:
         if (pending.stale === true) {
           await this.exposures.queueRescores(manager, task.id, exposure.id, true);
