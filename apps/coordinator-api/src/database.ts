@@ -2,6 +2,7 @@ import type { EntityClassOrSchema, MigrationClass } from '@rcs/persistence';
 import { BestResultChangeEntity } from './best-results/entities/best-result-change.entity';
 import { BestResultEntity } from './best-results/entities/best-result.entity';
 import { ClaimEntity } from './claims/entities/claim.entity';
+import { HeldoutExposureEntity } from './exposure/entities/heldout-exposure.entity';
 import { HeldoutShardEntity } from './heldout/entities/heldout-shard.entity';
 import { IdeaRewardEntity } from './idea-rewards/entities/idea-reward.entity';
 import { CompetitionCore1763683200000 } from './migrations/1763683200000-competition-core';
@@ -18,6 +19,8 @@ import { PeerEvaluationOwners1764547200000 } from './migrations/1764547200000-pe
 import { HeldoutRotation1764547234000 } from './migrations/1764547234000-heldout-rotation';
 import { RewardSnapshotHistory1764550036000 } from './migrations/1764550036000-reward-snapshot-history';
 import { MinerTaskResults1764633600000 } from './migrations/1764633600000-miner-task-results';
+import { HeldoutExposure1765038000000 } from './migrations/1765038000000-heldout-exposure';
+import { RescoreJobs1765038100000 } from './migrations/1765038100000-rescore-jobs';
 import { MinerTaskResultEntity } from './miners/entities/miner-task-result.entity';
 import { RewardPolicyEntity } from './rewards/entities/reward-policy.entity';
 import { RewardSnapshotEntity } from './rewards/entities/reward-snapshot.entity';
@@ -48,6 +51,7 @@ export const COORDINATOR_ENTITIES: EntityClassOrSchema[] = [
   HeldoutShardEntity,
   RewardSnapshotHistoryEntity,
   MinerTaskResultEntity,
+  HeldoutExposureEntity,
 ];
 
 export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
@@ -65,4 +69,6 @@ export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
   HeldoutRotation1764547234000,
   RewardSnapshotHistory1764550036000,
   MinerTaskResults1764633600000,
+  HeldoutExposure1765038000000,
+  RescoreJobs1765038100000,
 ];

@@ -11,6 +11,7 @@ const TASK_FIELDS = [
   'best',
   'competition_mode',
   'created_at',
+  'exposure',
   'id',
   'metric_direction',
   'metric_name',
@@ -180,6 +181,7 @@ describe('GET /api/v1/dashboard', () => {
       submissions: { pending_verification: 3, accepted: 2, rejected: 1, error: 0, total: 6 },
       active_claims: 1,
       open_work_items: 2,
+      exposure: null,
     });
     expect(taskOf(body, side.id)).toMatchObject({
       task_state: 'paused',

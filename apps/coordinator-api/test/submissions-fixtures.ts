@@ -33,6 +33,7 @@ export const SUBMISSION_FIELDS = [
   'miner_hotkey',
   'patch',
   'proposed_idea',
+  'release',
   'status',
   'summary',
   'task_id',

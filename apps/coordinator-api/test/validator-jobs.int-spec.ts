@@ -61,7 +61,7 @@ describe('validator worklists and results', () => {
       expectStatus(reply, 200);
       expect(reply.body.jobs).toHaveLength(1);
       const [job] = reply.body.jobs;
-      expect(Object.keys(job).sort()).toEqual(['detail', 'heldout_rotation', 'job_id', 'lease_expires_at', 'replay_spec', 'submission', 'submission_id', 'task']);
+      expect(Object.keys(job).sort()).toEqual(['detail', 'heldout_rotation', 'job_id', 'lease_expires_at', 'reason', 'replay_spec', 'submission', 'submission_id', 'task']);
       expect(job).toMatchObject({
         submission_id: submission.id,
         submission: { id: submission.id, status: 'pending_verification' },

@@ -70,6 +70,25 @@ export enum MetricResolutionMode {
   Log = 'log',
 }
 
+/** What the public learned from an accepted result under a held-out budget (DECISIONS §17). */
+export enum ReleaseState {
+  Improved = 'improved',
+  NotSignificant = 'not_significant',
+  HeldForRotation = 'held_for_rotation',
+}
+
+/** A task's held-out exposure (DECISIONS §17): releasing, or out of shards until an admin uploads one. */
+export enum ExposureStatus {
+  Open = 'open',
+  Exhausted = 'exhausted',
+}
+
+/** Why a validator job exists: to decide its submission, or to re-score a decided one on a new shard (DECISIONS §17). */
+export enum ValidatorJobReason {
+  Decide = 'decide',
+  Rescore = 'rescore',
+}
+
 export enum ValidatorJobStatus {
   Pending = 'pending',
   Leased = 'leased',

@@ -9,6 +9,7 @@ export * from './common/validators';
 export * from './common/transforms';
 
 export * from './tasks/task-hardware.dto';
+export * from './tasks/heldout-budget.dto';
 export * from './tasks/create-task.dto';
 export * from './tasks/task.dto';
 export * from './tasks/task-state-update.dto';

@@ -238,6 +238,8 @@ app.get('/api/v1/dashboard', async () => {
       submissions: submissions.get(t.id) ?? { pending_verification: 0, accepted: 0, rejected: 0, error: 0, total: 0 },
       active_claims: claims.get(t.id) ?? 0,
       open_work_items: items.get(t.id) ?? 0,
+      // The bare reference leaves held-out budgets out (DECISIONS §17).
+      exposure: null,
     })),
     tasks_truncated: counts.total > 200,
     validator_backlog: row.backlog,

@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import { ServiceAnswerError, type CoordinatorRoutes, type JsonDocument } from '@rcs/client';
-import { SubmissionStatus, VERDICT_STATUSES, type BestResultDto, type SubmissionDetailDto, type VerificationStatus } from '@rcs/contracts';
+import { SubmissionStatus, VERDICT_STATUSES, type BestResultDto, type SubmissionDetailDto, type TaskExposureDto, type VerificationStatus } from '@rcs/contracts';
 import type { GlobalArgs } from '../context';
 import { CliRefusedError, CliUsageError } from '../errors';
 import { followEvents } from '../events/event-stream';
@@ -54,6 +54,8 @@ export function minerCommands(yargs: Argv<GlobalArgs>, handle: Handle): Argv<Glo
             ['allowed paths', t.allowed_patch_paths.join(', ')],
             ['max patch bytes', t.max_patch_bytes],
             ['time budget', `${t.time_budget_seconds} s`],
+            // Under a held-out budget (DECISIONS §17): what the active shard has released; '-' for exact release.
+            ['held-out exposure', exposureLine(t.exposure)],
             ['onboarding', `rcs onboard ${t.id}`],
           ]),
         );
@@ -233,4 +235,10 @@ export async function bestOrNull(api: CoordinatorRoutes, taskId: string): Promis
     if (error instanceof ServiceAnswerError && error.status === 404) return null;
     throw error;
   }
+}
+
+/** `16/32 bits spent, 1 release, open` from a task's `exposure`; undefined (printed `-`) when it has none. */
+function exposureLine(exposure: TaskExposureDto | null | undefined): string | undefined {
+  if (!exposure) return undefined;
+  return `${exposure.spent_bits}/${exposure.budget_bits} bits spent, ${exposure.releases} ${exposure.releases === 1 ? 'release' : 'releases'}, ${exposure.status}`;
 }

@@ -74,6 +74,22 @@ export class BestResultsService {
     return { outcome, replaced: true, previous, ideaReward };
   }
 
+  /**
+   * The best restarts (DECISIONS §17): after a re-score on a new held-out shard (or an admin re-score after a benchmark
+   * fix) `submission` holds the best with `metric`, whatever the previous value, and the change is recorded.
+   * Precondition: the decision transaction holds the task row FOR UPDATE.
+   */
+  async restart(manager: EntityManager, task: TaskEntity, submission: SubmissionEntity, metric: number): Promise<BestResultConsideration> {
+    const previous = await this.bests.find(manager, task.id);
+    if (previous !== null && previous.submissionId === submission.id && previous.metricValue === metric) {
+      return { outcome: 'not_better', replaced: false, previous, ideaReward: null };
+    }
+    const values = { taskId: task.id, submissionId: submission.id, metricName: task.metricName, metricDirection: task.metricDirection };
+    await this.bests.write(manager, { ...values, metricValue: metric, secondaryMetricValue: null, minerHotkey: submission.minerHotkey }, previous?.submissionId ?? null);
+    await this.bests.recordChange(manager, task.id, previous);
+    return { outcome: 'first_result', replaced: true, previous, ideaReward: null };
+  }
+
   /** The task's best; 404 `task_not_found`, or 404 `best_result_not_found` before the first accepted result. */
   async best(taskId: string): Promise<BestResultEntity> {
     const found = isUuid(taskId) ? await this.bests.findTaskBest(this.dataSource.manager, taskId) : null;

@@ -36,6 +36,7 @@ export function toDashboardDto(read: DashboardRead): DashboardDto {
       submissions: submissions.get(task.id) ?? emptySubmissionCounts(),
       active_claims: activeClaims.get(task.id) ?? 0,
       open_work_items: openWorkItems.get(task.id) ?? 0,
+      exposure: task.exposure,
     })),
     tasks_truncated: taskCounts.total > read.taskLimit,
     validator_backlog: { ...read.backlog },
@@ -63,7 +64,7 @@ function stateKey(state: TaskState): 'live' | 'paused' | 'closed' {
   }
 }
 
-function toTaskSummary(task: DashboardTaskRow): Omit<DashboardTaskDto, 'submissions' | 'active_claims' | 'open_work_items'> {
+function toTaskSummary(task: DashboardTaskRow): Omit<DashboardTaskDto, 'submissions' | 'active_claims' | 'open_work_items' | 'exposure'> {
   return {
     id: task.id,
     slug: task.slug,

@@ -1,6 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { ClaimStatus, CompetitionMode, MetricDirection, SubmissionStatus, TaskState, ValidatorJobStatus, WorkItemStatus } from '@rcs/contracts';
+import {
+  ClaimStatus,
+  CompetitionMode,
+  ExposureStatus,
+  MetricDirection,
+  MIN_HELDOUT_BUDGET_BITS,
+  SubmissionStatus,
+  TaskExposureDto,
+  TaskState,
+  ValidatorJobStatus,
+  WorkItemStatus,
+} from '@rcs/contracts';
 import {
   enumColumn,
   intColumn,
@@ -30,6 +41,8 @@ export interface DashboardTaskRow {
   best_miner_hotkey: string | null;
   best_metric_value: number | null;
   best_updated_at: Date | null;
+  /** Set when the task has an enabled held-out budget (DECISIONS §17): its active shard's exposure, zero before the first. */
+  exposure: TaskExposureDto | null;
 }
 
 export interface TaskStateCountRow {
@@ -79,12 +92,16 @@ export class DashboardRepository {
       manager,
       `SELECT t.id, t.slug, t.title, t.task_state, t.competition_mode, t.metric_name, t.metric_direction, t.created_at,
               b.submission_id AS best_submission_id, b.miner_hotkey AS best_miner_hotkey,
-              b.metric_value AS best_metric_value, b.updated_at AS best_updated_at
+              b.metric_value AS best_metric_value, b.updated_at AS best_updated_at,
+              coalesce((t.heldout_budget ->> 'enabled')::boolean, false) AS budgeted,
+              coalesce(e.spent_bits, 0) AS spent_bits, coalesce(e.budget_bits, (t.heldout_budget ->> 'bits')::int, $2) AS budget_bits,
+              coalesce(e.releases, 0) AS releases, coalesce(e.status, '${ExposureStatus.Open}') AS exposure_status
        FROM tasks t
        LEFT JOIN best_results b ON b.task_id = t.id
+       LEFT JOIN heldout_exposures e ON e.task_id = t.id AND e.retired_at IS NULL
        ORDER BY t.created_at DESC, t.id DESC
        LIMIT $1`,
-      [limit],
+      [limit, MIN_HELDOUT_BUDGET_BITS],
       (row) => ({
         id: textColumn(row, 'id'),
         slug: textColumn(row, 'slug'),
@@ -98,6 +115,15 @@ export class DashboardRepository {
         best_miner_hotkey: nullableTextColumn(row, 'best_miner_hotkey'),
         best_metric_value: nullableFloatColumn(row, 'best_metric_value'),
         best_updated_at: nullableTimestampColumn(row, 'best_updated_at'),
+        exposure:
+          row.budgeted === true
+            ? {
+                spent_bits: intColumn(row, 'spent_bits'),
+                budget_bits: intColumn(row, 'budget_bits'),
+                releases: intColumn(row, 'releases'),
+                status: enumColumn(row, 'exposure_status', ExposureStatus),
+              }
+            : null,
       }),
     );
   }

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { SubmissionStatus } from '@rcs/contracts';
+import { ReleaseState, SubmissionStatus } from '@rcs/contracts';
 import { inTransaction } from '@rcs/persistence';
 import { BestResultConsideration, BestResultsService } from '../best-results/best-results.service';
 import { BestChanged, DomainEvents, SubmissionDecided } from '../events/domain-events';
+import { ExposureChanged, ExposureService, RecordedRelease, RescoreOutcome } from '../exposure/exposure.module';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { SubmissionsRepository } from '../submissions/submissions.module';
 import { TaskEntity } from '../tasks/entities/task.entity';
@@ -21,6 +22,8 @@ export interface SubmissionDecision {
   task: TaskEntity;
   submissionId: string;
   verdict: Verdict;
+  /** The held-out shard the result was scored on, when the caller knows it (DECISIONS §17: a retired shard's result is re-scored). */
+  scoredOn?: string | null;
 }
 
 /** A recorded decision: the decided submission and, for an accepted one, what it did to the task's best. */
@@ -57,6 +60,15 @@ interface OpenDecision {
   task: TaskEntity;
   verdict: Verdict;
   submission: SubmissionEntity;
+  /** Under a held-out budget: what the accepted result released (its verdict's metric is the raw one). */
+  release: RecordedRelease | null;
+}
+
+/** What a decision transaction announces once it has committed. */
+interface Announcements {
+  decided: SubmissionDecided[];
+  bestChanges: BestChanged[];
+  exposureChanges: ExposureChanged[];
 }
 
 /**
@@ -73,10 +85,14 @@ export class DecisionTransaction {
   constructor(
     readonly manager: EntityManager,
     private readonly repositories: { tasks: TasksRepository; submissions: SubmissionsRepository },
-    private readonly bestResults: BestResultsService,
-    private readonly decided: SubmissionDecided[],
-    private readonly bestChanges: BestChanged[],
+    private readonly services: { bestResults: BestResultsService; exposure: ExposureService },
+    private readonly announce: Announcements,
   ) {}
+
+  /** The release of the decision step 2 just made (null: no held-out budget, or not accepted); for the verification of step 3. */
+  get release(): RecordedRelease | null {
+    return this.open?.release ?? null;
+  }
 
   /** Step 1: the task row FOR UPDATE (404 `task_not_found` when there is none). */
   async lockTask(taskId: string): Promise<TaskEntity> {
@@ -95,10 +111,19 @@ export class DecisionTransaction {
     if (!this.locked.has(task.id)) throw new TaskNotLockedError(task.id);
     if (this.open !== null) throw new DecisionStepOrderError('decideSubmission', this.open.submission.id);
     const accepted = verdict.status === SubmissionStatus.Accepted;
-    const values = { status: verdict.status, verifiedMetric: accepted ? verdict.metric : null, verifiedSecondaryMetric: accepted ? verdict.secondary : null };
+    // Under a held-out budget the public value is the released one (DECISIONS §17): decided here, recorded once the submission is.
+    const pending = accepted && ExposureService.governs(task) ? await this.services.exposure.decide(this.manager, task, verdict.metric, decision.scoredOn) : null;
+    const values = {
+      status: verdict.status,
+      verifiedMetric: accepted ? (pending ? pending.outcome.released : verdict.metric) : null,
+      verifiedSecondaryMetric: accepted && pending === null ? verdict.secondary : null,
+      release: pending?.outcome.release ?? null,
+    };
     if (!(await this.repositories.submissions.decidePending(this.manager, decision.submissionId, values))) return null;
+    const release = pending && (await this.services.exposure.record(this.manager, task, decision.submissionId, pending));
+    if (release?.changed) this.announce.exposureChanges.push(release.changed);
     const submission = await this.repositories.submissions.get(this.manager, decision.submissionId);
-    this.open = { task, verdict, submission };
+    this.open = { task, verdict, submission, release };
     return submission;
   }
 
@@ -108,28 +133,80 @@ export class DecisionTransaction {
    */
   async conclude(): Promise<RecordedDecision> {
     if (this.open === null) throw new DecisionStepOrderError('conclude', null);
-    const { task, verdict, submission } = this.open;
+    const { task, verdict, submission, release } = this.open;
     this.open = null;
-    const bestResult =
-      verdict.status === SubmissionStatus.Accepted
-        ? await this.bestResults.consider(this.manager, task, submission, { metric: verdict.metric, secondary: verdict.secondary })
-        : null;
+    const shown = publicValues(verdict, release);
+    // Only a released improvement may move a budgeted task's best: the rest show the previous released best.
+    const ranked = shown !== null && (release === null || release.release === ReleaseState.Improved);
+    const best = this.services.bestResults;
+    const bestResult = !ranked ? null : release?.restartsBest === true ? await best.restart(this.manager, task, submission, shown.metric) : await best.consider(this.manager, task, submission, shown);
     const about = { taskId: task.id, taskSlug: task.slug, submissionId: submission.id, minerHotkey: submission.minerHotkey, metricName: task.metricName };
     const decidedAt = submission.decidedAt ?? new Date();
-    const verified = verdict.status === SubmissionStatus.Accepted ? verdict : null;
-    this.decided.push({ ...about, status: verdict.status, verifiedMetricValue: verified?.metric ?? null, decidedAt });
-    if (bestResult?.replaced && verified) {
+    this.announce.decided.push({ ...about, status: verdict.status, verifiedMetricValue: shown?.metric ?? null, decidedAt });
+    if (bestResult?.replaced && shown) {
       const previous = bestResult.previous;
-      this.bestChanges.push({
+      this.announce.bestChanges.push({
         ...about,
-        metricValue: verified.metric,
-        secondaryMetricValue: verified.secondary,
+        metricValue: shown.metric,
+        secondaryMetricValue: shown.secondary,
         previousSubmissionId: previous?.submissionId ?? null,
         previousMetricValue: previous?.metricValue ?? null,
         changedAt: decidedAt,
       });
     }
     return { submission, bestResult };
+  }
+
+  /**
+   * A re-score's accepted raw metric (DECISIONS §17), under the task lock, for a submission decided before: the
+   * leader's restarts R and the best; another's is released as a new result would be, and may become the best.
+   * Null when nothing changed (a re-score for a shard retired since).
+   */
+  async rescore(task: TaskEntity, submissionId: string, exposureId: string | null, raw: number): Promise<RescoreOutcome | null> {
+    if (!this.locked.has(task.id)) throw new TaskNotLockedError(task.id);
+    const outcome = await this.services.exposure.rescored(this.manager, task, submissionId, exposureId, raw);
+    if (outcome === null) return null;
+    if (outcome.changed) this.announce.exposureChanges.push(outcome.changed);
+    const submission = await this.repositories.submissions.get(this.manager, submissionId);
+    if (outcome.kind === 'restart' && outcome.released !== null) {
+      const restarted = await this.services.bestResults.restart(this.manager, task, submission, outcome.released);
+      this.announceBest(task, submission, restarted, { metric: outcome.released, secondary: null });
+      return outcome;
+    }
+    if (outcome.release === null) return outcome;
+    // A re-score that released nothing leaves a result that had been released as it was; a held one now shows R.
+    if (outcome.release !== ReleaseState.Improved && submission.release !== ReleaseState.HeldForRotation) return outcome;
+    await this.repositories.submissions.setRelease(this.manager, submissionId, outcome.released, outcome.release);
+    if (outcome.release === ReleaseState.Improved && outcome.released !== null) {
+      const shown = { metric: outcome.released, secondary: null };
+      const best = outcome.restartsBest === true ? this.services.bestResults.restart(this.manager, task, submission, shown.metric) : this.services.bestResults.consider(this.manager, task, submission, shown);
+      this.announceBest(task, submission, await best, shown);
+    }
+    return outcome;
+  }
+
+  /** The admin re-score of a locked task (ExposureService.adminRescore), its exposure change announced after the commit. */
+  async requestRescore(task: TaskEntity): Promise<{ queued: number; rotated: boolean }> {
+    if (!this.locked.has(task.id)) throw new TaskNotLockedError(task.id);
+    const { queued, changed } = await this.services.exposure.adminRescore(this.manager, task);
+    if (changed) this.announce.exposureChanges.push(changed);
+    return { queued, rotated: changed?.rotated === true };
+  }
+
+  private announceBest(task: TaskEntity, submission: SubmissionEntity, best: BestResultConsideration, shown: { metric: number; secondary: number | null }): void {
+    if (!best.replaced) return;
+    this.announce.bestChanges.push({
+      taskId: task.id,
+      taskSlug: task.slug,
+      submissionId: submission.id,
+      minerHotkey: submission.minerHotkey,
+      metricName: task.metricName,
+      metricValue: shown.metric,
+      secondaryMetricValue: shown.secondary,
+      previousSubmissionId: best.previous?.submissionId ?? null,
+      previousMetricValue: best.previous?.metricValue ?? null,
+      changedAt: new Date(),
+    });
   }
 
   /** Steps 2 and 4, for a decision that records nothing beside it; null when the submission was no longer pending. */
@@ -153,24 +230,37 @@ export class DecisionService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly bestResults: BestResultsService,
+    private readonly exposure: ExposureService,
     private readonly events: DomainEvents,
     private readonly tasks: TasksRepository,
     private readonly submissions: SubmissionsRepository,
   ) {}
 
+  /** The primary's manager, for reads right after a decision. */
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
   async transaction<T>(work: (tx: DecisionTransaction) => Promise<T>): Promise<T> {
-    let decided: SubmissionDecided[] = [];
-    let bestChanges: BestChanged[] = [];
+    let announce: Announcements = { decided: [], bestChanges: [], exposureChanges: [] };
     const result = await inTransaction(this.dataSource, async (manager) => {
-      decided = [];
-      bestChanges = [];
-      const tx = new DecisionTransaction(manager, { tasks: this.tasks, submissions: this.submissions }, this.bestResults, decided, bestChanges);
+      announce = { decided: [], bestChanges: [], exposureChanges: [] };
+      const services = { bestResults: this.bestResults, exposure: this.exposure };
+      const tx = new DecisionTransaction(manager, { tasks: this.tasks, submissions: this.submissions }, services, announce);
       const done = await work(tx);
       tx.assertConcluded();
       return done;
     });
-    for (const event of decided) this.events.emit('submission.decided', event);
-    for (const event of bestChanges) this.events.emit('best.changed', event);
+    for (const event of announce.decided) this.events.emit('submission.decided', event);
+    for (const event of announce.bestChanges) this.events.emit('best.changed', event);
+    for (const event of announce.exposureChanges) this.events.emit('exposure.changed', event);
     return result;
   }
+}
+
+/** An accepted verdict's values as the public reads them: under a held-out budget the released value (null before any release), no secondary. */
+function publicValues(verdict: Verdict, release: RecordedRelease | null): { metric: number; secondary: number | null } | null {
+  if (verdict.status !== SubmissionStatus.Accepted) return null;
+  if (release === null) return { metric: verdict.metric, secondary: verdict.secondary };
+  return release.released === null ? null : { metric: release.released, secondary: null };
 }

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { SubmissionStatus, TaskState } from '@rcs/contracts';
 import { EventBus, onEventOf } from '@rcs/events';
+import type { ExposureChanged } from '../exposure/exposure.service';
+
+export type { ExposureChanged };
 
 /** A submission left `pending_verification` (validator result, manual verify, lease exhaustion or peer consensus). */
 export interface SubmissionDecided {
@@ -68,6 +71,8 @@ export interface DomainEventMap {
   'policy.changed': PolicyChanged;
   'snapshot.rebuilt': SnapshotRebuilt;
   'leases.expired': LeasesExpired;
+  /** A budgeted task's held-out exposure changed: a release, a rotation to the next shard, or no shard left (DECISIONS §17). */
+  'exposure.changed': ExposureChanged;
 }
 
 /**

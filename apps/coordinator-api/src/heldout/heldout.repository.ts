@@ -110,6 +110,12 @@ export class HeldoutRepository {
     );
   }
 
+  /** Gives the job exactly this shard (null: none), for a task whose budget fixes the shard in use. */
+  async assignShard(manager: EntityManager, jobId: string, sha256: string | null): Promise<string | null> {
+    await manager.query(`UPDATE validator_jobs SET heldout_sha256 = $2 WHERE id = $1`, [jobId, sha256]);
+    return sha256;
+  }
+
   /** The job's lease as the download route checks it; null for an unknown id. */
   async jobLease(manager: EntityManager, jobId: string): Promise<JobLease | null> {
     const [lease] = await queryRows(

@@ -93,12 +93,22 @@ export class HeldoutService {
     return this.shards.shardUses(this.dataSource.manager, task.id);
   }
 
-  /** In the lease's transaction: picks each job's shard when its task's env names coordinator shards. */
-  async assignForLease(manager: EntityManager, jobs: LeasedJobRef[], tasks: Pick<TaskEntity, 'id' | 'validatorBenchmarkEnv'>[]): Promise<void> {
+  /**
+   * In the lease's transaction: picks each job's shard when its task's env names coordinator shards. A task under a
+   * held-out budget scores every job on its active shard (`activeShards`, DECISIONS §17).
+   */
+  async assignForLease(
+    manager: EntityManager,
+    jobs: LeasedJobRef[],
+    tasks: Pick<TaskEntity, 'id' | 'validatorBenchmarkEnv'>[],
+    activeShards: ReadonlyMap<string, string | null> = new Map(),
+  ): Promise<void> {
     const selectorOf = new Map(tasks.map((task) => [task.id, shardSelector(task.validatorBenchmarkEnv)]));
     for (const job of jobs) {
       const selector = selectorOf.get(job.taskId);
-      if (selector) job.heldoutSha256 = await this.shards.assign(manager, job.id, selector.shardName);
+      if (!selector) continue;
+      const active = activeShards.get(job.taskId);
+      job.heldoutSha256 = active === undefined ? await this.shards.assign(manager, job.id, selector.shardName) : await this.shards.assignShard(manager, job.id, active);
     }
   }
 

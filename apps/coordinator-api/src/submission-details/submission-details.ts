@@ -33,7 +33,7 @@ export async function submissionDetail(
   ]);
   return {
     submission: toSubmissionDto(submission),
-    verifications: verifications.map(toVerificationSummaryDto),
+    verifications: verifications.map((verification) => toVerificationSummaryDto(verification)),
     peer_evaluations: peerEvaluations.map(toPeerEvaluationDto),
     // Only peer_evaluation tasks have a consensus.
     peer_consensus: peerCounts === null ? null : toPeerConsensusDto(submission, task, peerCounts),

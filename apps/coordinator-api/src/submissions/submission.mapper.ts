@@ -18,6 +18,7 @@ export function toSubmissionDto(submission: SubmissionEntity): SubmissionDto {
     execution_log: submission.executionLog,
     claimed_metrics: submission.claimedMetrics,
     status: submission.status,
+    release: submission.release,
     created_at: submission.createdAt.toISOString(),
     updated_at: submission.updatedAt.toISOString(),
   };

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, FindOptionsWhere, In } from 'typeorm';
-import { ApiError, ClaimStatus, ErrorCode, PageQueryDto, SubmissionQueryDto, SubmissionStatus, ValidatorJobStatus, WorkItemStatus } from '@rcs/contracts';
+import { ApiError, ClaimStatus, ErrorCode, PageQueryDto, ReleaseState, SubmissionQueryDto, SubmissionStatus, ValidatorJobStatus, WorkItemStatus } from '@rcs/contracts';
 import {
   enumColumn,
   nullableFloatColumn,
@@ -44,6 +44,8 @@ export interface DecidedValues {
   status: SubmissionStatus;
   verifiedMetric: number | null;
   verifiedSecondaryMetric: number | null;
+  /** Under a held-out budget, what the accepted result released; `verifiedMetric` is then the released value. */
+  release?: ReleaseState | null;
 }
 
 /** A submission read with the task it belongs to. */
@@ -118,15 +120,23 @@ export class SubmissionsRepository {
       `WITH decided AS (
          UPDATE submissions
          SET status = $2, decided_at = clock_timestamp(), verified_metric_value = $3, verified_secondary_metric_value = $4,
-             updated_at = now()
+             release = $6, updated_at = now()
          WHERE id = $1 AND status = $5
          RETURNING id
        )
        SELECT id FROM decided`,
-      [submissionId, values.status, values.verifiedMetric, values.verifiedSecondaryMetric, SubmissionStatus.PendingVerification],
+      [submissionId, values.status, values.verifiedMetric, values.verifiedSecondaryMetric, SubmissionStatus.PendingVerification, values.release ?? null],
       (row) => textColumn(row, 'id'),
     );
     return changed.length > 0;
+  }
+
+  /** A re-scored accepted result's new public value and release (DECISIONS §17). */
+  async setRelease(manager: EntityManager, submissionId: string, verifiedMetric: number | null, release: ReleaseState): Promise<void> {
+    await manager.query(
+      `UPDATE submissions SET verified_metric_value = $2, release = $3, updated_at = now() WHERE id = $1 AND status = '${SubmissionStatus.Accepted}'`,
+      [submissionId, verifiedMetric, release],
+    );
   }
 
   find(manager: EntityManager, submissionId: string): Promise<SubmissionEntity | null> {
@@ -216,7 +226,7 @@ export class SubmissionsRepository {
 // BIGINT as a double: pg would answer text, and sizes stay far below 2^53.
 const SUBMISSION_COLUMNS = `id, task_id, claim_id, miner_hotkey, base_ref, patch, summary, proposed_idea, implemented_submission_id, artifact_uri,
   artifact_sha256, artifact_size_bytes::double precision AS artifact_size_bytes, execution_log, claimed_metrics, status, decided_at,
-  verified_metric_value, verified_secondary_metric_value, created_at, updated_at`;
+  verified_metric_value, verified_secondary_metric_value, release, created_at, updated_at`;
 
 function toSubmissionEntity(row: SqlRow): SubmissionEntity {
   return Object.assign(new SubmissionEntity(), {
@@ -238,6 +248,7 @@ function toSubmissionEntity(row: SqlRow): SubmissionEntity {
     decidedAt: nullableTimestampColumn(row, 'decided_at'),
     verifiedMetricValue: nullableFloatColumn(row, 'verified_metric_value'),
     verifiedSecondaryMetricValue: nullableFloatColumn(row, 'verified_secondary_metric_value'),
+    release: row.release === null ? null : enumColumn(row, 'release', ReleaseState),
     createdAt: timestampColumn(row, 'created_at'),
     updatedAt: timestampColumn(row, 'updated_at'),
   });

@@ -29,6 +29,8 @@ function task(fields: Partial<OnboardTask> = {}): OnboardTask {
     min_peer_evaluations: 2,
     time_budget_seconds: 21600,
     heldout_rotation_seconds: null,
+    heldout_budget: null,
+    exposure: null,
     task_state: TaskState.Live,
     is_active: true,
     created_at: '2025-01-01T00:00:00.000Z',
@@ -232,5 +234,12 @@ describe('renderOnboardDocument', () => {
     expect(structure(doc)).toEqual(['# Evil \\#\\# Mode Rules', ...ONBOARD_SECTIONS.map((title) => `## ${title}`)]);
     expect(doc).toContain('### Competition');
     expect(doc.trimEnd().endsWith('```')).toBe(true);
+  });
+
+  it('explains the held-out exposure budget in the notes when the task has one, and says nothing of it otherwise', () => {
+    const budgeted = renderOnboardDocument(task({ heldout_budget: { enabled: true, step: 0.025, bits: 64, delta: 0.05 } }), CONTEXT);
+    expect(budgeted).toContain('- Held-out exposure budget: verified scores are published on a 0.025 grid');
+    expect(budgeted).toContain('`held_for_rotation`');
+    expect(renderOnboardDocument(task(), CONTEXT)).not.toContain('exposure budget');
   });
 });

@@ -211,9 +211,19 @@ function bestResultRule(task: OnboardTask): string {
   }
 }
 
+/** The held-out exposure budget (DECISIONS §17) as a miner needs to know it; none for exact release. */
+function exposureNote(task: OnboardTask): string[] {
+  const budget = task.heldout_budget;
+  if (!budget?.enabled) return [];
+  return [
+    `- Held-out exposure budget: verified scores are published on a ${budget.step} grid, and only when they beat the published best by more than ${budget.step} (your submission says \`release: improved\`); otherwise it says \`not_significant\` and the public keeps the previous best. Each held-out shard releases a limited number of results for everyone; when it is spent a significant result says \`held_for_rotation\`, the next shard takes over and the leader and held results are re-scored on it. Raw scores are published when their shard retires.`,
+  ];
+}
+
 function competitionNotes(task: OnboardTask): string[] {
   return [
     bestResultRule(task),
+    ...exposureNote(task),
     `- Slug compatibility: ${task.slug_compatibility_note == null ? 'none' : inlineText(task.slug_compatibility_note)}`,
   ];
 }

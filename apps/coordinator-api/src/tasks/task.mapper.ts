@@ -1,4 +1,4 @@
-import { TaskDto, TaskState } from '@rcs/contracts';
+import { HeldoutBudgetViewDto, TaskDto, TaskExposureDto, TaskState } from '@rcs/contracts';
 import { TaskEntity } from './entities/task.entity';
 
 /** Paths of a task's public documents, relative to the service's base URL. */
@@ -7,8 +7,15 @@ export function taskPaths(taskId: string): { task: string; onboard: string; clai
   return { task, onboard: `${task}/onboard.md`, claim: `${task}/claim`, best: `${task}/best` };
 }
 
-/** The public task: every spec field, never a validator-private one (validator_benchmark_env). */
-export function toTaskDto(task: TaskEntity): TaskDto {
+/** The task's budget with its defaults resolved (DECISIONS §17); null when it has none. */
+export function toHeldoutBudgetView(task: TaskEntity): HeldoutBudgetViewDto | null {
+  const budget = task.heldoutBudget;
+  if (budget === null) return null;
+  return { enabled: budget.enabled, step: budget.step ?? task.metricResolution, bits: budget.bits, delta: budget.delta };
+}
+
+/** The public task: every spec field, never a validator-private one (validator_benchmark_env); `exposure` when the caller read it. */
+export function toTaskDto(task: TaskEntity, exposure: TaskExposureDto | null = null): TaskDto {
   const paths = taskPaths(task.id);
   return {
     id: task.id,
@@ -44,6 +51,8 @@ export function toTaskDto(task: TaskEntity): TaskDto {
     min_peer_evaluations: task.minPeerEvaluations,
     time_budget_seconds: task.timeBudgetSeconds,
     heldout_rotation_seconds: task.heldoutRotationSeconds,
+    heldout_budget: toHeldoutBudgetView(task),
+    exposure,
     task_state: task.taskState,
     is_active: task.taskState === TaskState.Live,
     created_at: task.createdAt.toISOString(),

@@ -1,8 +1,8 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Admin, Public } from '@rcs/auth';
-import { ApiErrors, CreateTaskDto, ErrorCode, TaskDto, TaskQueryDto, TaskStateUpdateDto } from '@rcs/contracts';
+import { ApiErrors, CreateTaskDto, ErrorCode, HeldoutBudgetDto, TaskDto, TaskQueryDto, TaskStateUpdateDto } from '@rcs/contracts';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { JsonAnswer, jsonAnswer, sendJson } from '../common/json-answer';
@@ -57,13 +57,31 @@ export class TasksController {
   @ApiValidationFailure('Body outside the spec bounds; one item per violation.')
   @ApiErrors(ErrorCode.InvalidAdminToken, ErrorCode.DuplicateSlug, [ErrorCode.AdminUnconfigured, 'ADMIN_TOKENS is not set'])
   async create(@Body() body: CreateTaskDto): Promise<TaskDto> {
-    return toTaskDto(await this.tasks.create(body));
+    const [created] = await this.tasks.withExposureOf([await this.tasks.create(body)]);
+    return toTaskDto(created.task, created.exposure);
+  }
+
+  @Put(':task_id/heldout-budget')
+  @Admin()
+  @ApiOperation({
+    summary: "Set a task's held-out exposure budget",
+    description:
+      'Admin only (DECISIONS §17). Results decided from now on are released through it; `enabled: false` returns to exact release. ' +
+      'The active shard keeps the bits it has spent.',
+  })
+  @ApiParam(TASK_ID)
+  @ApiOkResponse({ type: TaskDto, description: 'The task with its budget and exposure.' })
+  @ApiValidationFailure('Budget outside its bounds; one item per violation.')
+  @ApiErrors(ErrorCode.InvalidAdminToken, ErrorCode.TaskNotFound, [ErrorCode.AdminUnconfigured, 'ADMIN_TOKENS is not set'])
+  async setBudget(@Param('task_id') taskId: string, @Body() body: HeldoutBudgetDto): Promise<TaskDto> {
+    const { task, exposure } = await this.tasks.setBudget(taskId, body);
+    return toTaskDto(task, exposure);
   }
 
   @PublicListRoute(undefined, TaskDto, 'Query fails validation (task_state, limit 1..1000, offset >= 0).')
   @ApiOperation({ summary: 'List tasks, newest first', description: 'Public; optionally only one `task_state`, paged.' })
   async list(@Query() query: TaskQueryDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    const answer = await this.reads.read(`list:${JSON.stringify(query)}`, async () => jsonAnswer((await this.tasks.list(query)).map(toTaskDto)));
+    const answer = await this.reads.read(`list:${JSON.stringify(query)}`, async () => jsonAnswer((await this.tasks.list(query)).map(({ task, exposure }) => toTaskDto(task, exposure))));
     return sendJson(request, reply, answer);
   }
 
@@ -74,7 +92,10 @@ export class TasksController {
   @ApiOkResponse({ type: TaskDto, description: 'The task.' })
   @ApiErrors(ErrorCode.TaskNotFound)
   async get(@Param('task_id') taskId: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    const answer = await this.reads.read(`task:${taskId}`, async () => jsonAnswer(toTaskDto(await this.tasks.get(taskId))));
+    const answer = await this.reads.read(`task:${taskId}`, async () => {
+      const { task, exposure } = await this.tasks.getWithExposure(taskId);
+      return jsonAnswer(toTaskDto(task, exposure));
+    });
     return sendJson(request, reply, answer);
   }
 

@@ -3,7 +3,7 @@ import { EntityManager, In } from 'typeorm';
 import { ApiError, ErrorCode, TaskQueryDto, TaskState } from '@rcs/contracts';
 import { rowLock, RowLock } from '@rcs/persistence';
 import { isUuid } from '../common/ids';
-import { TaskEntity } from './entities/task.entity';
+import { HeldoutBudget, TaskEntity } from './entities/task.entity';
 
 export type NewTask = Omit<TaskEntity, 'id' | 'closedAt' | 'createdAt' | 'updatedAt'>;
 
@@ -29,6 +29,11 @@ export class TasksRepository {
       take: query.limit,
       skip: query.offset,
     });
+  }
+
+  /** Stores the task's held-out budget (the caller holds the row lock). */
+  async setBudget(manager: EntityManager, taskId: string, budget: HeldoutBudget | null): Promise<void> {
+    await manager.query(`UPDATE tasks SET heldout_budget = $2::jsonb, updated_at = now() WHERE id = $1`, [taskId, budget === null ? null : JSON.stringify(budget)]);
   }
 
   /** The tasks with these ids, in no particular order. */

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { ApiError, CreateTaskDto, ErrorCode, TaskQueryDto, TaskState, TaskStateUpdateDto } from '@rcs/contracts';
-import { isUniqueViolation, ReadReplicas } from '@rcs/persistence';
+import { DataSource, EntityManager } from 'typeorm';
+import { ApiError, CreateTaskDto, ErrorCode, HeldoutBudgetDto, TaskExposureDto, TaskQueryDto, TaskState, TaskStateUpdateDto } from '@rcs/contracts';
+import { inTransaction, isUniqueViolation, ReadReplicas } from '@rcs/persistence';
 import { isUuid } from '../common/ids';
 import { DomainEvents } from '../events/domain-events';
-import { TaskEntity } from './entities/task.entity';
+import { ExposureService } from '../exposure/exposure.module';
+import { HeldoutBudget, TaskEntity } from './entities/task.entity';
 import { TASK_TRANSITIONS, TaskOperation } from './task-transitions';
 import { NewTask, TasksRepository } from './tasks.repository';
 
@@ -44,8 +45,19 @@ function newTask(body: CreateTaskDto): NewTask {
     minPeerEvaluations: body.min_peer_evaluations,
     timeBudgetSeconds: body.time_budget_seconds,
     heldoutRotationSeconds: body.heldout_rotation_seconds,
+    heldoutBudget: budgetOf(body.heldout_budget),
     taskState: TaskState.Live,
   };
+}
+
+function budgetOf(body: HeldoutBudgetDto | null): HeldoutBudget | null {
+  return body === null ? null : { enabled: body.enabled, step: body.step, bits: body.bits, delta: body.delta };
+}
+
+/** A task with its held-out exposure (null: no budget), as public task routes answer it. */
+export interface TaskWithExposure {
+  task: TaskEntity;
+  exposure: TaskExposureDto | null;
 }
 
 /** Tasks (competitions): creation, reading and the admin state moves (DECISIONS.md §3); the onboarding document is OnboardDocumentService's. */
@@ -56,7 +68,30 @@ export class TasksService {
     private readonly events: DomainEvents,
     private readonly tasks: TasksRepository,
     private readonly replicas: ReadReplicas,
+    private readonly exposure: ExposureService,
   ) {}
+
+  /** The tasks with their exposures, read in one query on the primary. */
+  withExposureOf(tasks: TaskEntity[]): Promise<TaskWithExposure[]> {
+    return this.withExposure(this.dataSource.manager, tasks);
+  }
+
+  private async withExposure(manager: EntityManager, tasks: TaskEntity[]): Promise<TaskWithExposure[]> {
+    const exposures = await this.exposure.view(manager, tasks);
+    return tasks.map((task) => ({ task, exposure: exposures.get(task.id) ?? null }));
+  }
+
+  /** Sets, changes or removes (null) the task's held-out budget (DECISIONS §17); it applies from the next decision on. */
+  async setBudget(taskId: string, body: HeldoutBudgetDto | null): Promise<TaskWithExposure> {
+    const task = await inTransaction(this.dataSource, async (manager) => {
+      const locked = await this.tasks.findOrThrow(manager, taskId, { lock: 'update' });
+      locked.heldoutBudget = budgetOf(body);
+      await this.tasks.setBudget(manager, locked.id, locked.heldoutBudget);
+      return locked;
+    });
+    const [answer] = await this.withExposure(this.dataSource.manager, [task]);
+    return answer;
+  }
 
   /** A new `live` task; 409 `duplicate_slug` when the slug is taken (decided by the unique constraint). */
   async create(body: CreateTaskDto): Promise<TaskEntity> {
@@ -75,13 +110,19 @@ export class TasksService {
   }
 
   /** Public and lag-tolerant: on a read replica when there is one (DECISIONS §19). */
-  list(query: TaskQueryDto): Promise<TaskEntity[]> {
-    return this.replicas.read((dataSource) => this.tasks.list(dataSource.manager, query));
+  list(query: TaskQueryDto): Promise<TaskWithExposure[]> {
+    return this.replicas.read(async (dataSource) => this.withExposure(dataSource.manager, await this.tasks.list(dataSource.manager, query)));
   }
 
   /** The task, or 404 `task_not_found` (also for an id that is not a uuid). */
   get(taskId: string): Promise<TaskEntity> {
     return this.tasks.findOrThrow(this.dataSource.manager, taskId);
+  }
+
+  /** The task with its exposure, or 404 `task_not_found`. */
+  async getWithExposure(taskId: string): Promise<TaskWithExposure> {
+    const [answer] = await this.withExposure(this.dataSource.manager, [await this.get(taskId)]);
+    return answer;
   }
 
   /** pause, resume or close in one locked statement; 404 for an unknown task, 409 `invalid_task_transition` for a refused move. */

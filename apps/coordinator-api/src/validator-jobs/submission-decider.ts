@@ -16,6 +16,8 @@ export interface ValidatorDecision {
   /** The allowlisted validator, or `coordinator` when the coordinator gave up on the job. */
   validatorHotkey: string;
   result: ObservedResult;
+  /** The held-out shard the job was given (undefined: not known, as for the coordinator's own decisions). */
+  scoredOn?: string | null;
 }
 
 /** The job could not be completed after its submission was decided: the transaction must not commit. */
@@ -44,14 +46,20 @@ export class AcceptedWithoutMetricError extends Error {
 export class SubmissionDecider {
   constructor(private readonly verifications: VerificationsRepository) {}
 
+  /** A re-score job's result: the submission stays decided; its release, R and the best may move (DecisionTransaction.rescore). */
+  rescore(tx: DecisionTransaction, decision: ValidatorDecision, exposureId: string | null): Promise<VerificationEntity> {
+    return recordRescore(this.verifications, tx, decision, exposureId);
+  }
+
   /** The verification recorded, or null when the submission was already decided (nothing written). */
   async decide(tx: DecisionTransaction, decision: ValidatorDecision): Promise<VerificationEntity | null> {
     const { task, result } = decision;
     const metric = observedNumber(result.observedMetrics, task.metricName);
     const secondary = observedNumber(result.observedMetrics, task.secondaryMetricName);
     const verdict = verdictOf(decision.submissionId, result.status, metric, secondary);
-    const submission = await tx.decideSubmission({ task, submissionId: decision.submissionId, verdict });
+    const submission = await tx.decideSubmission({ task, submissionId: decision.submissionId, verdict, scoredOn: decision.scoredOn });
     if (submission === null) return null;
+    const release = tx.release;
     return this.verifications.insert(tx.manager, {
       submissionId: submission.id,
       jobId: decision.jobId,
@@ -63,8 +71,43 @@ export class SubmissionDecider {
       observedMetrics: result.observedMetrics,
       notes: result.notes,
       replayLog: result.replayLog,
+      // Under a held-out budget the raw metric stays with validators and admins until its shard retires (DECISIONS §17).
+      release: release?.release ?? null,
+      releasedMetricValue: release?.released ?? null,
+      exposureId: release?.exposureId ?? null,
+      metricWithheld: release !== null,
     });
   }
+}
+
+/** The verification of a re-score, after its release (DECISIONS §17); see SubmissionDecider.rescore. */
+export async function recordRescore(
+  verifications: VerificationsRepository,
+  tx: DecisionTransaction,
+  decision: ValidatorDecision,
+  exposureId: string | null,
+): Promise<VerificationEntity> {
+  const { task, result } = decision;
+  const metric = observedNumber(result.observedMetrics, task.metricName);
+  const accepted = result.status === VerificationStatus.Accepted && metric !== null;
+  const outcome = accepted ? await tx.rescore(task, decision.submissionId, exposureId, metric) : null;
+  return verifications.insert(tx.manager, {
+    submissionId: decision.submissionId,
+    jobId: decision.jobId,
+    taskId: task.id,
+    validatorHotkey: decision.validatorHotkey,
+    status: result.status,
+    metricName: task.metricName,
+    metricValue: metric,
+    observedMetrics: result.observedMetrics,
+    notes: result.notes,
+    replayLog: result.replayLog,
+    release: outcome?.release ?? null,
+    releasedMetricValue: outcome?.released ?? null,
+    exposureId,
+    // Raw stays private while its shard is in use; a task without a budget re-scores in the open.
+    metricWithheld: exposureId !== null,
+  });
 }
 
 function verdictOf(submissionId: string, status: VerificationStatus, metric: number | null, secondary: number | null): Verdict {

@@ -44,6 +44,7 @@ export function toValidatorJobDto(
   return {
     job_id: job.id,
     submission_id: submission.id,
+    reason: job.reason,
     submission: toSubmissionDto(submission),
     task: toTaskDto(task),
     replay_spec: toReplaySpecDto(task, submission, benchmarkEnv),

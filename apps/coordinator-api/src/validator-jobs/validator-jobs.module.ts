@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
 import { EventsModule } from '../events/events.module';
 import { DecisionsModule } from '../decisions/decisions.module';
+import { ExposureModule } from '../exposure/exposure.module';
 import { HeldoutModule } from '../heldout/heldout.module';
 import { SubmissionDetailsModule } from '../submission-details/submission-details.module';
 import { SubmissionsModule } from '../submissions/submissions.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { LeaseExpiryJob } from './lease-expiry.job';
+import { RescoreController } from './rescore.controller';
 import { SubmissionDecider } from './submission-decider';
 import { ValidatorController } from './validator.controller';
 import { ValidatorJobsRepository } from './validator-jobs.repository';
@@ -19,8 +21,8 @@ import { VerificationsService } from './verifications.service';
  * Each leased job carries the submission detail, read through the submission-details read model.
  */
 @Module({
-  imports: [EventsModule, DecisionsModule, HeldoutModule, SubmissionDetailsModule, SubmissionsModule, TasksModule],
-  controllers: [ValidatorController, VerificationsController],
+  imports: [EventsModule, DecisionsModule, ExposureModule, HeldoutModule, SubmissionDetailsModule, SubmissionsModule, TasksModule],
+  controllers: [ValidatorController, VerificationsController, RescoreController],
   providers: [ValidatorJobsRepository, VerificationsRepository, SubmissionDecider, ValidatorJobsService, VerificationsService, LeaseExpiryJob],
 })
 export class ValidatorJobsModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
-import { SubmissionStatus, ValidatorJobStatus } from '@rcs/contracts';
+import { SubmissionStatus, ValidatorJobReason, ValidatorJobStatus } from '@rcs/contracts';
 import { intColumn, queryOneRow, queryRows, SqlRow, textColumn } from '@rcs/persistence';
 import { REPLAYED_MODES } from '../tasks/competition-modes';
 import { ValidatorJobEntity } from './entities/validator-job.entity';
@@ -68,7 +68,7 @@ export class ValidatorJobsRepository {
          JOIN tasks t ON t.id = j.task_id
          JOIN submissions s ON s.id = j.submission_id
          WHERE j.status = $6
-           AND s.status = $8
+           AND (s.status = $8 OR j.reason = '${ValidatorJobReason.Rescore}')
            AND t.competition_mode = ANY($9::text[])
            AND ($1::uuid IS NULL OR t.id = $1::uuid)
            AND ($2::text IS NULL OR t.slug = $2::text)
@@ -179,7 +179,7 @@ export class ValidatorJobsRepository {
   }
 
   findForSubmission(manager: EntityManager, submissionId: string): Promise<ValidatorJobEntity | null> {
-    return manager.findOne(ValidatorJobEntity, { where: { submissionId } });
+    return manager.findOne(ValidatorJobEntity, { where: { submissionId, reason: ValidatorJobReason.Decide } });
   }
 
   /** `leased` → `completed` for the lessee of a live lease; false when the lease is no longer theirs. */

@@ -9,6 +9,7 @@ import {
   ValidationErrorItem,
   ValidatorJobClaimDto,
   ValidatorJobDto,
+  ValidatorJobReason,
   ValidatorJobResultDto,
   ValidatorJobStatus,
   VerificationStatus,
@@ -18,6 +19,7 @@ import { isUuid } from '../common/ids';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { DecisionService, DecisionTransaction } from '../decisions/decisions.module';
+import { ExposureService } from '../exposure/exposure.module';
 import { HeldoutService } from '../heldout/heldout.module';
 import type { LeaseExpiryOutcome } from '../jobs/job-results';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
@@ -64,6 +66,7 @@ export class ValidatorJobsService {
     private readonly tasks: TasksRepository,
     private readonly details: SubmissionDetails,
     private readonly heldout: HeldoutService,
+    private readonly exposure: ExposureService,
   ) {}
 
   /**
@@ -91,7 +94,7 @@ export class ValidatorJobsService {
       });
       // The leased jobs' tasks, read once: the shard choice and the answer both need them.
       const tasks = jobs.length === 0 ? [] : await this.tasks.findMany(tx, [...new Set(jobs.map((job) => job.taskId))]);
-      await this.heldout.assignForLease(tx, jobs, tasks);
+      await this.heldout.assignForLease(tx, jobs, tasks, await this.exposure.leaseShards(tx, tasks));
       await this.fixRotations(tx, jobs, tasks);
       return { jobs, tasks };
     });
@@ -176,7 +179,8 @@ export class ValidatorJobsService {
     if (current.status !== ValidatorJobStatus.Leased || current.validatorHotkey !== validatorHotkey) {
       throw jobNotLeased(current, validatorHotkey);
     }
-    const verification = await this.decider.decide(tx, { task, submissionId: current.submissionId, jobId: current.id, validatorHotkey, result });
+    if (current.reason === ValidatorJobReason.Rescore) return this.rescoreLeased(tx, task, current, validatorHotkey, result);
+    const verification = await this.decider.decide(tx, { task, submissionId: current.submissionId, jobId: current.id, validatorHotkey, result, scoredOn: current.heldoutSha256 });
     if (verification === null) {
       throw ApiError.conflict(ErrorCode.SubmissionAlreadyDecided, `Submission ${current.submissionId} was already decided.`, {
         submission_id: current.submissionId,
@@ -186,6 +190,13 @@ export class ValidatorJobsService {
     // The row is locked and leased to this validator: only the clock can have ended the lease.
     if (!(await this.jobs.completeLease(tx.manager, current.id, validatorHotkey))) throw jobNotLeased(current, validatorHotkey);
     await tx.conclude();
+    return { verification };
+  }
+
+  /** A re-score's result (DECISIONS §17): its verification recorded, its submission's release and the task's R updated, the job completed. */
+  private async rescoreLeased(tx: DecisionTransaction, task: TaskEntity, job: ValidatorJobEntity, validatorHotkey: string, result: ObservedResult): Promise<ResultOutcome> {
+    const verification = await this.decider.rescore(tx, { task, submissionId: job.submissionId, jobId: job.id, validatorHotkey, result, scoredOn: job.heldoutSha256 }, job.exposureId);
+    if (!(await this.jobs.completeLease(tx.manager, job.id, validatorHotkey))) throw jobNotLeased(job, validatorHotkey);
     return { verification };
   }
 

@@ -67,6 +67,6 @@ export class ValidatorController {
     @Param('job_id') jobId: string,
     @Body() body: ValidatorJobResultDto,
   ): Promise<VerificationSummaryDto> {
-    return toVerificationSummaryDto(await this.jobs.postResult(validator.hotkey, jobId, body));
+    return toVerificationSummaryDto(await this.jobs.postResult(validator.hotkey, jobId, body), 'validator');
   }
 }

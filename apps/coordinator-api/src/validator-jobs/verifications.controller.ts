@@ -28,13 +28,13 @@ export class VerificationsController {
     @Param('submission_id') submissionId: string,
     @Body() body: VerifyDto,
   ): Promise<VerificationSummaryDto> {
-    return toVerificationSummaryDto(await this.verifications.verify(validator.hotkey, submissionId, body));
+    return toVerificationSummaryDto(await this.verifications.verify(validator.hotkey, submissionId, body), 'validator');
   }
 
   @PublicListRoute('verifications', VerificationSummaryDto, 'Query fails validation (status, limit 1..1000, offset >= 0).')
   @ApiOperation({ summary: 'List verifications, newest first', description: 'Summaries without replay logs; filtered by submission and verdict, paged.' })
   async list(@Query() query: VerificationQueryDto): Promise<VerificationSummaryDto[]> {
-    return (await this.verifications.list(query)).map(toVerificationSummaryDto);
+    return (await this.verifications.list(query)).map((verification) => toVerificationSummaryDto(verification));
   }
 
   @Get('submissions/:submission_id/replay.log')

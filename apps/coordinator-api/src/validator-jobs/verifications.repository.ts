@@ -17,9 +17,9 @@ export class VerificationsRepository {
       VerificationEntity,
       // clock_timestamp(), not now(): decisions of a task commit in lock order, not in transaction-start order.
       `INSERT INTO verifications
-         (submission_id, job_id, task_id, validator_hotkey, status, metric_name, metric_value, observed_metrics, notes, replay_log, created_at,
-          heldout_sha256)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, clock_timestamp(),
+         (submission_id, job_id, task_id, validator_hotkey, status, metric_name, metric_value, observed_metrics, notes, replay_log,
+          release, released_metric_value, exposure_id, metric_withheld, created_at, heldout_sha256)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, clock_timestamp(),
                -- The held-out shard the job was given: the audit of which data decided (DECISIONS.md §6).
                (SELECT heldout_sha256 FROM validator_jobs WHERE id = $2))
        RETURNING id`,
@@ -34,6 +34,10 @@ export class VerificationsRepository {
         JSON.stringify(verification.observedMetrics),
         verification.notes,
         verification.replayLog,
+        verification.release,
+        verification.releasedMetricValue,
+        verification.exposureId,
+        verification.metricWithheld,
       ],
     );
   }

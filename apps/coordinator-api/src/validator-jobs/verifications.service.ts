@@ -52,7 +52,7 @@ export class VerificationsService {
       const lockedTask = await tx.lockTask(task.id);
       const job = await this.jobs.findForSubmission(tx.manager, submission.id);
       if (!job) throw new MissingValidatorJobError(submission.id);
-      const recorded = await this.decider.decide(tx, { task: lockedTask, submissionId: submission.id, jobId: job.id, validatorHotkey, result });
+      const recorded = await this.decider.decide(tx, { task: lockedTask, submissionId: submission.id, jobId: job.id, validatorHotkey, result, scoredOn: job.heldoutSha256 });
       if (recorded === null) return null;
       if (!(await this.jobs.completeForVerify(tx.manager, job.id, validatorHotkey))) throw new JobCompletionLostError(job.id);
       await tx.conclude();

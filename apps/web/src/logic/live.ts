@@ -1,5 +1,5 @@
 /** What a server-sent event says about which data to read again (DECISIONS §14 event names). */
-export const COORDINATOR_EVENTS = ['decision', 'best_changed', 'task_state', 'snapshot_rebuilt'] as const;
+export const COORDINATOR_EVENTS = ['decision', 'best_changed', 'task_state', 'snapshot_rebuilt', 'exposure_changed'] as const;
 export const POOL_EVENTS = ['epoch_published', 'result_verified', 'sota_changed'] as const;
 export type CoordinatorEvent = (typeof COORDINATOR_EVENTS)[number];
 export type PoolEvent = (typeof POOL_EVENTS)[number];

@@ -7,6 +7,7 @@ import { formatMetric } from '../logic/format';
 import { concernsTask, COORDINATOR_EVENTS } from '../logic/live';
 import { places, rankAccepted, withMiners, type AcceptedResult, type Place } from '../logic/ranking';
 import { bandReplacement, ruleText, taskRule, type TaskRule } from '../logic/task-rule';
+import { exposureText } from '../logic/exposure';
 import { Markdown } from '../components/markdown';
 import { href } from '../logic/route';
 
@@ -135,6 +136,7 @@ function consensusColumns(metric: string): Column<PeerConsensusDto>[] {
 function Competition({ data, coordinator, live }: { data: CompetitionData; coordinator: Coordinator; live: LiveState }) {
   const { task, best, history } = data;
   const rule = taskRule(task);
+  const exposure = exposureText(task);
   const bestSecondary = best ? ([...history].reverse().find((change) => change.submission_id === best.submission_id)?.secondary_metric_value ?? null) : null;
   const inBand = history.some((change) => bandReplacement(rule, change, history) !== null);
   return (
@@ -169,6 +171,12 @@ function Competition({ data, coordinator, live }: { data: CompetitionData; coord
           <dd>{task.allowed_patch_paths.map((path) => <code key={path} class="path">{path}</code>)}</dd>
           <dt>Time budget</dt>
           <dd>{task.time_budget_seconds} s per replay</dd>
+          {exposure === null ? null : (
+            <>
+              <dt>Held-out exposure</dt>
+              <dd data-testid="exposure">{exposure}</dd>
+            </>
+          )}
         </dl>
         {task.brief ? <p class="brief">{task.brief}</p> : null}
         <p>

@@ -1,5 +1,6 @@
 import { ApiProperty, PickType } from '@nestjs/swagger';
 import { TaskDto } from '../tasks/task.dto';
+import { TaskExposureDto } from '../tasks/heldout-budget.dto';
 import { CompetitionMode, MetricDirection, SubmissionStatus, TaskState } from '../enums';
 import { ApiBoolean, ApiDateTime, ApiEnum, ApiInteger, ApiIntegerOrNull, ApiNumber, ApiNumberOrNull, ApiText } from '../common/api-fields';
 
@@ -85,6 +86,9 @@ export class DashboardTaskDto extends PickType(TaskDto, ['id', 'slug', 'title'] 
 
   @ApiInteger('Work items in status `open`.')
   open_work_items!: number;
+
+  @ApiProperty({ description: 'What the active held-out shard has released (DECISIONS §17); null when the task has no budget.', type: () => TaskExposureDto, nullable: true })
+  exposure!: TaskExposureDto | null;
 }
 
 /** The validators' queue of work. */

@@ -1,5 +1,5 @@
-import { SubmissionStatus } from '../enums';
-import { ApiDateTime, ApiEnum, ApiIntegerOrNull, ApiJsonObject, ApiText, ApiTextOrNull } from '../common/api-fields';
+import { ReleaseState, SubmissionStatus } from '../enums';
+import { ApiDateTime, ApiEnum, ApiEnumOrNull, ApiIntegerOrNull, ApiJsonObject, ApiText, ApiTextOrNull } from '../common/api-fields';
 
 /** A submission as signed routes answer it. */
 export class SubmissionDto {
@@ -47,6 +47,9 @@ export class SubmissionDto {
 
   @ApiEnum(SubmissionStatus, 'Submission status.')
   status!: SubmissionStatus;
+
+  @ApiEnumOrNull(ReleaseState, 'Under a held-out budget (DECISIONS §17), what an accepted result released: `improved`, `not_significant` (the public keeps the previous best) or `held_for_rotation` (the shard is spent); null otherwise.')
+  release!: ReleaseState | null;
 
   @ApiDateTime('Creation time.')
   created_at!: string;

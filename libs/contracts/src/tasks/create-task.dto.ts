@@ -6,6 +6,7 @@ import { IsRepoGlob, IsStringRecord, MaxProperties, REPO_GLOB_MAX_LENGTH } from 
 import { ApiEnum } from '../common/api-fields';
 import { BoundedText, EnumOrDefault, OptionalCount, OptionalText } from '../common/request-fields';
 import { TaskHardwareDto } from './task-hardware.dto';
+import { HeldoutBudgetDto } from './heldout-budget.dto';
 
 /** The longest held-out rotation slot: a year. */
 export const MAX_HELDOUT_ROTATION_SECONDS = 31_536_000;
@@ -156,4 +157,16 @@ export class CreateTaskDto {
   @ValidateNested()
   @Type(() => TaskHardwareDto)
   hardware: TaskHardwareDto | null = null;
+
+  @ApiPropertyOptional({
+    description: 'Held-out exposure budget (DECISIONS §17): results are released on a step grid, and only while the shard has bits left; null: exact release.',
+    type: () => HeldoutBudgetDto,
+    nullable: true,
+    default: null,
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => HeldoutBudgetDto)
+  heldout_budget: HeldoutBudgetDto | null = null;
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CompetitionMode, MetricResolutionMode, TaskState } from '../enums';
 import { TaskHardwareDto } from './task-hardware.dto';
+import { HeldoutBudgetViewDto, TaskExposureDto } from './heldout-budget.dto';
 import { MetricFieldsAfter, TaskMetricFieldsDto } from './task-metric-fields.dto';
 import { ApiBoolean, ApiDateTime, ApiEnum, ApiInteger, ApiIntegerOrNull, ApiNumber, ApiText, ApiTextOrNull } from '../common/api-fields';
 
@@ -81,6 +82,12 @@ export class TaskDto extends TaskMetricFieldsDto {
 
   @ApiIntegerOrNull('Length of one held-out rotation slot, in seconds; null: one payout window.')
   heldout_rotation_seconds!: number | null;
+
+  @ApiProperty({ description: 'Held-out exposure budget (DECISIONS §17); null: exact release.', type: () => HeldoutBudgetViewDto, nullable: true })
+  heldout_budget!: HeldoutBudgetViewDto | null;
+
+  @ApiProperty({ description: "What the active held-out shard has released; null when the task has no budget.", type: () => TaskExposureDto, nullable: true })
+  exposure!: TaskExposureDto | null;
 
   @ApiEnum(TaskState, 'Lifecycle state.')
   task_state!: TaskState;

@@ -4,7 +4,8 @@ import { SubmissionDto } from '../submissions/submission.dto';
 import { TaskDto } from '../tasks/task.dto';
 import { HeldoutRotationDto } from './heldout-rotation.dto';
 import { ReplaySpecDto } from './replay-spec.dto';
-import { ApiDateTime, ApiText } from '../common/api-fields';
+import { ApiDateTime, ApiEnum, ApiText } from '../common/api-fields';
+import { ValidatorJobReason } from '../enums';
 
 /** A leased validator job: the answer of job claim, and one entry of a scan. */
 export class ValidatorJobDto {
@@ -13,6 +14,9 @@ export class ValidatorJobDto {
 
   @ApiText('Submission to replay.')
   submission_id!: string;
+
+  @ApiEnum(ValidatorJobReason, '`decide`: the result decides the pending submission; `rescore`: it re-scores a decided one on the task\'s active held-out shard (DECISIONS §17). Replayed and posted the same way.')
+  reason!: ValidatorJobReason;
 
   @ApiProperty({ description: 'The submission.', type: () => SubmissionDto })
   submission!: SubmissionDto;

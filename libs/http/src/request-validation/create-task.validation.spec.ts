@@ -31,6 +31,7 @@ describe('CreateTaskDto', () => {
       competition_mode: CompetitionMode.Centerless,
       min_peer_evaluations: 2,
       heldout_rotation_seconds: null,
+      heldout_budget: null,
     });
   });
 
@@ -39,6 +40,18 @@ describe('CreateTaskDto', () => {
     const items = async (value: unknown) => (await reject(CreateTaskDto, { ...valid, heldout_rotation_seconds: value })).map((item) => [item.type, item.loc.join('.')]);
     expect(await items(0)).toEqual([['greater_than_equal', 'body.heldout_rotation_seconds']]);
     expect(await items(31_536_001)).toEqual([['less_than_equal', 'body.heldout_rotation_seconds']]);
+  });
+
+  it('takes heldout_budget as null or {enabled, step > 0 | null, bits 16..1e6 | null, delta in (0, 0.5]} (DECISIONS §17)', async () => {
+    expect(await accept(CreateTaskDto, { ...valid, heldout_budget: {} })).toMatchObject({ heldout_budget: { enabled: true, step: null, bits: null, delta: 0.05 } });
+    expect(await accept(CreateTaskDto, { ...valid, heldout_budget: { step: 0.025, bits: 64 } })).toMatchObject({ heldout_budget: { step: 0.025, bits: 64 } });
+    const items = async (heldout_budget: unknown) => (await reject(CreateTaskDto, { ...valid, heldout_budget })).map((item) => [item.type, item.loc.join('.')]);
+    expect(await items({ step: 0 })).toEqual([['greater_than_equal', 'body.heldout_budget.step']]);
+    expect(await items({ bits: 15 })).toEqual([['greater_than_equal', 'body.heldout_budget.bits']]);
+    expect(await items({ bits: 16.5 })).toEqual([['int_type', 'body.heldout_budget.bits']]);
+    expect(await items({ delta: 0.6 })).toEqual([['less_than_equal', 'body.heldout_budget.delta']]);
+    expect(await items({ enabled: 'yes' })).toEqual([['bool_type', 'body.heldout_budget.enabled']]);
+    expect(await items({ k: 1 })).toEqual([['extra_forbidden', 'body.heldout_budget.k']]);
   });
 
   it('takes hardware as null or {gpu_count 0..64, gpu_memory_gb 0..4096 (default 0)}, nothing else', async () => {

@@ -1,7 +1,7 @@
 import { Check, Column, Entity, Index, Unique } from 'typeorm';
 import { CreatedAt, DoubleColumn, ForeignKeyColumn, JsonbColumn, nullable, TextColumn, TimestampColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
 import { bigintAsNumber } from '../../common/column-transformers';
-import { SubmissionStatus } from '@rcs/contracts';
+import { ReleaseState, SubmissionStatus } from '@rcs/contracts';
 import { ClaimEntity } from '../../claims/entities/claim.entity';
 import { TaskEntity } from '../../tasks/entities/task.entity';
 
@@ -20,6 +20,7 @@ import { TaskEntity } from '../../tasks/entities/task.entity';
 @Check('submissions_artifact_sha256_check', "artifact_sha256 ~ '^[0-9a-f]{64}$'")
 @Check('submissions_artifact_size_bytes_check', 'artifact_size_bytes >= 0')
 @Check('submissions_status_check', "status IN ('pending_verification', 'accepted', 'rejected', 'error')")
+@Check('submissions_release_check', "release IN ('improved', 'not_significant', 'held_for_rotation')")
 export class SubmissionEntity {
   @UuidPrimaryKey('submissions_pkey')
   id!: string;
@@ -76,6 +77,10 @@ export class SubmissionEntity {
 
   @DoubleColumn(nullable)
   verifiedSecondaryMetricValue!: number | null;
+
+  /** Under a held-out budget, what the accepted result released (DECISIONS §17); `verifiedMetricValue` is then the released value. */
+  @TextColumn(nullable)
+  release!: ReleaseState | null;
 
   @CreatedAt()
   createdAt!: Date;

@@ -3,6 +3,14 @@ import { CreatedAt, DoubleColumn, IntegerColumn, JsonbColumn, nullable, TextColu
 import { bigintAsNumber } from '../../common/column-transformers';
 import { CompetitionMode, MetricDirection, MetricResolutionMode, RankingMode, TaskState } from '@rcs/contracts';
 
+/** A task's stored budget: `step` null means the task's `metric_resolution`, `bits` null a budget derived per shard. */
+export interface HeldoutBudget {
+  enabled: boolean;
+  step: number | null;
+  bits: number | null;
+  delta: number;
+}
+
 /** A task states both hardware columns or neither; each within the bounds of TaskHardwareDto. */
 export const TASK_HARDWARE_CHECK =
   '(hardware_gpu_count IS NULL AND hardware_gpu_memory_gb IS NULL) OR ' +
@@ -122,6 +130,10 @@ export class TaskEntity {
   /** How long one held-out rotation slot lasts (DECISIONS §15); null: one payout window. */
   @IntegerColumn(nullable)
   heldoutRotationSeconds!: number | null;
+
+  /** The held-out exposure budget (DECISIONS §17); null: exact release. */
+  @JsonbColumn(nullable)
+  heldoutBudget!: HeldoutBudget | null;
 
   @TextColumn()
   taskState!: TaskState;

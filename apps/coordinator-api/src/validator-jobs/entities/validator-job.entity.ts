@@ -1,12 +1,15 @@
-import { Check, Entity, Index, Unique } from 'typeorm';
+import { Check, Entity, Index } from 'typeorm';
 import { CreatedAt, ForeignKeyColumn, IntegerColumn, nullable, TextColumn, TimestampColumn, UpdatedAt, UuidPrimaryKey } from '@rcs/persistence';
-import { ValidatorJobStatus } from '@rcs/contracts';
+import { ValidatorJobReason, ValidatorJobStatus } from '@rcs/contracts';
+import { HeldoutExposureEntity } from '../../exposure/entities/heldout-exposure.entity';
 import { SubmissionEntity } from '../../submissions/entities/submission.entity';
 import { TaskEntity } from '../../tasks/entities/task.entity';
 
 /** One replay of a standard or centerless submission by an allowlisted validator (DECISIONS.md §6). */
 @Entity({ name: 'validator_jobs' })
-@Unique('validator_jobs_one_per_submission_unique', ['submissionId'])
+@Index('validator_jobs_one_decide_per_submission_idx', ['submissionId'], { unique: true, where: "reason = 'decide'" })
+@Index('validator_jobs_one_open_rescore_idx', ['submissionId', 'exposureId'], { unique: true, where: "reason = 'rescore' AND status <> 'completed'" })
+@Check('validator_jobs_reason_check', "reason IN ('decide', 'rescore')")
 @Index('validator_jobs_pending_idx', ['createdAt', 'id'], { where: "status = 'pending'" })
 @Index('validator_jobs_lease_idx', ['leaseExpiresAt'], { where: "status = 'leased'" })
 @Check('validator_jobs_status_check', "status IN ('pending', 'leased', 'completed')")
@@ -23,6 +26,14 @@ export class ValidatorJobEntity {
 
   @TextColumn()
   status!: ValidatorJobStatus;
+
+  /** `decide`: the job decides its submission; `rescore`: it re-scores a decided one (DECISIONS §17). */
+  @TextColumn({ default: 'decide' })
+  reason!: ValidatorJobReason;
+
+  /** A re-score's shard exposure (null: an admin re-score of a task without a budget). */
+  @ForeignKeyColumn(() => HeldoutExposureEntity, 'validator_jobs_exposure_id_fkey', nullable)
+  exposureId!: string | null;
 
   @IntegerColumn({ default: 0 })
   attempts!: number;

@@ -1,0 +1,217 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { ExposureStatus, ReleaseState, TaskExposureDto } from '@rcs/contracts';
+import { TaskEntity } from '../tasks/entities/task.entity';
+import { HeldoutExposureEntity } from './entities/heldout-exposure.entity';
+import { ExposureRepository } from './exposure.repository';
+import { MIN_BUDGET_BITS, RELEASE_COST_BITS, ReleaseOutcome, ReleaseRule, decideRelease, onGrid } from './release-rule';
+
+/** A task's exposure after a change, as `exposure.changed` announces it once the transaction has committed. */
+export interface ExposureChanged {
+  taskId: string;
+  taskSlug: string;
+  shardSeq: number;
+  spentBits: number;
+  budgetBits: number;
+  releases: number;
+  status: ExposureStatus;
+  /** Whether this change retired a shard and made the next one active. */
+  rotated: boolean;
+}
+
+/** A release decided for a result not yet recorded: `record` applies it once its submission is decided. */
+export interface PendingRelease {
+  outcome: ReleaseOutcome;
+  exposure: HeldoutExposureEntity;
+  /** Scored on a shard retired since: held, and re-scored on the active one (no rotation). */
+  stale?: boolean;
+}
+
+/** What a recorded release did: the exposure the verification belongs to, and the change to announce (null: none). */
+export interface RecordedRelease {
+  release: ReleaseState;
+  released: number | null;
+  exposureId: string;
+  changed: ExposureChanged | null;
+  /**
+   * The first release on a shard whose R awaits its leader's re-score (after a rotation or an admin re-score): it
+   * restarts the best outright, which still holds the leader's value from the old shard.
+   */
+  restartsBest?: boolean;
+}
+
+/** What a re-score did: restarted R from the leader (or, without a budget, its raw value), or released like a new result. */
+export type RescoreOutcome = { kind: 'restart' | 'release'; release: ReleaseState | null; exposureId: string | null } & Omit<RecordedRelease, 'exposureId' | 'release'>;
+
+/** The task's release step: the budget's own, else the task's `metric_resolution`. */
+export function releaseStep(task: TaskEntity): number {
+  return task.heldoutBudget?.step ?? task.metricResolution;
+}
+
+export function releaseRule(task: TaskEntity): ReleaseRule {
+  return { direction: task.metricDirection, step: releaseStep(task), costBits: RELEASE_COST_BITS };
+}
+
+/** A shard's budget: the task's `bits`, else the floor (the default from `n` needs the replays' `per_item`). */
+function budgetBitsOf(task: TaskEntity): number {
+  return task.heldoutBudget?.bits ?? MIN_BUDGET_BITS;
+}
+
+/**
+ * The held-out exposure budget (DECISIONS §17), the one place results are released: every method runs inside the
+ * caller's decision transaction, which holds the task row FOR UPDATE, so one task's releases take turns.
+ */
+@Injectable()
+export class ExposureService {
+  constructor(private readonly exposures: ExposureRepository) {}
+
+  /** Whether the task releases through the budget. */
+  static governs(task: TaskEntity): boolean {
+    return task.heldoutBudget?.enabled === true;
+  }
+
+  /** The release of a raw metric against the task's active shard (created with its first result); nothing is written yet but that row. */
+  async decide(manager: EntityManager, task: TaskEntity, raw: number, scoredOn?: string | null): Promise<PendingRelease> {
+    const exposure = await this.activeOrFirst(manager, task);
+    if (scoredOn !== undefined && scoredOn !== null && exposure.shardSha256 !== null && scoredOn !== exposure.shardSha256) {
+      return { exposure, stale: true, outcome: { release: ReleaseState.HeldForRotation, released: exposure.releasedBest, state: stateOf(exposure) } };
+    }
+    if (exposure.status === ExposureStatus.Exhausted) {
+      return { exposure, outcome: { release: ReleaseState.HeldForRotation, released: exposure.releasedBest, state: stateOf(exposure) } };
+    }
+    return { exposure, outcome: decideRelease(releaseRule(task), stateOf(exposure), { raw }) };
+  }
+
+  /** Applies a decided release: R and the bits when improved; a rotation (or `exhausted`) when held for one. */
+  async record(manager: EntityManager, task: TaskEntity, submissionId: string, pending: PendingRelease): Promise<RecordedRelease> {
+    const { outcome, exposure } = pending;
+    const base = { release: outcome.release, released: outcome.released, exposureId: exposure.id };
+    switch (outcome.release) {
+      case ReleaseState.Improved: {
+        const restartsBest = exposure.releasedBest === null && exposure.leaderSubmissionId !== null && exposure.leaderSubmissionId !== submissionId;
+        exposure.releasedBest = outcome.state.releasedBest;
+        exposure.spentBits = outcome.state.spentBits;
+        exposure.releases += 1;
+        exposure.leaderSubmissionId = submissionId;
+        await this.exposures.save(manager, exposure);
+        return { ...base, changed: changeOf(task, exposure, false), restartsBest };
+      }
+      case ReleaseState.HeldForRotation:
+        if (pending.stale === true) {
+          await this.exposures.queueRescores(manager, task.id, exposure.id, true);
+          return { ...base, changed: null };
+        }
+        return { ...base, changed: await this.rotate(manager, task, exposure) };
+      case ReleaseState.NotSignificant:
+        return { ...base, changed: null };
+    }
+  }
+
+  /**
+   * The shard is spent: the next uploaded shard becomes active (the spent one retires and its raw metrics are
+   * published), or, with none left, the task says `exhausted`. Null when it already said so.
+   */
+  async rotate(manager: EntityManager, task: TaskEntity, current: HeldoutExposureEntity): Promise<ExposureChanged | null> {
+    const [next] = await this.exposures.unusedShards(manager, task.id);
+    if (next === undefined) {
+      if (current.status === ExposureStatus.Exhausted) return null;
+      current.status = ExposureStatus.Exhausted;
+      await this.exposures.save(manager, current);
+      return changeOf(task, current, false);
+    }
+    await this.exposures.retire(manager, current.id);
+    const fresh = await this.exposures.insert(manager, { taskId: task.id, seq: current.seq + 1, shardSha256: next, budgetBits: budgetBitsOf(task) });
+    // R restarts from the leader's value on the new shard: its re-score, queued first, sets it (restartFrom).
+    fresh.leaderSubmissionId = await this.exposures.leader(manager, task.id);
+    await this.exposures.save(manager, fresh);
+    await this.exposures.queueRescores(manager, task.id, fresh.id, true);
+    return changeOf(task, fresh, true);
+  }
+
+  /**
+   * A re-score's result (DECISIONS §17), in the decision transaction of its job. The leader's first re-score on a
+   * shard restarts R (no bits); any other goes through the release rule as a new result would. Null when the job
+   * belongs to a shard retired since (its verification is kept, nothing is released).
+   */
+  async rescored(manager: EntityManager, task: TaskEntity, submissionId: string, exposureId: string | null, raw: number): Promise<RescoreOutcome | null> {
+    if (exposureId === null || !ExposureService.governs(task)) return { kind: 'restart', released: raw, release: null, exposureId: null, changed: null };
+    const exposure = await this.exposures.active(manager, task.id);
+    if (exposure === null || exposure.id !== exposureId) return null;
+    if (exposure.leaderSubmissionId === submissionId && exposure.releasedBest === null) {
+      const changed = await this.restartFrom(manager, task, submissionId, raw);
+      return { kind: 'restart', released: onGrid(raw, releaseStep(task)), release: ReleaseState.Improved, exposureId, changed };
+    }
+    const recorded = await this.record(manager, task, submissionId, await this.decide(manager, task, raw));
+    return { kind: 'release', ...recorded };
+  }
+
+  /**
+   * The admin re-score (`POST /tasks/{id}/rescore`), under the task lock: a spent or exhausted budget rotates to the
+   * next uploaded shard (which queues the re-scores); otherwise the leader (and any held result) is re-scored on the
+   * shard in use and R restarts from the leader's new value. A task without a budget re-scores its leader only.
+   */
+  async adminRescore(manager: EntityManager, task: TaskEntity): Promise<{ queued: number; changed: ExposureChanged | null }> {
+    if (!ExposureService.governs(task)) return { queued: await this.exposures.queueRescores(manager, task.id, null, false), changed: null };
+    const exposure = await this.activeOrFirst(manager, task);
+    if (exposure.status === ExposureStatus.Exhausted || exposure.spentBits + RELEASE_COST_BITS > exposure.budgetBits) {
+      const changed = await this.rotate(manager, task, exposure);
+      const active = changed?.rotated ? await this.exposures.active(manager, task.id) : null;
+      return { queued: active === null ? 0 : await this.exposures.countOpenRescores(manager, active.id), changed };
+    }
+    exposure.leaderSubmissionId = await this.exposures.leader(manager, task.id);
+    exposure.releasedBest = null;
+    await this.exposures.save(manager, exposure);
+    return { queued: await this.exposures.queueRescores(manager, task.id, exposure.id, true), changed: changeOf(task, exposure, false) };
+  }
+
+  /** The leader re-scored on a new shard: R restarts from its value on the grid (the restart costs no bits). */
+  async restartFrom(manager: EntityManager, task: TaskEntity, leaderSubmissionId: string, raw: number): Promise<ExposureChanged> {
+    const exposure = await this.activeOrFirst(manager, task);
+    exposure.releasedBest = onGrid(raw, releaseStep(task));
+    exposure.leaderSubmissionId = leaderSubmissionId;
+    await this.exposures.save(manager, exposure);
+    return changeOf(task, exposure, false);
+  }
+
+  /** The task's exposure as `/tasks/{id}` shows it; null when the task has no enabled budget. */
+  async view(manager: EntityManager, tasks: TaskEntity[]): Promise<Map<string, TaskExposureDto | null>> {
+    const governed = tasks.filter((task) => ExposureService.governs(task));
+    const active = await this.exposures.activeOf(manager, governed.map((task) => task.id));
+    return new Map(
+      tasks.map((task) => {
+        if (!ExposureService.governs(task)) return [task.id, null];
+        const row = active.get(task.id);
+        return [task.id, row ? toExposureDto(row) : { spent_bits: 0, budget_bits: budgetBitsOf(task), releases: 0, status: ExposureStatus.Open }];
+      }),
+    );
+  }
+
+  /**
+   * The shard each budgeted task's leases score on: its active one (made with the task's first lease), null for a
+   * task scored on its validators' own data. Tasks without a budget are absent: their leases pick as before.
+   */
+  async leaseShards(manager: EntityManager, tasks: TaskEntity[]): Promise<Map<string, string | null>> {
+    const shards = new Map<string, string | null>();
+    for (const task of tasks.filter((candidate) => ExposureService.governs(candidate))) {
+      shards.set(task.id, (await this.exposures.ensureActive(manager, task.id, budgetBitsOf(task))).shardSha256);
+    }
+    return shards;
+  }
+
+  private activeOrFirst(manager: EntityManager, task: TaskEntity): Promise<HeldoutExposureEntity> {
+    return this.exposures.ensureActive(manager, task.id, budgetBitsOf(task));
+  }
+}
+
+function stateOf(exposure: HeldoutExposureEntity): ReleaseOutcome['state'] {
+  return { releasedBest: exposure.releasedBest, spentBits: exposure.spentBits, budgetBits: exposure.budgetBits };
+}
+
+function toExposureDto(exposure: HeldoutExposureEntity): TaskExposureDto {
+  return { spent_bits: exposure.spentBits, budget_bits: exposure.budgetBits, releases: exposure.releases, status: exposure.status };
+}
+
+function changeOf(task: TaskEntity, exposure: HeldoutExposureEntity, rotated: boolean): ExposureChanged {
+  const { spentBits, budgetBits, releases, status } = exposure;
+  return { taskId: task.id, taskSlug: task.slug, shardSeq: exposure.seq, spentBits, budgetBits, releases, status, rotated };
+}

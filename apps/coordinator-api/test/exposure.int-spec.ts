@@ -1,0 +1,238 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BestResultDto, DashboardDto, RescoreResponseDto, SubmissionDto, TaskDto, VerificationSummaryDto } from '@rcs/contracts';
+import { SseClient, type SseEvent } from '@rcs/testing';
+import { expectStatus, itemsOf } from './submissions-fixtures';
+import { startValidation, ValidationSetup } from './validator-jobs-fixtures';
+
+/** The held-out exposure budget (DECISIONS §17), through the validator result route on a real stack. */
+describe('held-out exposure budget', () => {
+  let setup: ValidationSetup;
+  let storeDir: string;
+  let events: SseClient;
+
+  beforeAll(async () => {
+    storeDir = await mkdtemp(join(tmpdir(), 'rcs-exposure-'));
+    setup = await startValidation({ HELDOUT_STORE_DIR: storeDir, EVENTS_HEARTBEAT_SECONDS: '1' });
+    events = await SseClient.connect(`${setup.h.url}/api/v1/events`);
+  });
+  afterAll(async () => {
+    events?.close();
+    await setup?.h.close();
+    await rm(storeDir, { recursive: true, force: true });
+  });
+
+  /** A submission of //Dave decided by //Alice with this raw loss; the validator's own answer, and the public one. */
+  const decided = async (taskId: string, loss: number): Promise<{ submission: SubmissionDto; own: VerificationSummaryDto; shard: string | undefined }> => {
+    const pending = await setup.api.pending(setup.people.dave, taskId);
+    const job = await setup.api.leaseOf(setup.people.alice, pending);
+    const reply = await setup.api.result(setup.people.alice, job.job_id, { status: 'accepted', observed_metrics: { loss, other: 7 } });
+    expectStatus(reply, 200);
+    const submission = await setup.api.signed<SubmissionDto>(setup.people.dave, 'GET', `/api/v1/submissions/${pending.id}`);
+    expectStatus(submission, 200);
+    return { submission: submission.body, own: reply.body, shard: job.replay_spec.validator_benchmark_env.HELDOUT_SHA256 };
+  };
+  const publicVerification = async (submissionId: string): Promise<VerificationSummaryDto> => {
+    const reply = await setup.api.anonymous<VerificationSummaryDto[]>('GET', `/api/v1/verifications?submission_id=${submissionId}`);
+    expectStatus(reply, 200);
+    return reply.body[0];
+  };
+  const task = async (taskId: string): Promise<TaskDto> => {
+    const reply = await setup.api.anonymous<TaskDto>('GET', `/api/v1/tasks/${taskId}`);
+    expectStatus(reply, 200);
+    return reply.body;
+  };
+  const best = async (taskId: string): Promise<BestResultDto> => (await setup.api.anonymous<BestResultDto>('GET', `/api/v1/tasks/${taskId}/best`)).body;
+  const upload = async (taskId: string, name: string): Promise<string> => {
+    const response = await fetch(`${setup.h.url}/api/v1/tasks/${taskId}/heldout`, {
+      method: 'POST',
+      body: Buffer.from(`labels ${randomBytes(16).toString('hex')}\n`),
+      headers: { 'x-admin-token': setup.h.adminToken, 'content-type': 'application/octet-stream', 'x-heldout-name': name },
+    });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { sha256: string }).sha256;
+  };
+  /** `exposure_changed` events about the task until one satisfies `done`. */
+  const exposureEvents = async (taskId: string, done: (data: Record<string, unknown>) => boolean): Promise<Record<string, unknown>[]> => {
+    const seen: Record<string, unknown>[] = [];
+    for (;;) {
+      const [event]: SseEvent[] = await events.take(1);
+      const data = event.data as Record<string, unknown>;
+      if (event.event !== 'exposure_changed' || data.task_id !== taskId) continue;
+      seen.push(data);
+      if (done(data)) return seen;
+    }
+  };
+
+  it('leaves a task without a budget on exact release', async () => {
+    const plain = await setup.api.createTask();
+    expect(plain).toMatchObject({ heldout_budget: null, exposure: null });
+    const { submission } = await decided(plain.id, 0.4988);
+    expect(submission.release).toBeNull();
+    expect((await publicVerification(submission.id)).metric_value).toBe(0.4988);
+  });
+
+  it('releases on the step grid only what beats R by more than the step, until the bits run out; the public never sees a raw metric', async () => {
+    const budgeted = await setup.api.createTask({ heldout_budget: { step: 0.025, bits: 32 } });
+    expect(budgeted.heldout_budget).toEqual({ enabled: true, step: 0.025, bits: 32, delta: 0.05 });
+    expect(budgeted.exposure).toEqual({ spent_bits: 0, budget_bits: 32, releases: 0, status: 'open' });
+
+    const first = await decided(budgeted.id, 0.4987);
+    expect(first.submission.release).toBe('improved');
+    expect(first.own).toMatchObject({ metric_value: 0.4987, observed_metrics: { loss: 0.4987, other: 7 } });
+    expect(await publicVerification(first.submission.id)).toMatchObject({ metric_value: 0.5, observed_metrics: { loss: 0.5 } });
+    expect(await best(budgeted.id)).toMatchObject({ submission_id: first.submission.id, metric_value: 0.5 });
+    expect((await task(budgeted.id)).exposure).toEqual({ spent_bits: 16, budget_bits: 32, releases: 1, status: 'open' });
+
+    const lucky = await decided(budgeted.id, 0.4801);
+    expect(lucky.submission.release).toBe('not_significant');
+    expect(await publicVerification(lucky.submission.id)).toMatchObject({ metric_value: 0.5, observed_metrics: { loss: 0.5 } });
+    expect((await best(budgeted.id)).submission_id).toBe(first.submission.id);
+
+    const real = await decided(budgeted.id, 0.4612);
+    expect(real.submission.release).toBe('improved');
+    expect(await best(budgeted.id)).toMatchObject({ submission_id: real.submission.id, metric_value: 0.45 });
+    expect((await task(budgeted.id)).exposure).toEqual({ spent_bits: 32, budget_bits: 32, releases: 2, status: 'open' });
+
+    // The shard is spent and the task scores on its validators' own data (one shard): nothing to rotate to.
+    const held = await decided(budgeted.id, 0.3);
+    expect(held.submission.release).toBe('held_for_rotation');
+    expect(await publicVerification(held.submission.id)).toMatchObject({ metric_value: 0.45 });
+    expect((await best(budgeted.id)).submission_id).toBe(real.submission.id);
+    expect((await task(budgeted.id)).exposure).toEqual({ spent_bits: 32, budget_bits: 32, releases: 2, status: 'exhausted' });
+    const dashboard = await setup.api.anonymous<DashboardDto>('GET', '/api/v1/dashboard');
+    expect(dashboard.body.tasks.find((row) => row.id === budgeted.id)?.exposure).toEqual({ spent_bits: 32, budget_bits: 32, releases: 2, status: 'exhausted' });
+
+    const announced = await exposureEvents(budgeted.id, (data) => data.status === 'exhausted');
+    expect(announced.map((data) => [data.releases, data.spent_bits, data.status])).toEqual([
+      [1, 16, 'open'],
+      [2, 32, 'open'],
+      [2, 32, 'exhausted'],
+    ]);
+    const publicTexts = [
+      (await setup.api.anonymous('GET', `/api/v1/verifications?limit=1000`)).text,
+      (await setup.api.anonymous('GET', `/api/v1/tasks/${budgeted.id}/best/history`)).text,
+      (await setup.api.anonymous('GET', '/api/v1/dashboard')).text,
+      JSON.stringify(announced),
+    ];
+    for (const text of publicTexts) for (const raw of ['0.4987', '0.4801', '0.4612']) expect(text).not.toContain(raw);
+  });
+
+  it('scores a budgeted task on its active shard, rotates to the next uploaded one when the budget is spent, re-scores the leader and held results there, and publishes the retired shard', async () => {
+    const budgeted = await setup.api.createTask({ heldout_budget: { step: 0.025 }, validator_benchmark_env: { HELDOUT_SHARD: 'coordinator' } });
+    const shardA = await upload(budgeted.id, 'a.bin');
+    const shardB = await upload(budgeted.id, 'b.bin');
+
+    const first = await decided(budgeted.id, 0.4987);
+    expect(first.shard).toBe(shardA);
+    expect(first.submission.release).toBe('improved');
+    expect((await task(budgeted.id)).exposure).toEqual({ spent_bits: 16, budget_bits: 16, releases: 1, status: 'open' });
+    expect((await publicVerification(first.submission.id)).metric_value).toBe(0.5);
+
+    const second = await decided(budgeted.id, 0.41);
+    expect(second.shard).toBe(shardA);
+    expect(second.submission.release).toBe('held_for_rotation');
+    // Shard A retired: its raw metrics are public now; shard B is active with a fresh budget.
+    expect(await publicVerification(first.submission.id)).toMatchObject({ metric_value: 0.4987, observed_metrics: { loss: 0.4987, other: 7 } });
+    expect((await task(budgeted.id)).exposure).toEqual({ spent_bits: 0, budget_bits: 16, releases: 0, status: 'open' });
+    const rotated = (await exposureEvents(budgeted.id, (data) => data.rotated === true)).at(-1);
+    expect(rotated).toMatchObject({ shard_seq: 2, rotated: true });
+
+    // The leader, then the held result, are re-scored on shard B.
+    const rescores = await setup.api.leased(setup.people.bob, { task_id: budgeted.id, limit: 16 });
+    expect(rescores.map((job) => [job.reason, job.submission_id, job.replay_spec.validator_benchmark_env.HELDOUT_SHA256])).toEqual([
+      ['rescore', first.submission.id, shardB],
+      ['rescore', second.submission.id, shardB],
+    ]);
+    const leaderRescore = await setup.api.result(setup.people.bob, rescores[0].job_id, { status: 'accepted', observed_metrics: { loss: 0.5104 } });
+    expectStatus(leaderRescore, 200);
+    expect(await best(budgeted.id)).toMatchObject({ submission_id: first.submission.id, metric_value: 0.5 });
+    expectStatus(await setup.api.result(setup.people.bob, rescores[1].job_id, { status: 'accepted', observed_metrics: { loss: 0.4093 } }), 200);
+    expect(await best(budgeted.id)).toMatchObject({ submission_id: second.submission.id, metric_value: 0.4 });
+    const again = await setup.api.signed<SubmissionDto>(setup.people.dave, 'GET', `/api/v1/submissions/${second.submission.id}`);
+    expect(again.body.release).toBe('improved');
+    expect((await task(budgeted.id)).exposure).toEqual({ spent_bits: 16, budget_bits: 16, releases: 1, status: 'open' });
+    const publicTexts = (await setup.api.anonymous('GET', `/api/v1/verifications?limit=1000`)).text;
+    for (const raw of ['0.5104', '0.4093']) expect(publicTexts).not.toContain(raw);
+
+    // Shard B spent and none left: exhausted, until an admin uploads one and asks for a re-score.
+    const third = await decided(budgeted.id, 0.3);
+    expect(third.shard).toBe(shardB);
+    expect(third.submission.release).toBe('held_for_rotation');
+    expect((await task(budgeted.id)).exposure?.status).toBe('exhausted');
+    const shardC = await upload(budgeted.id, 'c.bin');
+    const rescore = await setup.api.admin<RescoreResponseDto>('POST', `/api/v1/tasks/${budgeted.id}/rescore`);
+    expectStatus(rescore, 200);
+    expect(rescore.body).toEqual({ task_id: budgeted.id, queued: 2, rotated: true, exposure: { spent_bits: 0, budget_bits: 16, releases: 0, status: 'open' } });
+    const onC = await setup.api.leased(setup.people.bob, { task_id: budgeted.id, limit: 16 });
+    expect(onC.map((job) => [job.submission_id, job.replay_spec.validator_benchmark_env.HELDOUT_SHA256])).toEqual([
+      [second.submission.id, shardC],
+      [third.submission.id, shardC],
+    ]);
+    // Shard B's raw metrics are public now, re-scores included.
+    expect((await setup.api.anonymous('GET', `/api/v1/verifications?limit=1000`)).text).toContain('0.4093');
+  });
+
+  it('holds a result scored on a shard retired since, and re-scores it on the active one without rotating again', async () => {
+    const budgeted = await setup.api.createTask({ heldout_budget: { step: 0.025 }, validator_benchmark_env: { HELDOUT_SHARD: 'coordinator' } });
+    const shardA = await upload(budgeted.id, 'a.bin');
+    await upload(budgeted.id, 'b.bin');
+    const late = await setup.api.pending(setup.people.eve, budgeted.id);
+    const lateJob = await setup.api.leaseOf(setup.people.alice, late);
+    expect(lateJob.replay_spec.validator_benchmark_env.HELDOUT_SHA256).toBe(shardA);
+    const leader = await decided(budgeted.id, 0.4987);
+    const held = await decided(budgeted.id, 0.41);
+    expect(held.submission.release).toBe('held_for_rotation');
+
+    expectStatus(await setup.api.result(setup.people.alice, lateJob.job_id, { status: 'accepted', observed_metrics: { loss: 0.3 } }), 200);
+    const lateNow = await setup.api.signed<SubmissionDto>(setup.people.eve, 'GET', `/api/v1/submissions/${late.id}`);
+    expect(lateNow.body.release).toBe('held_for_rotation');
+    expect((await task(budgeted.id)).exposure).toEqual({ spent_bits: 0, budget_bits: 16, releases: 0, status: 'open' });
+    const rescores = await setup.api.leased(setup.people.bob, { task_id: budgeted.id, limit: 16 });
+    expect(rescores.map((job) => job.submission_id)).toEqual([leader.submission.id, held.submission.id, late.id]);
+
+    // The held result's re-score comes back before the leader's: it restarts the best on the new shard outright.
+    expectStatus(await setup.api.result(setup.people.bob, rescores[1].job_id, { status: 'accepted', observed_metrics: { loss: 0.4093 } }), 200);
+    expect(await best(budgeted.id)).toMatchObject({ submission_id: held.submission.id, metric_value: 0.4 });
+    expectStatus(await setup.api.result(setup.people.bob, rescores[0].job_id, { status: 'accepted', observed_metrics: { loss: 0.5104 } }), 200);
+    expect(await best(budgeted.id)).toMatchObject({ submission_id: held.submission.id, metric_value: 0.4 });
+    const leaderNow = await setup.api.signed<SubmissionDto>(setup.people.dave, 'GET', `/api/v1/submissions/${leader.submission.id}`);
+    // Its re-score released nothing new: the leader's own earlier release stands.
+    expect(leaderNow.body.release).toBe('improved');
+  });
+
+  it('re-scores the leader of a task without a budget on admin request, and the best restarts from its new raw value', async () => {
+    const plain = await setup.api.createTask();
+    const leader = await decided(plain.id, 0.42);
+    expect(await best(plain.id)).toMatchObject({ submission_id: leader.submission.id, metric_value: 0.42 });
+    const rescore = await setup.api.admin<RescoreResponseDto>('POST', `/api/v1/tasks/${plain.id}/rescore`);
+    expect(rescore.body).toEqual({ task_id: plain.id, queued: 1, rotated: false, exposure: null });
+    expect((await setup.api.admin<RescoreResponseDto>('POST', `/api/v1/tasks/${plain.id}/rescore`)).body.queued).toBe(0);
+    const [job] = await setup.api.leased(setup.people.alice, { task_id: plain.id });
+    expect(job).toMatchObject({ reason: 'rescore', submission_id: leader.submission.id });
+    expectStatus(await setup.api.result(setup.people.alice, job.job_id, { status: 'accepted', observed_metrics: { loss: 0.44 } }), 200);
+    expect(await best(plain.id)).toMatchObject({ submission_id: leader.submission.id, metric_value: 0.44 });
+    expectStatus(await setup.api.admin('POST', `/api/v1/tasks/00000000-0000-4000-8000-000000000000/rescore`), 404);
+    expectStatus(await setup.api.anonymous('POST', `/api/v1/tasks/${plain.id}/rescore`), 401);
+  });
+
+  it('sets a budget on an existing task, and refuses a bad one with 422 and an unknown task with 404', async () => {
+    const plain = await setup.api.createTask();
+    const set = await setup.api.admin<TaskDto>('PUT', `/api/v1/tasks/${plain.id}/heldout-budget`, { bits: 48 });
+    expectStatus(set, 200);
+    expect(set.body).toMatchObject({ heldout_budget: { enabled: true, step: 0, bits: 48, delta: 0.05 }, exposure: { budget_bits: 48, status: 'open' } });
+    const dashboard = await setup.api.anonymous<DashboardDto>('GET', '/api/v1/dashboard');
+    expect(dashboard.body.tasks.find((row) => row.id === plain.id)?.exposure).toEqual({ spent_bits: 0, budget_bits: 48, releases: 0, status: 'open' });
+    expect(itemsOf(await setup.api.admin('PUT', `/api/v1/tasks/${plain.id}/heldout-budget`, { bits: 8 }))).toEqual([['greater_than_equal', 'body.bits']]);
+    expect(itemsOf(await setup.api.admin('PUT', `/api/v1/tasks/${plain.id}/heldout-budget`, { step: -1, rounds: 2 }))).toEqual([
+      ['extra_forbidden', 'body.rounds'],
+      ['greater_than_equal', 'body.step'],
+    ]);
+    expectStatus(await setup.api.admin('PUT', `/api/v1/tasks/00000000-0000-4000-8000-000000000000/heldout-budget`, { bits: 48 }), 404);
+    expectStatus(await setup.api.anonymous('PUT', `/api/v1/tasks/${plain.id}/heldout-budget`, { bits: 48 }), 401);
+    const off = await setup.api.admin<TaskDto>('PUT', `/api/v1/tasks/${plain.id}/heldout-budget`, { enabled: false });
+    expect(off.body).toMatchObject({ heldout_budget: { enabled: false }, exposure: null });
+  });
+});
