@@ -1,26 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import {
-  ApiError,
-  ApiValidationError,
-  ArtifactDescriptorDto,
-  ClaimStatus,
-  CompetitionMode,
-  CreateSubmissionDto,
-  ErrorCode,
-  SubmissionDetailDto,
-  SubmissionQueryDto,
-  TaskState,
-  ValidationErrorItem,
-} from '@rcs/contracts';
+import { ApiError, ApiValidationError, ArtifactDescriptorDto, ClaimStatus, CompetitionMode, CreateSubmissionDto, ErrorCode, SubmissionDetailDto, SubmissionQueryDto, TaskState, ValidationErrorItem, orRefused, type Refusable } from '@rcs/contracts';
 import { checkPatch, patchViolationItems } from '@rcs/patch';
 import { inTransaction } from '@rcs/persistence';
 import { AuthPrincipal, assertOwner } from '@rcs/auth';
 import { ClaimsRepository, ClaimTasks, type SubmittedClaimTask } from '../claims/claims.module';
 import { DomainEvents } from '../events/domain-events';
 import { isUuid } from '../common/ids';
-import { orRefused, type Refusable } from '../common/refusal';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { CoordinatorConfig } from '../config/config';
 import { RateLimitService } from '../rate-limit/rate-limit.service';

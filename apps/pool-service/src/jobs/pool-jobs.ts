@@ -1,5 +1,5 @@
-import { EmptyJobData, EpochJob, PoolMaintenanceJob, QueueName, RolloverData } from '@rcs/contracts';
-import { onJobOf, repeatOf, type JobSpec, type QueueSettings } from '@rcs/queue';
+import { EmptyJobData, EpochJob, PoolMaintenanceJob, QUEUE_JOB_NAMES, QueueName, RolloverData } from '@rcs/contracts';
+import { onJobOf, repeatOf, type CatalogQueues, type JobSpec } from '@rcs/queue';
 import type { PoolServiceConfig } from '../config/config';
 
 export interface AssignmentExpiryOutcome {
@@ -42,10 +42,10 @@ export function rolloverBackoffMs(attemptsMade: number): number {
   return Math.min(30_000, 500 * 2 ** attemptsMade);
 }
 
-export const POOL_QUEUES: Record<QueueName.PoolMaintenance | QueueName.Epochs, QueueSettings> = {
-  [QueueName.PoolMaintenance]: { jobNames: [PoolMaintenanceJob.ExpireAssignments] },
+export const POOL_QUEUES: CatalogQueues<PoolJobs> = {
+  [QueueName.PoolMaintenance]: { jobNames: QUEUE_JOB_NAMES[QueueName.PoolMaintenance] },
   [QueueName.Epochs]: {
-    jobNames: [EpochJob.Rollover, EpochJob.Check],
+    jobNames: QUEUE_JOB_NAMES[QueueName.Epochs],
     lockDuration: EPOCH_JOB_LOCK_MS,
     stalledInterval: EPOCH_STALL_CHECK_MS,
     backoffStrategy: rolloverBackoffMs,
