@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ReputationRepository } from '../reputation/reputation.module';
-import { AssignmentEntity } from '../tasks/entities/assignment.entity';
+import { AssignmentEntity } from '../assignments/entities/assignment.entity';
 import { MinerEntity } from './entities/miner.entity';
 import { RecipientChangeEntity, type RecipientChangeKind } from './entities/recipient-change.entity';
 

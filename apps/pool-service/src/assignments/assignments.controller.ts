@@ -41,7 +41,7 @@ function algorithmDto(a: AlgorithmEntity) {
 /** Pool task and lease routes (spec 001 "Pool task / lease routes"; DECISIONS.md §11). Not the coordinator's tasks. */
 @ApiTags('pool tasks')
 @Controller('api/v1/tasks')
-export class TasksController {
+export class AssignmentsController {
   constructor(private readonly assignments: AssignmentsService) {}
 
   @Get('pending_evaluations')
