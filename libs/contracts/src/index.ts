@@ -3,6 +3,7 @@ export * from './errors/api-error';
 export * from './errors/refusable';
 export * from './errors/error-status';
 export * from './errors/api-errors.decorator';
+export * from './errors/api-validation-failure.decorator';
 export * from './errors/error-response.dto';
 
 export * from './enums';
