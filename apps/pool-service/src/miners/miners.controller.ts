@@ -5,7 +5,8 @@ import { AuthPrincipalMissingError, CurrentAuth, HotkeyPrincipal, PoolSigned, Pu
 import { ApiValidationFailure, ApiErrors, ColdkeyDeclaredDto, ErrorCode, LeaderboardEntryDto, LeaderboardQueryDto, MinerStatsDto, PoolMinerDto, RecipientDto, RecipientHistoryDto, RecipientUpdatedDto, RecipientUpdateDto, SIGNATURE_ERRORS } from '@rcs/contracts';
 import { iso } from '../common/iso';
 import { IgnoredPoolBody, PoolBody, PoolQuery } from '../common/pool-model.pipe';
-import { MinersService, SignedColdkey } from './miners.service';
+import type { SignedColdkey } from './miners.repository';
+import { MinersService } from './miners.service';
 
 
 /** Recipient-update signatures cover the coldkey too. */

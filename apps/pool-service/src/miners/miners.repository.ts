@@ -3,14 +3,18 @@ import { EntityManager } from 'typeorm';
 import { MinerEntity } from './entities/miner.entity';
 import { RecipientChangeEntity, type RecipientChangeKind } from './entities/recipient-change.entity';
 
-export interface RecipientChange {
+/** What a recipient change carries besides its kind: the miner, the coldkey and the signed record. */
+export interface SignedColdkey {
   hotkey: string;
-  kind: RecipientChangeKind;
   coldkey: string;
   signedColdkey: string;
   signedTimestamp: string;
   signature: string;
   route: string;
+}
+
+export interface RecipientChange extends SignedColdkey {
+  kind: RecipientChangeKind;
 }
 
 /** Miners, their recipients and the history of recipient changes (reads across domains: `MinerStatsReadModel`). */

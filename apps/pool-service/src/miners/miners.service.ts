@@ -9,17 +9,7 @@ import { PoolClock } from '../common/pool-clock';
 import { EpochsRepository } from '../epochs/epochs.module';
 import { MinerEntity } from './entities/miner.entity';
 import { MinerStatsReadModel } from '../miner-stats/miner-stats.module';
-import { MinersRepository, RecipientChange } from './miners.repository';
-
-/** What a recipient change carries besides the miner and the coldkey. */
-export interface SignedColdkey {
-  hotkey: string;
-  coldkey: string;
-  signedColdkey: string;
-  signedTimestamp: string;
-  signature: string;
-  route: string;
-}
+import { MinersRepository, RecipientChange, type SignedColdkey } from './miners.repository';
 
 /** Miners, stats, leaderboard and recipients (DECISIONS.md §11 Miners, Recipients). */
 @Injectable()
