@@ -80,7 +80,7 @@ describe('rcs mcp, driven by the MCP SDK client', () => {
     validatorUri = mnemonicGenerate();
     minerMnemonic = mnemonicGenerate();
     miner = (await keypairFromUri(minerMnemonic)).address;
-    coordinator = await startCoordinatorProcess((await keypairFromUri(validatorUri)).address, 'cli_mcp');
+    coordinator = await startCoordinatorProcess({ validatorHotkey: (await keypairFromUri(validatorUri)).address, database: 'cli_mcp' });
     pool = await startPoolProcess({ coordinatorUrl: coordinator.url, budgetRao: 1_000_000n });
     const origin = join(dir, 'origin');
     mkdirSync(origin);

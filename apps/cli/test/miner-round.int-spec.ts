@@ -39,7 +39,7 @@ describe('rcs against a running coordinator and validator runner', () => {
 
   beforeAll(async () => {
     validatorUri = mnemonicGenerate();
-    coordinator = await startCoordinatorProcess((await keypairFromUri(validatorUri)).address, 'cli_e2e');
+    coordinator = await startCoordinatorProcess({ validatorHotkey: (await keypairFromUri(validatorUri)).address, database: 'cli_e2e' });
     const origin = join(dir, 'origin');
     mkdirSync(origin);
     git(origin, 'init', '-q', '-b', 'main');

@@ -18,7 +18,7 @@ describe('rcs admin and validator commands against a running coordinator', () =>
   beforeAll(async () => {
     const validatorUri = mnemonicGenerate();
     validatorHotkey = (await keypairFromUri(validatorUri)).address;
-    coordinator = await startCoordinatorProcess(validatorHotkey, 'cli_operator');
+    coordinator = await startCoordinatorProcess({ validatorHotkey, database: 'cli_operator' });
     admin = { HOME: join(dir, 'home'), RCS_COORDINATOR_URL: coordinator.url, RCS_ADMIN_TOKEN: coordinator.adminToken };
     validator = { HOME: join(dir, 'home'), RCS_COORDINATOR_URL: coordinator.url, RCS_KEY_URI: validatorUri };
   }, 180_000);

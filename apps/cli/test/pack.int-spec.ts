@@ -65,7 +65,7 @@ describe('the packed rcs, installed outside the repository', () => {
     symlinkSync(join('..', 'lib', 'node_modules', '@rcs', 'cli', manifest.bin['rcs'] as string), bin);
 
     const validatorUri = mnemonicGenerate();
-    coordinator = await startCoordinatorProcess((await keypairFromUri(validatorUri)).address, 'cli_pack');
+    coordinator = await startCoordinatorProcess({ validatorHotkey: (await keypairFromUri(validatorUri)).address, database: 'cli_pack' });
     env = { HOME: join(dir, 'home'), RCS_COORDINATOR_URL: coordinator.url, RCS_ADMIN_TOKEN: coordinator.adminToken, RCS_KEY_URI: mnemonicGenerate() };
   }, 180_000);
 

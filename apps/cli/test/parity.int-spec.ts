@@ -32,7 +32,7 @@ describe('rcs parity with BitSota’s miner client', () => {
   };
 
   beforeAll(async () => {
-    coordinator = await startCoordinatorProcess((await keypairFromUri(mnemonicGenerate())).address, 'cli_parity');
+    coordinator = await startCoordinatorProcess({ validatorHotkey: (await keypairFromUri(mnemonicGenerate())).address, database: 'cli_parity' });
     const origin = join(dir, 'origin');
     mkdirSync(origin);
     git(origin, 'init', '-q', '-b', 'main');

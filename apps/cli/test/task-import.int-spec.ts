@@ -31,7 +31,7 @@ describe('rcs admin task import', () => {
   let admin: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
-    coordinator = await startCoordinatorProcess((await keypairFromUri(mnemonicGenerate())).address, 'cli_import');
+    coordinator = await startCoordinatorProcess({ validatorHotkey: (await keypairFromUri(mnemonicGenerate())).address, database: 'cli_import' });
     admin = { HOME: join(dir, 'home'), RCS_COORDINATOR_URL: coordinator.url, RCS_ADMIN_TOKEN: coordinator.adminToken };
   }, 180_000);
 

@@ -1,15 +1,18 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
-import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
-import { CoordinatorProcess, runOperatorScript, startCoordinatorProcess } from './support/coordinator-process';
+import { BtAuthSigner, cryptoReady, keypairFromUri } from '@rcs/auth';
+import { startCoordinatorProcess, type RunningCoordinator, type TestDatabase } from '@rcs/testing';
+import { createCoordinatorTestDatabase } from './harness';
+import { runOperatorScript } from './support/operator-script';
 
 /** The "done when": a scripted round over HTTP against the coordinator running as its own process. */
 describe('scripted round against a running coordinator-api', () => {
-  let coordinator: CoordinatorProcess;
+  let coordinator: RunningCoordinator<TestDatabase>;
 
   beforeAll(async () => {
-    coordinator = await startCoordinatorProcess();
+    await cryptoReady();
+    coordinator = await startCoordinatorProcess({ database: await createCoordinatorTestDatabase() });
   }, 120_000);
 
   afterAll(async () => {

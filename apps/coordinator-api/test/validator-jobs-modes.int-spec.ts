@@ -1,16 +1,18 @@
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, cryptoReady, keypairFromUri } from '@rcs/auth';
-import { CoordinatorProcess, runOperatorScript, startCoordinatorProcess } from './support/coordinator-process';
+import { startCoordinatorProcess, type RunningCoordinator, type TestDatabase } from '@rcs/testing';
+import { createCoordinatorTestDatabase } from './harness';
+import { runOperatorScript } from './support/operator-script';
 
 /** The "done when": one submission of each competition mode decided over HTTP, the coordinator its own process. */
 describe('every competition mode against a running coordinator-api', () => {
-  let coordinator: CoordinatorProcess;
+  let coordinator: RunningCoordinator<TestDatabase>;
   let validator: BtAuthSigner;
 
   beforeAll(async () => {
     await cryptoReady();
     validator = new BtAuthSigner(await keypairFromUri('//Alice'));
-    coordinator = await startCoordinatorProcess({ VALIDATOR_HOTKEYS: validator.hotkey });
+    coordinator = await startCoordinatorProcess({ validatorHotkey: validator.hotkey, database: await createCoordinatorTestDatabase() });
   }, 120_000);
 
   afterAll(async () => {

@@ -4,7 +4,7 @@ import { createHealthController, serviceAuthModule, serviceStoreModules } from '
 import { Public } from '@rcs/auth';
 import { ApiErrors } from '@rcs/contracts';
 import { AlgorithmsModule } from './algorithms/algorithms.module';
-import { ClaimsModule } from './claims/claims.module';
+import { PayoutClaimsModule } from './payout-claims/payout-claims.module';
 import { ClockModule } from './common/clock.module';
 import { TrailingSlashAliases } from './common/trailing-slash';
 import { PoolServiceConfig } from './config/config';
@@ -20,7 +20,7 @@ import { PoolMetricsModule } from './metrics/pool-metrics';
 import { MinersModule } from './miners/miners.module';
 import { ReputationModule } from './reputation/reputation.module';
 import { ResultsModule } from './results/results.module';
-import { TasksModule } from './tasks/tasks.module';
+import { AssignmentsModule } from './assignments/assignments.module';
 
 @Module({})
 export class AppModule {
@@ -60,9 +60,9 @@ export class AppModule {
         MinersModule,
         ResultsModule,
         AlgorithmsModule,
-        TasksModule,
+        AssignmentsModule,
         EpochsModule,
-        ...ClaimsModule.forRoot(config),
+        ...PayoutClaimsModule.forRoot(config),
       ],
       controllers: [createHealthController('pool-service', '0.1.0', ['healthz'], Public(), ApiErrors()), HealthController, DisclaimerController],
       providers: [TrailingSlashAliases],

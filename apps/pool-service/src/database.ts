@@ -1,7 +1,7 @@
 import type { EntityClassOrSchema, MigrationClass } from '@rcs/persistence';
 import { AlgorithmEntity } from './algorithms/entities/algorithm.entity';
 import { EvaluationEntity } from './algorithms/entities/evaluation.entity';
-import { AssignmentEntity } from './tasks/entities/assignment.entity';
+import { AssignmentEntity } from './assignments/entities/assignment.entity';
 import { EpochAllocationEntity } from './epochs/entities/epoch-allocation.entity';
 import { EpochEntity } from './epochs/entities/epoch.entity';
 import { RewardSnapshotEntity } from './epochs/entities/reward-snapshot.entity';

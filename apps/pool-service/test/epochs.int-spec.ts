@@ -11,7 +11,7 @@ import { loadPoolServiceConfig } from '../src/config/config';
 import { rolloverJobId } from '../src/epochs/epochs.job';
 import { EpochPublisher } from '../src/epochs/epoch-publisher.service';
 import { EpochsService } from '../src/epochs/epochs.service';
-import { SnapshotRefusedError } from '../src/epochs/errors';
+import { SnapshotRefusedError, SnapshotUnavailableError } from '../src/epochs/errors';
 import type { PoolJobs } from '../src/jobs/pool-jobs';
 import { createPoolApp, PoolClient, PoolHarness, poolStoresEnv, startPool, type ErrorBody } from './support/harness';
 import { simulatedClaimsEnv } from './support/own-stores';
@@ -190,6 +190,14 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
     const status = await pool.client.send<{ payout: { snapshot: { unavailable_window: number; last_error: string } } }>('GET', '/status');
     expect(status.body.payout.snapshot.unavailable_window).toBe(14);
     expect(status.body.payout.snapshot.last_error).toContain('503');
+
+    // Through pool.epochs with two tries: the first fails and BullMQ runs it again after its backoff (no sleep holds the worker); the last falls back as above.
+    await expect(epochs.rollover(14, false)).rejects.toThrow(SnapshotUnavailableError);
+    const jobs = pool.app.get<JobQueue<PoolJobs>>(JobQueue);
+    const jobId = `${rolloverJobId(14)}-tries`;
+    const retried = await jobs.runAndWait(QueueName.Epochs, EpochJob.Rollover, { window: 14 }, 30_000, { jobId, attempts: 2, backoff: { type: 'custom' } });
+    expect(retried).toEqual({ epoch: 14, rollover: 'no_snapshot', publication: null });
+    expect((await jobs.queue(QueueName.Epochs, EpochJob.Rollover).getJob(jobId))?.attemptsStarted).toBe(2);
   }, 60_000);
 
   it('surfaces a failing publication in /status and retries it; claims before claims_open_at answer claims_not_open', async () => {

@@ -18,7 +18,7 @@ describe('the runner scan declares its GPUs', () => {
   beforeAll(async () => {
     validator = new BtAuthSigner(await keypairFromUri(mnemonicGenerate()));
     miner = new BtAuthSigner(await keypairFromUri(mnemonicGenerate()));
-    coordinator = await startCoordinatorProcess(validator.hotkey, 'runner_gpu');
+    coordinator = await startCoordinatorProcess({ validatorHotkey: validator.hotkey, database: 'runner_gpu' });
   }, 180_000);
 
   afterAll(async () => {

@@ -75,7 +75,7 @@ describe('prefetch of a coordinator-held shard', () => {
     stranger = new BtAuthSigner(await keypairFromUri(mnemonicGenerate()));
     miner = new BtAuthSigner(await keypairFromUri(mnemonicGenerate()));
     // Debug logs: the coordinator's whole log must still carry neither the shard nor its name.
-    coordinator = await startCoordinatorProcess(validator.hotkey, 'runner_heldout', { HELDOUT_STORE_DIR: join(root, 'store'), LOG_LEVEL: 'debug' });
+    coordinator = await startCoordinatorProcess({ validatorHotkey: validator.hotkey, database: 'runner_heldout', env: { HELDOUT_STORE_DIR: join(root, 'store'), LOG_LEVEL: 'debug' } });
     const task = await call(
       coordinator.url,
       'POST',

@@ -46,7 +46,7 @@ describe('validator-runner once against a running coordinator', () => {
     validatorUri = mnemonicGenerate();
     const validator = new BtAuthSigner(await keypairFromUri(validatorUri));
     miner = new BtAuthSigner(await keypairFromUri(mnemonicGenerate()));
-    coordinator = await startCoordinatorProcess(validator.hotkey, 'runner_e2e');
+    coordinator = await startCoordinatorProcess({ validatorHotkey: validator.hotkey, database: 'runner_e2e' });
     taskId = await createTask(`file://${join(root, 'origin')}`);
   }, 180_000);
 

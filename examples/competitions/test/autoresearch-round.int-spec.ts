@@ -64,10 +64,14 @@ describe('the autoresearch pack (BitSota profile) through a real coordinator and
     miner = new BtAuthSigner(await keypairFromUri(mnemonicGenerate()));
     host = new ArtifactHost();
     await host.start();
-    coordinator = await startCoordinatorProcess(validators.map((v) => v.signer.hotkey).join(','), 'autoresearch_round', {
-      ALLOW_INSECURE_ARTIFACT_URIS: 'true',
-      HELDOUT_ROTATION_SECRET: ROTATION_SECRET,
-      HELDOUT_STORE_DIR: join(root, 'store'),
+    coordinator = await startCoordinatorProcess({
+      validatorHotkey: validators.map((v) => v.signer.hotkey).join(','),
+      database: 'autoresearch_round',
+      env: {
+        ALLOW_INSECURE_ARTIFACT_URIS: 'true',
+        HELDOUT_ROTATION_SECRET: ROTATION_SECRET,
+        HELDOUT_STORE_DIR: join(root, 'store'),
+      },
     });
   }, ROUND_MS);
 

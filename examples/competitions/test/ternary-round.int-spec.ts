@@ -53,7 +53,7 @@ describe('the ternary pack as a centerless task, replayed by the runner in the b
     bob = new BtAuthSigner(await keypairFromUri(mnemonicGenerate()));
     host = new ArtifactHost();
     await host.start();
-    coordinator = await startCoordinatorProcess(validator.hotkey, 'packs_round', { ALLOW_INSECURE_ARTIFACT_URIS: 'true' });
+    coordinator = await startCoordinatorProcess({ validatorHotkey: validator.hotkey, database: 'packs_round', env: { ALLOW_INSECURE_ARTIFACT_URIS: 'true' } });
 
     const body = ternaryTaskBody();
     const task = await call(coordinator.url, 'POST', '/api/v1/tasks', { admin: coordinator.adminToken }, {

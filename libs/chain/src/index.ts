@@ -13,6 +13,7 @@ export * from './dev/dev-claim-contract';
 export * from './polkadot/polkadot-connection';
 export * from './polkadot/polkadot-subtensor';
 export * from './polkadot/polkadot-claim-contract';
+export * from './owners/cached-owner-reader';
 export * from './chain-adapters';
 export * from './chain.tokens';
 export * from './chain.module';

@@ -1,7 +1,9 @@
 export * from './errors/error-code';
 export * from './errors/api-error';
+export * from './errors/refusable';
 export * from './errors/error-status';
 export * from './errors/api-errors.decorator';
+export * from './errors/api-validation-failure.decorator';
 export * from './errors/error-response.dto';
 
 export * from './enums';
@@ -74,3 +76,4 @@ export * from './status/weight-setter-status.dto';
 export * from './queues/queues';
 export * from './common/page-query.dto';
 export * from './pool';
+export * from './events/sse-frames';

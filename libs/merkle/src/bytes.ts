@@ -19,10 +19,3 @@ export function fromHex(text: string, length?: number): Uint8Array {
   if (length !== undefined && bytes.length !== length) throw new MerkleInputError(`expected ${length} bytes, got ${bytes.length}`);
   return bytes;
 }
-
-export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i += 1) diff |= a[i] ^ b[i];
-  return diff === 0;
-}

@@ -1,4 +1,4 @@
-export { bytesEqual, fromHex, toHex, type Hex } from './bytes';
+export { fromHex, toHex, type Hex } from './bytes';
 export { MerkleInputError } from './errors';
 export { accountIdOf, CLAIM_LEAF_BYTES, decodeClaimLeaf, encodeClaimLeaf, type AccountInput, type ClaimLeaf } from './leaf';
 export { accountIdToSs58, ss58ToAccountId } from './ss58';

@@ -1,5 +1,5 @@
+import { equalBytes } from '@noble/curves/utils';
 import { blake2b } from '@noble/hashes/blake2';
-import { bytesEqual } from './bytes';
 import { MerkleInputError } from './errors';
 
 /** Bytes of every hash: BLAKE2b with a 256-bit digest. */
@@ -144,5 +144,5 @@ export function verifyAuditPath(leafHash: Uint8Array, index: number, treeSize: n
     fn = Math.floor(fn / 2);
     sn = Math.floor(sn / 2);
   }
-  return sn === 0 && bytesEqual(r, root);
+  return sn === 0 && equalBytes(r, root);
 }

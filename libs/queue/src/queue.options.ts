@@ -1,5 +1,5 @@
 import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
-import type { DefaultJobOptions } from 'bullmq';
+import type { BackoffStrategy, DefaultJobOptions } from 'bullmq';
 
 export interface QueueSettings {
   /** Every job name this queue carries; each needs exactly one `@OnJob` handler. */
@@ -15,6 +15,8 @@ export interface QueueSettings {
   lockDuration?: number;
   /** How often (ms) each worker moves active jobs whose lock has expired back to waiting (BullMQ default 30 000). */
   stalledInterval?: number;
+  /** The delay before a retry of a job added with `backoff: { type: 'custom' }` (BullMQ's worker `backoffStrategy`). */
+  backoffStrategy?: BackoffStrategy;
   /** Merged over the module defaults (retention of finished jobs). */
   defaultJobOptions?: DefaultJobOptions;
 }

@@ -33,7 +33,15 @@ export { thrownBy } from './thrown-by';
 export { suiteTempDir, testTempDir } from './jest/temp-dir';
 export { FakeCoordinator, snapshotOf } from './http/fake-coordinator';
 export { until, UntilError } from './until';
-export { benchTaskBody, runValidatorRunner, startCoordinatorProcess, type RunnerRun, type RunningCoordinator } from './stack/coordinator-process';
+export {
+  benchTaskBody,
+  runValidatorRunner,
+  startCoordinatorProcess,
+  type CoordinatorDatabase,
+  type CoordinatorProcessOptions,
+  type RunnerRun,
+  type RunningCoordinator,
+} from './stack/coordinator-process';
 export { REPO_ROOT, repoNodeArgs } from './process/repo-node';
 export { ArtifactHost, makeTernaryRepository, packTernaryArtifacts, PACKS_DIR, pythonNumpyProblem, TernaryPackError, ternaryTaskBody, type TernaryPacking } from './stack/ternary-pack';
 export { SPEC_COMPETITION_DEFAULTS, SPEC_TASK_METRIC_DEFAULTS } from './fixtures/spec-defaults';

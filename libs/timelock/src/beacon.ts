@@ -1,9 +1,10 @@
 import { bls12_381 } from '@noble/curves/bls12-381';
 import type { Fp2 } from '@noble/curves/abstract/tower';
 import type { WeierstrassPoint } from '@noble/curves/abstract/weierstrass';
+import { equalBytes } from '@noble/curves/utils';
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
-import { bytesEqual, isBytes, ownBytes, roundOf, u64Bytes } from './bytes';
+import { isBytes, ownBytes, roundOf, u64Bytes } from './bytes';
 import { TimelockError } from './errors';
 
 export type G1Point = WeierstrassPoint<bigint>;
@@ -35,7 +36,7 @@ function decodePoint<P extends G1Point | G2Point>(input: Uint8Array, length: num
     throw new TimelockError('invalid_point', `${what} is not a point of the prime-order subgroup: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (point.is0()) throw new TimelockError('invalid_point', `${what} is the point at infinity`);
-  if (!bytesEqual(point.toBytes(true), bytes)) throw new TimelockError('invalid_point', `${what} is not canonically encoded`);
+  if (!equalBytes(point.toBytes(true), bytes)) throw new TimelockError('invalid_point', `${what} is not canonically encoded`);
   return point;
 }
 

@@ -32,14 +32,6 @@ export function xorBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-/** Equality that reads every byte, so timing does not say where two secrets differ. */
-export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i += 1) diff |= a[i] ^ b[i];
-  return diff === 0;
-}
-
 /** A Uint8Array (a Buffer too), also one made in another realm (a vm context), as noble checks it. */
 export function isBytes(value: unknown): value is Uint8Array {
   return value instanceof Uint8Array || (ArrayBuffer.isView(value) && value.constructor.name === 'Uint8Array');

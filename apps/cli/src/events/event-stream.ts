@@ -1,4 +1,5 @@
 import { AnswerBoundError, ServiceAnswerError, ServiceUnreachableError, answerError, readBoundedBody, sizeText } from '@rcs/client';
+import { parseSseFrame, takeSseFrames } from '@rcs/contracts';
 import { CLI_BODY_BYTES } from '../http/limits';
 
 /** One Server-Sent Event of `/api/v1/events`: its name and its `data:` text (one JSON object). */
@@ -46,10 +47,10 @@ export async function followEvents(
     try {
       for await (const chunk of response.body) {
         buffer += decoder.decode(chunk as Uint8Array, { stream: true }).replace(/\r\n?/g, '\n');
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const event = parseEvent(buffer.slice(0, end));
-          buffer = buffer.slice(end + 2);
+        const { frames, rest } = takeSseFrames(buffer);
+        buffer = rest;
+        for (const block of frames) {
+          const event = parseEvent(block);
           if (event !== null && onEvent(event)) return;
         }
         // What is left is one unfinished event: a service that never ends it must not fill the memory.
@@ -73,17 +74,6 @@ export async function followEvents(
 
 /** One event block; comments (`: heartbeat`) and blocks without data are null. */
 export function parseEvent(block: string): StreamEvent | null {
-  let id = '';
-  let event = 'message';
-  const data: string[] = [];
-  for (const line of block.split('\n')) {
-    if (line === '' || line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon < 0 ? line : line.slice(0, colon);
-    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'id') id = value;
-    else if (field === 'event') event = value;
-    else if (field === 'data') data.push(value);
-  }
-  return data.length === 0 ? null : { id, event, data: data.join('\n') };
+  const { id, event, data } = parseSseFrame(block);
+  return data === null ? null : { id, event, data };
 }

@@ -2,12 +2,11 @@ import { Public } from '@rcs/auth';
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, BestResultChangeDto, BestResultDto, BestResultHistoryQueryDto, ErrorCode } from '@rcs/contracts';
+import { ApiValidationFailure, ApiErrors, BestResultChangeDto, BestResultDto, BestResultHistoryQueryDto, ErrorCode } from '@rcs/contracts';
 import { toBestResultChangeDto, toBestResultDto } from './best-result.mapper';
 import { BestResultsService } from './best-results.service';
 import { JsonAnswer, jsonAnswer, sendJson } from '../common/json-answer';
 import { ReadCoalescer } from '../common/read-coalescer';
-import { ApiValidationFailure } from '../common/validation-response';
 
 const TASK_ID = { name: 'task_id', description: 'Task id (uuid); anything else is 404 `task_not_found`.' };
 

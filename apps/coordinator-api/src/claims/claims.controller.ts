@@ -1,11 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentAuth, HotkeyPrincipal, Public, StakeGated } from '@rcs/auth';
-import { ApiErrors, ClaimDto, ClaimQueryDto, CreateTaskClaimDto, ErrorCode, SIGNATURE_ERRORS } from '@rcs/contracts';
+import { ApiValidationFailure, ApiErrors, ClaimDto, ClaimQueryDto, CreateTaskClaimDto, ErrorCode, SIGNATURE_ERRORS } from '@rcs/contracts';
 import { toClaimDto } from './claim.mapper';
 import { ClaimsService } from './claims.service';
 import { PublicListRoute } from '../common/list-route';
-import { ApiValidationFailure } from '../common/validation-response';
 
 @ApiTags('claims')
 @Controller('api/v1')

@@ -3,21 +3,10 @@ import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiHeader, ApiOkResponse, Api
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { Admin, CurrentAuth, HotkeyPrincipal, Validator } from '@rcs/auth';
-import {
-  ApiErrors,
-  ApiValidationError,
-  ErrorCode,
-  HeldoutDeletedDto,
-  HELDOUT_NAME_HEADER,
-  HELDOUT_SHARD_NAME,
-  HeldoutShardDto,
-  HeldoutVerificationDto,
-  SIGNATURE_ERRORS,
-} from '@rcs/contracts';
+import { ApiValidationFailure, ApiErrors, ApiValidationError, ErrorCode, HeldoutDeletedDto, HELDOUT_NAME_HEADER, HELDOUT_SHARD_NAME, HeldoutShardDto, HeldoutVerificationDto, SIGNATURE_ERRORS } from '@rcs/contracts';
 import { validationItem } from '@rcs/http';
 import { HeldoutShardEntity } from './entities/heldout-shard.entity';
 import { HeldoutService } from './heldout.service';
-import { ApiValidationFailure } from '../common/validation-response';
 
 const TASK_ID = { name: 'task_id', description: 'Task id (uuid); anything else is 404 `task_not_found`.' };
 const ADMIN_ERRORS = [ErrorCode.InvalidAdminToken, [ErrorCode.AdminUnconfigured, 'ADMIN_TOKENS is not set']] as const;

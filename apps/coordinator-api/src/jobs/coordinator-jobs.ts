@@ -1,5 +1,5 @@
-import { EmptyJobData, MaintenanceJob, PlannerJob, PlannerJobResult, QueueName, RebuildSnapshotData, RewardsJob } from '@rcs/contracts';
-import { onJobOf, repeatOf, type JobSpec } from '@rcs/queue';
+import { EmptyJobData, MaintenanceJob, PlannerJob, PlannerJobResult, QUEUE_JOB_NAMES, QueueName, RebuildSnapshotData, RewardsJob } from '@rcs/contracts';
+import { onJobOf, repeatOf, type CatalogQueues, type JobSpec } from '@rcs/queue';
 import type { CoordinatorConfig } from '../config/config';
 import type { AgenticPlanOutcome, ExpiryOutcome, LeaseExpiryOutcome, RebuildOutcome, SnapshotCheckOutcome } from './job-results';
 
@@ -20,12 +20,12 @@ export type CoordinatorJobs = {
   };
 };
 
-export const COORDINATOR_QUEUES = {
-  [QueueName.Maintenance]: { jobNames: [MaintenanceJob.ExpireClaims, MaintenanceJob.ExpireLeases] },
+export const COORDINATOR_QUEUES: CatalogQueues<CoordinatorJobs> = {
+  [QueueName.Maintenance]: { jobNames: QUEUE_JOB_NAMES[QueueName.Maintenance] },
   // One planner run at a time (DECISIONS.md §4); the planner also sets a global concurrency of 1 across replicas.
-  [QueueName.Planner]: { jobNames: [PlannerJob.Run, PlannerJob.RunAgentic], concurrency: 1 },
+  [QueueName.Planner]: { jobNames: QUEUE_JOB_NAMES[QueueName.Planner], concurrency: 1 },
   // Rebuilds never overlap: RewardsRebuildService deduplicates them queue-wide.
-  [QueueName.Rewards]: { jobNames: [RewardsJob.RebuildSnapshot, RewardsJob.CheckSnapshot] },
+  [QueueName.Rewards]: { jobNames: QUEUE_JOB_NAMES[QueueName.Rewards] },
 };
 
 /** `@OnJob` typed by `CoordinatorJobs`: a handler's data and result must be its job's. */

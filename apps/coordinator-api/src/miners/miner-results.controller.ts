@@ -1,9 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Public } from '@rcs/auth';
-import { ApiErrors, MinerResultsDto, MinerResultsQueryDto } from '@rcs/contracts';
+import { ApiValidationFailure, ApiErrors, MinerResultsDto, MinerResultsQueryDto } from '@rcs/contracts';
 import { MinerResultsService } from './miner-results.service';
-import { ApiValidationFailure } from '../common/validation-response';
 
 @ApiTags('miners')
 @Controller('api/v1/miners')

@@ -1,19 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentAuth, HotkeyPrincipal, Public, StakeGated } from '@rcs/auth';
-import {
-  ApiErrors,
-  ErrorCode,
-  PeerConsensusDto,
-  PeerEvaluateDto,
-  PeerEvaluationDto,
-  PeerEvaluationQueryDto,
-  SIGNATURE_ERRORS,
-} from '@rcs/contracts';
+import { ApiValidationFailure, ApiErrors, ErrorCode, PeerConsensusDto, PeerEvaluateDto, PeerEvaluationDto, PeerEvaluationQueryDto, SIGNATURE_ERRORS } from '@rcs/contracts';
 import { toPeerEvaluationDto } from './peer-evaluation.mapper';
 import { PeerEvaluationService } from './peer-evaluation.service';
 import { PublicListRoute } from '../common/list-route';
-import { ApiValidationFailure } from '../common/validation-response';
 
 const SUBMISSION_ID = { name: 'submission_id', description: 'Submission id (uuid); anything else is 404 `submission_not_found`.' };
 

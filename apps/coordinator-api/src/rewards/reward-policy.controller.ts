@@ -1,10 +1,9 @@
 import { Body, Controller, Get, HttpCode, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Admin } from '@rcs/auth';
-import { ApiErrors, ErrorCode, RewardPolicyDto, RewardPolicyVersionDto, UpdateRewardPolicyDto } from '@rcs/contracts';
+import { ApiValidationFailure, ApiErrors, ErrorCode, RewardPolicyDto, RewardPolicyVersionDto, UpdateRewardPolicyDto } from '@rcs/contracts';
 import { toRewardPolicyDto, toRewardPolicyVersionDto } from './reward-policy.mapper';
 import { RewardPolicyService } from './reward-policy.service';
-import { ApiValidationFailure } from '../common/validation-response';
 
 
 @ApiTags('reward-policy')

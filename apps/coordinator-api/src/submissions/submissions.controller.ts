@@ -2,12 +2,11 @@ import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/com
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthPrincipal, CurrentAuth, HotkeyPrincipal, Signed, StakeGated } from '@rcs/auth';
-import { ApiErrors, ArtifactDescriptorDto, CreateSubmissionDto, ErrorCode, SIGNATURE_ERRORS, SubmissionDetailDto, SubmissionDto, SubmissionQueryDto } from '@rcs/contracts';
+import { ApiValidationFailure, ApiErrors, ArtifactDescriptorDto, CreateSubmissionDto, ErrorCode, SIGNATURE_ERRORS, SubmissionDetailDto, SubmissionDto, SubmissionQueryDto } from '@rcs/contracts';
 import { JsonAnswer, jsonAnswer, sendJson } from '../common/json-answer';
 import { ReadCoalescer } from '../common/read-coalescer';
 import { toSubmissionDto } from './submission.mapper';
 import { SubmissionsService } from './submissions.service';
-import { ApiValidationFailure } from '../common/validation-response';
 
 const PATH_INVALID = 'Path parameter fails validation.';
 

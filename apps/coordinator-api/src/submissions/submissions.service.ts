@@ -8,6 +8,8 @@ import {
   ClaimStatus,
   CreateSubmissionDto,
   ErrorCode,
+  orRefused,
+  type Refusable,
   SubmissionDetailDto,
   SubmissionQueryDto,
   TaskIdeaQueryDto,
@@ -20,7 +22,6 @@ import { AuthPrincipal, assertOwner } from '@rcs/auth';
 import { ClaimsRepository, ClaimTasks, type SubmittedClaimTask } from '../claims/claims.module';
 import { DomainEvents } from '../events/domain-events';
 import { isUuid } from '../common/ids';
-import { orRefused, type Refusable } from '../common/refusal';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { CoordinatorConfig } from '../config/config';
 import { RateLimitService } from '../rate-limit/rate-limit.service';

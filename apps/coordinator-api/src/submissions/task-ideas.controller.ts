@@ -1,10 +1,9 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Public } from '@rcs/auth';
-import { ApiErrors, ErrorCode, TaskIdeaDto, TaskIdeaQueryDto } from '@rcs/contracts';
+import { ApiErrors, ApiValidationFailure, ErrorCode, TaskIdeaDto, TaskIdeaQueryDto } from '@rcs/contracts';
 import { toTaskIdeaDto } from './submission.mapper';
 import { SubmissionsService } from './submissions.service';
-import { ApiValidationFailure } from '../common/validation-response';
 
 @ApiTags('submissions')
 @Controller('api/v1/tasks')

@@ -2,7 +2,7 @@ import { applyDecorators, Body, Controller, Get, HttpCode, Inject, Param, Post, 
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Admin, Public } from '@rcs/auth';
-import { ApiErrors, CreateTaskDto, ErrorCode, HeldoutBudgetDto, TaskDto, TaskQueryDto, TaskStateUpdateDto } from '@rcs/contracts';
+import { ApiValidationFailure, ApiErrors, CreateTaskDto, ErrorCode, HeldoutBudgetDto, TaskDto, TaskQueryDto, TaskStateUpdateDto } from '@rcs/contracts';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { JsonAnswer, jsonAnswer, sendJson } from '../common/json-answer';
@@ -13,7 +13,6 @@ import { TaskOperation } from './task-transitions';
 import { OnboardDocumentService } from './onboard-document.service';
 import { TasksService } from './tasks.service';
 import { PublicListRoute } from '../common/list-route';
-import { ApiValidationFailure } from '../common/validation-response';
 
 const TASK_ID = { name: 'task_id', description: 'Task id (uuid); anything else is 404 `task_not_found`.' };
 

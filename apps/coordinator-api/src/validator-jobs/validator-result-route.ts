@@ -1,8 +1,7 @@
 import { applyDecorators, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 import { Validator } from '@rcs/auth';
-import { ApiErrors, type DeclaredError, ErrorCode, SIGNATURE_ERRORS, VerificationSummaryDto } from '@rcs/contracts';
-import { ApiValidationFailure } from '../common/validation-response';
+import { ApiValidationFailure, ApiErrors, type DeclaredError, ErrorCode, SIGNATURE_ERRORS, VerificationSummaryDto } from '@rcs/contracts';
 
 /**
  * An allowlisted validator's signed post of an observed result, answered 200 with the recorded

@@ -2,13 +2,12 @@ import { Body, Controller, HttpCode, Inject, Param, Post, Req } from '@nestjs/co
 import type { FastifyRequest } from 'fastify';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentAuth, HotkeyPrincipal, Validator } from '@rcs/auth';
-import { ApiErrors, ErrorCode, ScanRequestDto, ScanResponseDto, SIGNATURE_ERRORS, ValidatorJobClaimDto, ValidatorJobDto, ValidatorJobResultDto, VerificationSummaryDto } from '@rcs/contracts';
+import { ApiValidationFailure, ApiErrors, ErrorCode, ScanRequestDto, ScanResponseDto, SIGNATURE_ERRORS, ValidatorJobClaimDto, ValidatorJobDto, ValidatorJobResultDto, VerificationSummaryDto } from '@rcs/contracts';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { serviceBaseUrl } from '../tasks/request-base-url';
 import { ValidatorJobsService } from './validator-jobs.service';
 import { toVerificationSummaryDto } from './verification.mapper';
-import { ApiValidationFailure } from '../common/validation-response';
 import { ValidatorResultRoute } from './validator-result-route';
 
 @ApiTags('validator')

@@ -2,11 +2,10 @@ import { Body, Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Admin, CurrentAuth, HotkeyPrincipal } from '@rcs/auth';
-import { ApiErrors, ErrorCode, VerificationQueryDto, VerificationSummaryDto, VerifyDto } from '@rcs/contracts';
+import { ApiValidationFailure, ApiErrors, ErrorCode, VerificationQueryDto, VerificationSummaryDto, VerifyDto } from '@rcs/contracts';
 import { toVerificationSummaryDto } from './verification.mapper';
 import { VerificationsService } from './verifications.service';
 import { PublicListRoute } from '../common/list-route';
-import { ApiValidationFailure } from '../common/validation-response';
 import { ValidatorResultRoute } from './validator-result-route';
 
 const PATH_INVALID = 'Path parameter fails validation.';

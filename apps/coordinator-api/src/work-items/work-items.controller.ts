@@ -1,12 +1,11 @@
 import { Body, Controller, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentAuth, HotkeyPrincipal, StakeGated } from '@rcs/auth';
-import { ApiErrors, ClaimDto, CreateWorkItemClaimDto, ErrorCode, SIGNATURE_ERRORS, WorkItemDto, WorkItemQueryDto } from '@rcs/contracts';
+import { ApiValidationFailure, ApiErrors, ClaimDto, CreateWorkItemClaimDto, ErrorCode, SIGNATURE_ERRORS, WorkItemDto, WorkItemQueryDto } from '@rcs/contracts';
 import { toClaimDto } from '../claims/claim.mapper';
 import { toWorkItemDto } from './work-item.mapper';
 import { WorkItemsService } from './work-items.service';
 import { PublicListRoute } from '../common/list-route';
-import { ApiValidationFailure } from '../common/validation-response';
 
 @ApiTags('work-items')
 @Controller('api/v1/work-items')

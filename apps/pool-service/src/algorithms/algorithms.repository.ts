@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { intColumn, nullableFloatColumn, queryOneRow, queryRows } from '@rcs/persistence';
 import { EntityManager } from 'typeorm';
 import { entityFromRow } from '../common/entity-rows';
 import { updateReturning } from '../common/update-rows';
@@ -33,20 +34,21 @@ const EVALUABLE_BY = `a.author_owner IS DISTINCT FROM $3 AND a.author_hotkey IS 
 export class AlgorithmsRepository {
   /** Inserts the algorithm unless its normalised DSL already exists in its task type; null then. */
   async insert(manager: EntityManager, a: NewAlgorithm): Promise<number | null> {
-    const rows = (await manager.query(
+    const ids = await queryRows(
+      manager,
       `INSERT INTO algorithms (task_type, algorithm_dsl, dsl_hash, input_dim, parent_ids, bar_parent_ids, author_hotkey, author_owner, source, status)
        VALUES ($1, $2, $3, $4, $5::int[], $6::int[], $7, $8, $9, 'pending')
        ON CONFLICT (task_type, dsl_hash) DO NOTHING
        RETURNING id`,
       [a.taskType, a.algorithmDsl, dslHash(a.algorithmDsl), a.inputDim, a.parentIds, a.barParentIds, a.authorHotkey, a.authorOwner, a.authorHotkey === null ? 'seed' : 'evolution'],
-    )) as { id: number }[];
-    return rows.length === 0 ? null : rows[0].id;
+      (row) => intColumn(row, 'id'),
+    );
+    return ids[0] ?? null;
   }
 
   /** The id of the algorithm `dsl` duplicates in its task type (call after `insert` answered null, in its transaction). */
   async idOfDuplicate(manager: EntityManager, taskType: string, dsl: string): Promise<number> {
-    const rows = (await manager.query(`SELECT id FROM algorithms WHERE task_type = $1 AND dsl_hash = $2`, [taskType, dslHash(dsl)])) as { id: number }[];
-    return rows[0].id;
+    return queryOneRow(manager, `SELECT id FROM algorithms WHERE task_type = $1 AND dsl_hash = $2`, [taskType, dslHash(dsl)], (row) => intColumn(row, 'id'));
   }
 
   /**
@@ -55,7 +57,8 @@ export class AlgorithmsRepository {
    * miners spread out.
    */
   async evaluableBy(manager: EntityManager, miner: MinerIdentity, taskType: string, limit: number): Promise<AlgorithmEntity[]> {
-    const rows = (await manager.query(
+    return queryRows(
+      manager,
       `SELECT * FROM (
          SELECT a.* FROM algorithms a
          WHERE a.status = 'pending' AND a.task_type = $1 AND ${EVALUABLE_BY}
@@ -65,17 +68,17 @@ export class AlgorithmsRepository {
        ORDER BY evaluations_count, random()
        LIMIT $4`,
       [taskType, miner.hotkey, miner.owner, limit],
-    )) as Record<string, unknown>[];
-    return rows.map((row) => entityFromRow(manager, AlgorithmEntity, row));
+      (row) => entityFromRow(manager, AlgorithmEntity, row),
+    );
   }
 
   async countEvaluableBy(manager: EntityManager, miner: MinerIdentity, taskType: string): Promise<number> {
-    const rows = (await manager.query(`SELECT count(*)::int AS n FROM algorithms a WHERE a.status = 'pending' AND a.task_type = $1 AND ${EVALUABLE_BY}`, [
-      taskType,
-      miner.hotkey,
-      miner.owner,
-    ])) as { n: number }[];
-    return rows[0].n;
+    return queryOneRow(
+      manager,
+      `SELECT count(*)::int AS n FROM algorithms a WHERE a.status = 'pending' AND a.task_type = $1 AND ${EVALUABLE_BY}`,
+      [taskType, miner.hotkey, miner.owner],
+      (row) => intColumn(row, 'n'),
+    );
   }
 
   /** Parents for evolution: the best scored algorithms of the task type not authored under `owner`, or its seeds while there are none. */
@@ -87,12 +90,13 @@ export class AlgorithmsRepository {
 
   /** The best scored algorithms of the task type, none authored under `owner`. */
   async bestScored(manager: EntityManager, owner: string, taskType: string, limit: number): Promise<AlgorithmEntity[]> {
-    const rows = (await manager.query(
+    return queryRows(
+      manager,
       `SELECT * FROM algorithms WHERE task_type = $1 AND status = 'scored' AND author_owner IS DISTINCT FROM $2
        ORDER BY consensus_score DESC, id LIMIT $3`,
       [taskType, owner, limit],
-    )) as Record<string, unknown>[];
-    return rows.map((row) => entityFromRow(manager, AlgorithmEntity, row));
+      (row) => entityFromRow(manager, AlgorithmEntity, row),
+    );
   }
 
   byIds(manager: EntityManager, ids: number[]): Promise<AlgorithmEntity[]> {
@@ -122,15 +126,16 @@ export class AlgorithmsRepository {
     rows: { algorithmId: number; score: number; inConsensus: boolean | null }[],
   ): Promise<number[]> {
     if (rows.length === 0) return [];
-    const inserted = (await manager.query(
+    return queryRows(
+      manager,
       `INSERT INTO evaluations (algorithm_id, miner_hotkey, owner_coldkey, assignment_id, score, in_consensus)
        SELECT v.algorithm_id, $1, $2, $3, v.score, v.in_consensus
        FROM unnest($4::int[], $5::float8[], $6::boolean[]) AS v (algorithm_id, score, in_consensus)
        ON CONFLICT DO NOTHING
        RETURNING algorithm_id`,
       [miner.hotkey, miner.owner, assignmentId, rows.map((r) => r.algorithmId), rows.map((r) => r.score), rows.map((r) => r.inConsensus)],
-    )) as { algorithm_id: number }[];
-    return inserted.map((row) => row.algorithm_id);
+      (row) => intColumn(row, 'algorithm_id'),
+    );
   }
 
   /** Adds one to each algorithm's evaluation count and returns the new counts. */
@@ -175,9 +180,8 @@ export class AlgorithmsRepository {
   /** Best consensus score among `ids` that are scored, or null when none is. */
   async bestScoreOf(manager: EntityManager, ids: number[]): Promise<number | null> {
     if (ids.length === 0) return null;
-    const rows = (await manager.query(`SELECT max(consensus_score) AS best FROM algorithms WHERE id = ANY($1::int[]) AND status = 'scored'`, [
-      ids,
-    ])) as { best: number | null }[];
-    return rows[0].best;
+    return queryOneRow(manager, `SELECT max(consensus_score) AS best FROM algorithms WHERE id = ANY($1::int[]) AND status = 'scored'`, [ids], (row) =>
+      nullableFloatColumn(row, 'best'),
+    );
   }
 }

@@ -1,6 +1,6 @@
-import { createParamDecorator, type ExecutionContext, type PipeTransform, type Type } from '@nestjs/common';
+import { createParamDecorator, Query, type ExecutionContext, type PipeTransform, type Type } from '@nestjs/common';
 import { ApiValidationError, type ValidationErrorItem } from '@rcs/contracts';
-import { modelAttributesTypeItem, reservedKeyItems, validationErrorsToItems, validationItem, type ValidationLoc } from '@rcs/http';
+import { modelAttributesTypeItem, reservedKeyItems, validatedByOwnPipe, validationErrorsToItems, validationItem, type ValidationLoc } from '@rcs/http';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
@@ -10,7 +10,7 @@ import type { FastifyRequest } from 'fastify';
  * properties are dropped instead of refused (DECISIONS.md §2 Pool, compat with BitSota's clients), except
  * names of `Object.prototype` members, refused wherever they appear (§1 `extra_forbidden`, as on the
  * coordinator: class-transformer would drop them silently). The global pipe leaves custom parameter
- * decorators alone, so this is the only validation they get.
+ * decorators and models marked `validatedByOwnPipe` alone, so this is the only validation they get.
  */
 export class PoolModelPipe<T extends object> implements PipeTransform<unknown, Promise<T>> {
   constructor(
@@ -62,16 +62,19 @@ export class IgnoredBodyPipe implements PipeTransform<unknown, undefined> {
 }
 
 const requestBody = createParamDecorator((_data: unknown, context: ExecutionContext): unknown => context.switchToHttp().getRequest<FastifyRequest>().body);
-const requestQuery = createParamDecorator((_data: unknown, context: ExecutionContext): unknown => context.switchToHttp().getRequest<FastifyRequest>().query);
 
 /** The request body as a pool model `dto` (unknown properties ignored). Document it with `@ApiBody({ type: dto })`. */
 export function PoolBody<T extends object>(dto: Type<T>): ParameterDecorator {
   return requestBody(new PoolModelPipe(dto, 'body'));
 }
 
-/** The query string as a pool model `dto` (unknown parameters ignored). */
+/**
+ * The query string as a pool model `dto` (unknown parameters ignored): Nest's `@Query()` with the pool's
+ * pipe, so the OpenAPI document lists the model's fields as the coordinator's queries do.
+ */
 export function PoolQuery<T extends object>(dto: Type<T>): ParameterDecorator {
-  return requestQuery(new PoolModelPipe(dto, 'query'));
+  validatedByOwnPipe(dto);
+  return Query(new PoolModelPipe(dto, 'query'));
 }
 
 /** The body of a route that ignores it: checked for reserved names only (see `IgnoredBodyPipe`). */

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EmptyJobData, EpochJob, QueueName, RolloverData } from '@rcs/contracts';
 import { JobQueue } from '@rcs/queue';
+import type { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PoolClock } from '../common/pool-clock';
@@ -10,6 +11,7 @@ import { EpochCheckOutcome, OnPoolJob, PoolJobs, RepeatPoolJob } from '../jobs/p
 import { EpochPublisher } from './epoch-publisher.service';
 import { EpochsRepository } from './epochs.repository';
 import { EpochsService, RolloverResult } from './epochs.service';
+import { SnapshotRefusedError } from './errors';
 import { publicationEnabled } from './publication-config';
 
 export const EPOCH_CHECK_SCHEDULER_ID = 'epoch-check';
@@ -55,8 +57,16 @@ export class EpochsJob {
   }
 
   @OnPoolJob(QueueName.Epochs, EpochJob.Rollover)
-  async rollover(data: RolloverData): Promise<RolloverResult> {
-    const result = await this.service.rollover(data.window);
+  async rollover(data: RolloverData, job: Job<RolloverData, RolloverResult>): Promise<RolloverResult> {
+    let result: RolloverResult;
+    try {
+      // Until its last try, a rollover that cannot read the snapshot fails and is retried by BullMQ (POOL_QUEUES' backoff).
+      result = await this.service.rollover(data.window, job.attemptsMade + 1 >= (job.opts.attempts ?? 1));
+    } catch (error) {
+      // A snapshot the contract refuses is not asked again: the job fails now (the check runs the window later).
+      if (error instanceof SnapshotRefusedError) job.discard();
+      throw error;
+    }
     // Catching up: the next missing window follows at once rather than at the next check.
     if (result.rollover === 'stored' || result.rollover === 'existed') await this.enqueueNext(data.window);
     return result;
@@ -78,7 +88,12 @@ export class EpochsJob {
       this.logger.warn(`Window ${next} has no epoch though its rollover ${state === 'failed' ? `failed (${existing.failedReason})` : `ended (${JSON.stringify(existing.returnvalue)})`}; running it again`);
       await existing.remove();
     }
-    await this.jobs.add(QueueName.Epochs, EpochJob.Rollover, { window: next }, { jobId, removeOnComplete: 1000, removeOnFail: 1000 });
+    await this.jobs.add(
+      QueueName.Epochs,
+      EpochJob.Rollover,
+      { window: next },
+      { jobId, removeOnComplete: 1000, removeOnFail: 1000, attempts: this.config.payout.snapshotAttempts, backoff: { type: 'custom' } },
+    );
     return next;
   }
 }

@@ -32,14 +32,15 @@ export class EpochsService {
   /**
    * The rollover of window `epoch`: computed from stored inputs and written in one transaction
    * (a re-run finds it and only publishes), then published idempotently. A snapshot the contract
-   * refuses rejects with `SnapshotRefusedError` and stores nothing.
+   * refuses rejects with `SnapshotRefusedError` and stores nothing. Unless `lastTry` (a job BullMQ will
+   * run again), an unreadable snapshot rejects with `SnapshotUnavailableError` rather than fall back.
    */
-  async rollover(epoch: number): Promise<RolloverResult> {
+  async rollover(epoch: number, lastTry = true): Promise<RolloverResult> {
     const manager = this.dataSource.manager;
     if (!(await this.epochs.find(manager, epoch))) {
       const latest = await this.epochs.latest(manager);
       if (latest !== null && latest.epoch > epoch) return { epoch, rollover: 'superseded', publication: null };
-      const snapshot = await this.intake.obtain(manager, epoch);
+      const snapshot = await this.intake.obtain(manager, epoch, lastTry);
       if (snapshot === null) return { epoch, rollover: 'no_snapshot', publication: null };
       const stored = await this.dataSource.transaction((m) => this.store(m, epoch, snapshot));
       if (stored === 'superseded') return { epoch, rollover: 'superseded', publication: null };

@@ -9,6 +9,17 @@ export class SnapshotRefusedError extends Error {
   }
 }
 
+/**
+ * The coordinator's snapshot could not be read on a try BullMQ will repeat (`POOL_SNAPSHOT_ATTEMPTS`):
+ * the rollover job fails this attempt and runs again after its backoff, holding no worker meanwhile.
+ */
+export class SnapshotUnavailableError extends Error {
+  constructor(reason: string) {
+    super(`the coordinator's reward snapshot is unavailable: ${reason}`);
+    this.name = 'SnapshotUnavailableError';
+  }
+}
+
 /** An epoch operation was asked of something that does not hold (a bug or a misconfiguration). */
 export class EpochStateError extends Error {
   constructor(message: string) {

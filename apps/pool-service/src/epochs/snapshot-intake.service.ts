@@ -8,7 +8,7 @@ import { PoolServiceConfig } from '../config/config';
 import { POOL_CONFIG } from '../config/config.module';
 import { PoolMetrics } from '../metrics/pool-metrics';
 import { EpochsRepository } from './epochs.repository';
-import { SnapshotRefusedError } from './errors';
+import { SnapshotRefusedError, SnapshotUnavailableError } from './errors';
 import { snapshotInputs, type SnapshotInputs } from './snapshot-inputs';
 import { REWARD_SNAPSHOT_SOURCE, RewardSnapshotSource } from './snapshot-source';
 
@@ -32,7 +32,6 @@ export interface EpochSnapshot {
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The checked snapshot's inputs; a document the contract refuses is a `SnapshotRefusedError`. */
 function epochSnapshot(read: RewardSnapshotRead, stored: { id: string } | null): EpochSnapshot {
@@ -46,8 +45,9 @@ function refusal(error: unknown): SnapshotRefusedError | null {
 }
 
 /**
- * Snapshot intake for a rollover (DECISIONS.md §8): the coordinator's snapshot through `@rcs/client`,
- * retried with backoff while it cannot be read, else the last stored one within the max age. A snapshot
+ * Snapshot intake for a rollover (DECISIONS.md §8): the coordinator's snapshot through `@rcs/client`;
+ * while it cannot be read the rollover job fails its try and BullMQ runs it again after a backoff
+ * (`POOL_SNAPSHOT_ATTEMPTS`), and the last try takes the last stored one within the max age. A snapshot
  * the contract refuses is not retried nor replaced: the rollover fails, in `/status`, the log and
  * `pool_snapshots_refused_total`.
  */
@@ -76,10 +76,13 @@ export class SnapshotIntake {
     };
   }
 
-  /** A fresh snapshot (retried with backoff), else the last stored one within the max age, else null; throws `SnapshotRefusedError`. */
-  async obtain(manager: EntityManager, epoch: number): Promise<EpochSnapshot | null> {
+  /**
+   * A fresh snapshot; when it cannot be read, `SnapshotUnavailableError` unless this is the rollover's
+   * `lastTry`, which takes the last stored one within the max age, else null. Throws `SnapshotRefusedError`.
+   */
+  async obtain(manager: EntityManager, epoch: number, lastTry: boolean): Promise<EpochSnapshot | null> {
     try {
-      return await this.fetchOrStored(manager, epoch);
+      return await this.fetchOrStored(manager, epoch, lastTry);
     } catch (error) {
       if (!(error instanceof SnapshotRefusedError)) throw error;
       this.metrics.snapshotsRefused.inc();
@@ -89,20 +92,18 @@ export class SnapshotIntake {
     }
   }
 
-  private async fetchOrStored(manager: EntityManager, epoch: number): Promise<EpochSnapshot | null> {
-    let lastError = '';
-    for (let attempt = 0; attempt < this.config.payout.snapshotAttempts; attempt += 1) {
-      if (attempt > 0) await sleep(Math.min(30_000, 500 * 2 ** attempt));
-      try {
-        const snapshot = epochSnapshot(await this.source.read(), null);
-        await this.redis.hset(this.statusKey, { last_fetched_at: new Date().toISOString() });
-        return snapshot;
-      } catch (error) {
-        const refused = refusal(error);
-        if (refused) throw refused;
-        lastError = (error as Error).message;
-      }
+  private async fetchOrStored(manager: EntityManager, epoch: number, lastTry: boolean): Promise<EpochSnapshot | null> {
+    let lastError: string;
+    try {
+      const snapshot = epochSnapshot(await this.source.read(), null);
+      await this.redis.hset(this.statusKey, { last_fetched_at: new Date().toISOString() });
+      return snapshot;
+    } catch (error) {
+      const refused = refusal(error);
+      if (refused) throw refused;
+      lastError = (error as Error).message;
     }
+    if (!lastTry) throw new SnapshotUnavailableError(lastError);
     await this.redis.hset(this.statusKey, { last_error: lastError, last_error_at: new Date().toISOString() });
     const stored = await this.epochs.latestSnapshotWithin(manager, this.config.payout.snapshotMaxAgeSeconds);
     if (stored) {

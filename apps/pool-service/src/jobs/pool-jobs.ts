@@ -1,5 +1,5 @@
-import { EmptyJobData, EpochJob, PoolMaintenanceJob, QueueName, RolloverData } from '@rcs/contracts';
-import { onJobOf, repeatOf, type JobSpec, type QueueSettings } from '@rcs/queue';
+import { EmptyJobData, EpochJob, PoolMaintenanceJob, QUEUE_JOB_NAMES, QueueName, RolloverData } from '@rcs/contracts';
+import { onJobOf, repeatOf, type CatalogQueues, type JobSpec } from '@rcs/queue';
 import type { PoolServiceConfig } from '../config/config';
 
 export interface AssignmentExpiryOutcome {
@@ -37,9 +37,19 @@ export type PoolJobs = {
 export const EPOCH_JOB_LOCK_MS = 5_000;
 export const EPOCH_STALL_CHECK_MS = 1_000;
 
-export const POOL_QUEUES: Record<QueueName.PoolMaintenance | QueueName.Epochs, QueueSettings> = {
-  [QueueName.PoolMaintenance]: { jobNames: [PoolMaintenanceJob.ExpireAssignments] },
-  [QueueName.Epochs]: { jobNames: [EpochJob.Rollover, EpochJob.Check], lockDuration: EPOCH_JOB_LOCK_MS, stalledInterval: EPOCH_STALL_CHECK_MS },
+/** The wait before a rollover's next try at the coordinator's snapshot: 1 s, 2 s, 4 s, … at most 30 s. */
+export function rolloverBackoffMs(attemptsMade: number): number {
+  return Math.min(30_000, 500 * 2 ** attemptsMade);
+}
+
+export const POOL_QUEUES: CatalogQueues<PoolJobs> = {
+  [QueueName.PoolMaintenance]: { jobNames: QUEUE_JOB_NAMES[QueueName.PoolMaintenance] },
+  [QueueName.Epochs]: {
+    jobNames: QUEUE_JOB_NAMES[QueueName.Epochs],
+    lockDuration: EPOCH_JOB_LOCK_MS,
+    stalledInterval: EPOCH_STALL_CHECK_MS,
+    backoffStrategy: rolloverBackoffMs,
+  },
 };
 
 /** `@OnJob` typed by the pool's catalog: the method's data and result must be the job's. */

@@ -1,25 +1,12 @@
 import { applyDecorators, Controller, createParamDecorator, ExecutionContext, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AuthPrincipalMissingError, CurrentAuth, HotkeyPrincipal, PoolSigned, Public, RecipientColdkeyMissingError, RecipientUpdateSigned } from '@rcs/auth';
-import {
-  ApiErrors,
-  ColdkeyDeclaredDto,
-  ErrorCode,
-  LeaderboardEntryDto,
-  LeaderboardQueryDto,
-  MinerStatsDto,
-  PoolMinerDto,
-  RecipientDto,
-  RecipientHistoryDto,
-  RecipientUpdatedDto,
-  RecipientUpdateDto,
-  SIGNATURE_ERRORS,
-  ValidationErrorDto,
-} from '@rcs/contracts';
+import { ApiValidationFailure, ApiErrors, ColdkeyDeclaredDto, ErrorCode, LeaderboardEntryDto, LeaderboardQueryDto, MinerStatsDto, PoolMinerDto, RecipientDto, RecipientHistoryDto, RecipientUpdatedDto, RecipientUpdateDto, SIGNATURE_ERRORS } from '@rcs/contracts';
 import { iso } from '../common/iso';
 import { IgnoredPoolBody, PoolBody, PoolQuery } from '../common/pool-model.pipe';
-import { MinersService, SignedColdkey } from './miners.service';
+import type { SignedColdkey } from './miners.repository';
+import { MinersService } from './miners.service';
 
 
 /** Recipient-update signatures cover the coldkey too. */
@@ -29,7 +16,7 @@ const RECIPIENT_SIGNATURE_ERRORS = [
   ErrorCode.StaleTimestamp,
   ErrorCode.ReplayedSignature,
 ] as const;
-const RECIPIENT_INVALID = { type: ValidationErrorDto, description: '`recipient_coldkey` (or `coldkey_address`) missing or not SS58.' };
+const RECIPIENT_INVALID = '`recipient_coldkey` (or `coldkey_address`) missing or not SS58.';
 
 /** The three routes that govern a miner's recipient (DECISIONS §11) share auth, body, answer and errors; pool POSTs answer 200. */
 function RecipientUpdateRoute(summary: string): MethodDecorator {
@@ -40,7 +27,7 @@ function RecipientUpdateRoute(summary: string): MethodDecorator {
     ApiBody({ type: RecipientUpdateDto }),
     ApiOkResponse({ type: RecipientUpdatedDto, description: 'Stored; the next published epoch pays it.' }),
     ApiErrors(...RECIPIENT_SIGNATURE_ERRORS),
-    ApiUnprocessableEntityResponse(RECIPIENT_INVALID),
+    ApiValidationFailure(RECIPIENT_INVALID),
   );
 }
 
@@ -97,9 +84,8 @@ export class MinersController {
   @Public()
   @ApiErrors()
   @ApiOperation({ summary: 'Top miners by reputation (public)', description: 'By decayed reputation, then hotkey.' })
-  @ApiQuery({ name: 'limit', required: false, type: 'integer', description: '1..1000, default 100' })
   @ApiOkResponse({ type: [LeaderboardEntryDto], description: 'Ranked miners.' })
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'limit out of 1..1000.' })
+  @ApiValidationFailure('limit out of 1..1000.')
   leaderboard(@PoolQuery(LeaderboardQueryDto) query: LeaderboardQueryDto): Promise<LeaderboardEntryDto[]> {
     return this.miners.leaderboard(query.limit);
   }
@@ -183,7 +169,7 @@ export class RootColdkeyController {
   @ApiBody({ type: RecipientUpdateDto })
   @ApiOkResponse({ type: ColdkeyDeclaredDto, description: '`{status: "success", coldkey_address}` (compat).' })
   @ApiErrors(...RECIPIENT_SIGNATURE_ERRORS)
-  @ApiUnprocessableEntityResponse(RECIPIENT_INVALID)
+  @ApiValidationFailure(RECIPIENT_INVALID)
   async declare(@RecipientSignature() signer: RecipientSigner, @PoolBody(RecipientUpdateDto) body: RecipientUpdateDto): Promise<ColdkeyDeclaredDto> {
     const stored = await this.miners.declareColdkey(signedChange('POST /coldkey_address/update', signer, body));
     return { status: 'success', coldkey_address: stored.declaredColdkey ?? signer.coldkey };

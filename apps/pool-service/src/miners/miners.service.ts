@@ -8,17 +8,8 @@ import { iso } from '../common/iso';
 import { PoolClock } from '../common/pool-clock';
 import { EpochsRepository } from '../epochs/epochs.module';
 import { MinerEntity } from './entities/miner.entity';
-import { MinersRepository, RecipientChange } from './miners.repository';
-
-/** What a recipient change carries besides the miner and the coldkey. */
-export interface SignedColdkey {
-  hotkey: string;
-  coldkey: string;
-  signedColdkey: string;
-  signedTimestamp: string;
-  signature: string;
-  route: string;
-}
+import { MinerStatsReadModel } from '../miner-stats/miner-stats.module';
+import { MinersRepository, RecipientChange, type SignedColdkey } from './miners.repository';
 
 /** Miners, stats, leaderboard and recipients (DECISIONS.md §11 Miners, Recipients). */
 @Injectable()
@@ -26,6 +17,7 @@ export class MinersService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly miners: MinersRepository,
+    private readonly standings: MinerStatsReadModel,
     private readonly epochs: EpochsRepository,
     private readonly clock: PoolClock,
     private readonly replicas: ReadReplicas,
@@ -38,7 +30,7 @@ export class MinersService {
         hotkey: miner.hotkey,
         registered_at: iso(miner.registeredAt),
         last_seen_at: iso(miner.lastSeenAt),
-        reputation: await this.miners.reputationOf(manager, hotkey),
+        reputation: await this.standings.reputationOf(manager, hotkey),
         recipient_coldkey: miner.recipientColdkey,
       };
     });
@@ -52,10 +44,10 @@ export class MinersService {
     return inTransaction(this.dataSource, async (manager) => {
       const miner = await this.miners.touch(manager, hotkey);
       const [counts, reputation, active, pool, latest] = [
-        await this.miners.counts(manager, hotkey),
-        await this.miners.reputationOf(manager, hotkey),
-        await this.miners.activeAssignment(manager, hotkey),
-        await this.miners.poolCounts(manager),
+        await this.standings.counts(manager, hotkey),
+        await this.standings.reputationOf(manager, hotkey),
+        await this.standings.activeAssignment(manager, hotkey),
+        await this.standings.poolCounts(manager),
         await this.epochs.latestPublished(manager),
       ];
       return {
@@ -85,7 +77,7 @@ export class MinersService {
 
   async leaderboard(limit: number): Promise<LeaderboardEntryDto[]> {
     // Public and lag-tolerant: on a read replica when there is one (DECISIONS §19); so is a miner's standing.
-    const rows = await this.replicas.read(({ manager }) => this.miners.leaderboard(manager, limit));
+    const rows = await this.replicas.read(({ manager }) => this.standings.leaderboard(manager, limit));
     return rows.map((row, index) => ({
       rank: index + 1,
       hotkey: row.hotkey,
@@ -99,7 +91,7 @@ export class MinersService {
   /** One miner's leaderboard entry, by any SS58 spelling of its hotkey; an unknown or malformed hotkey is 404 (as the recipient lookup). */
   async standing(hotkeySpelling: string): Promise<LeaderboardEntryDto> {
     const hotkey = canonicalSs58(hotkeySpelling);
-    const row = hotkey === null ? null : await this.replicas.read(({ manager }) => this.miners.standing(manager, hotkey));
+    const row = hotkey === null ? null : await this.replicas.read(({ manager }) => this.standings.standing(manager, hotkey));
     if (row === null) throw ApiError.notFound(ErrorCode.HotkeyNotFound, `No pool miner with hotkey ${hotkeySpelling}.`, { hotkey: hotkeySpelling });
     return { rank: row.rank, hotkey: row.hotkey, reputation: row.reputation, evaluations: row.evaluations, evolutions: row.evolutions, last_seen_at: iso(row.lastSeenAt) };
   }

@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { booleanColumn, nullableFloatColumn, queryOneRow } from '@rcs/persistence';
 import { DataSource, EntityManager } from 'typeorm';
 import { PoolServiceConfig } from '../config/config';
 import { POOL_CONFIG } from '../config/config.module';
@@ -31,13 +32,15 @@ export class ReputationRepository implements OnApplicationBootstrap {
     await this.dataSource.transaction(async (manager) => {
       // Holds awards off while it sums, so none is counted twice or lost.
       await manager.query(`LOCK TABLE reputation_events IN SHARE MODE`);
-      const [{ stale }] = (await manager.query(
+      const stale = await queryOneRow(
+        manager,
         `SELECT (EXISTS (SELECT 1 FROM miner_standings WHERE reputation_at IS NOT NULL AND decay_seconds <> $1)
                  OR EXISTS (SELECT 1 FROM reputation_events r WHERE NOT EXISTS (
                       SELECT 1 FROM miner_standings s WHERE s.miner_hotkey = r.miner_hotkey AND s.reputation_at IS NOT NULL)))
                 AS stale`,
         [this.decaySeconds],
-      )) as { stale: boolean }[];
+        (row) => booleanColumn(row, 'stale'),
+      );
       if (stale) await this.rebuildStandings(manager);
     });
   }
@@ -95,10 +98,12 @@ export class ReputationRepository implements OnApplicationBootstrap {
   }
 
   async reputationOf(manager: EntityManager, hotkey: string): Promise<number> {
-    const rows = (await manager.query(
+    const reputation = await queryOneRow(
+      manager,
       `SELECT ${ReputationRepository.decayedSum('$2')} AS reputation FROM reputation_events r WHERE r.miner_hotkey = $1`,
       [hotkey, this.decaySeconds],
-    )) as { reputation: number }[];
-    return rows[0]?.reputation ?? 0;
+      (row) => nullableFloatColumn(row, 'reputation'),
+    );
+    return reputation ?? 0;
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { intColumn, queryRows, textColumn } from '@rcs/persistence';
 import { EntityManager } from 'typeorm';
 import { ResultEntity } from './entities/result.entity';
 import { SotaEntity } from './entities/sota.entity';
@@ -47,13 +48,15 @@ export class ResultsRepository {
   /** True when the threshold rose. */
   async raiseSota(manager: EntityManager, taskType: string, score: number, resultId: number, initial: number): Promise<boolean> {
     if (!(score > initial)) return false;
-    const rows = (await manager.query(
+    const rows = await queryRows(
+      manager,
       `INSERT INTO sota_thresholds (task_type, threshold, result_id, updated_at) VALUES ($1, $2, $3, now())
        ON CONFLICT (task_type) DO UPDATE SET threshold = EXCLUDED.threshold, result_id = EXCLUDED.result_id, updated_at = now()
        WHERE sota_thresholds.threshold < EXCLUDED.threshold
        RETURNING task_type`,
       [taskType, score, resultId],
-    )) as unknown[];
+      (row) => textColumn(row, 'task_type'),
+    );
     return rows.length === 1;
   }
 
@@ -62,16 +65,18 @@ export class ResultsRepository {
     const params: unknown[] = [filter.status, filter.limit];
     if (filter.taskType !== undefined) conditions.push(`r.task_type = $${params.push(filter.taskType)}`);
     if (filter.minScore !== undefined) conditions.push(`r.score >= $${params.push(filter.minScore)}`);
-    const rows = (await manager.query(
+    const ids = await queryRows(
+      manager,
       `SELECT r.id FROM results r WHERE ${conditions.join(' AND ')} ORDER BY r.created_at DESC, r.id DESC LIMIT $2`,
       params,
-    )) as { id: number }[];
-    if (rows.length === 0) return [];
-    const ids = rows.map((row) => row.id);
+      (row) => intColumn(row, 'id'),
+    );
+    if (ids.length === 0) return [];
     const results = await manager.createQueryBuilder(ResultEntity, 'r').where('r.id IN (:...ids)', { ids }).getMany();
-    const dsl = (await manager.query(`SELECT r.id, a.algorithm_dsl FROM results r JOIN algorithms a ON a.id = r.algorithm_id WHERE r.id = ANY($1::int[])`, [
-      ids,
-    ])) as { id: number; algorithm_dsl: string }[];
+    const dsl = await queryRows(manager, `SELECT r.id, a.algorithm_dsl FROM results r JOIN algorithms a ON a.id = r.algorithm_id WHERE r.id = ANY($1::int[])`, [ids], (row) => ({
+      id: intColumn(row, 'id'),
+      algorithm_dsl: textColumn(row, 'algorithm_dsl'),
+    }));
     const byId = new Map(results.map((result) => [result.id, result]));
     const dslById = new Map(dsl.map((row) => [row.id, row.algorithm_dsl]));
     return ids.map((id) => ({ result: byId.get(id) as ResultEntity, algorithmDsl: dslById.get(id) ?? '' }));

@@ -1,10 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ApiPromise } from '@polkadot/api';
 import { Abi, ContractPromise } from '@polkadot/api-contract';
-import type { ContractSubmittableResult } from '@polkadot/api-contract/base/Contract';
-import type { DecodedEvent } from '@polkadot/api-contract/types';
 import type { Enum, Option, Result, Struct } from '@polkadot/types';
-import type { DispatchError, WeightV2 } from '@polkadot/types/interfaces';
 import type { Codec } from '@polkadot/types/types';
 import { verifyClaimPackage } from '@rcs/merkle';
 import { accountIdOf, toSs58 } from '../address';
@@ -13,15 +10,12 @@ import { ChainUnavailableError, errorText } from '../errors';
 import {
   ClaimContractError,
   claimStateOf,
-  type ClaimContractErrorCode,
-  type ClaimContractEvent,
   type ClaimContractPort,
   type ClaimContractState,
   type ClaimData,
   type ClaimReceipt,
   type ContractCaller,
   type ContractEpoch,
-  type ContractRefusal,
   type ContractTxReceipt,
   type HexHash,
   type OnchainStatus,
@@ -29,42 +23,12 @@ import {
 } from '../ports/claim-contract.port';
 import type { PolkadotConnection } from './polkadot-connection';
 import { assertMerklepoolMetadata } from './merklepool-metadata';
-import { findStorage, storage } from './storage';
+import { chainFacts, type ChainFacts } from './claim-contract-chain-facts';
+import { contractEventOf } from './claim-contract-events';
+import { includedInBlock } from './claim-contract-inclusion';
+import { DISPATCH_REFUSALS, dispatchErrorText, explained, refusalOf, refusedError, type DryRun, type Explain, type Explanation } from './claim-contract-refusals';
 
 export const DEFAULT_CONTRACT_TX_TIMEOUT_MS = 120_000;
-
-/** One message executed without a transaction: its decoded `MessageResult` payload and whether it reverted. */
-interface DryRun {
-  value: Codec;
-  reverted: boolean;
-  gasRequired: WeightV2;
-}
-
-/** A state-explained reason for a refusal (a domain code), or null when the state does not explain it. */
-type Explanation = { code: ClaimContractErrorCode; why: string } | null;
-
-/** Reads the contract's state after it refused, to say why (the contract itself only says `ReadFailed`/`WriteFailed` or traps). */
-type Explain = (api: ApiPromise) => Promise<Explanation>;
-
-/** What pallet-contracts says when a call traps or runs out of gas (a `DispatchError` of the call, not an `Err` answer). */
-const DISPATCH_REFUSALS: Record<string, ContractRefusal> = {
-  'contracts.ContractTrapped': 'contract_trapped',
-  'contracts.ContractReverted': 'contract_reverted',
-  'contracts.OutOfGas': 'out_of_gas',
-};
-
-/** `ReadWriteErrorCode` variants, the only error type the contract declares. */
-const ERR_REFUSALS: Record<string, ContractRefusal> = { ReadFailed: 'read_failed', WriteFailed: 'write_failed' };
-
-type ChainFacts = Pick<
-  OnchainStatus,
-  'chain_reachable' | 'latest_block' | 'contract_info_present' | 'contract_account_free' | 'contract_account_reserved'
->;
-
-/** `System::Account` as the metadata-decoded struct exposes it (fields are properties). */
-interface AccountInfoCodec extends Codec {
-  data: { free: Codec; reserved: Codec };
-}
 
 /**
  * The claim contract (`MERKLEPOOL_COMPATIBLE_VERSION`) through `@polkadot/api-contract` and its ink!
@@ -100,7 +64,7 @@ export class PolkadotClaimContract implements ClaimContractPort {
 
     let chain: ChainFacts;
     try {
-      chain = await this.#run('claim contract status', (api) => this.#chainFacts(api));
+      chain = await this.#run('claim contract status', (api) => chainFacts(api, this.contractAddress));
     } catch (error) {
       errors.push(errorText(error));
       chain = {
@@ -322,30 +286,7 @@ export class PolkadotClaimContract implements ClaimContractPort {
       if (answer !== null) await refused(answer);
       const contract = await this.#contract(api);
       const tx = contract.tx[this.#message(contract, label).method]({ gasLimit: dryRun.gasRequired, storageDepositLimit: null }, ...args);
-      const included = await new Promise<ContractSubmittableResult>((resolve, reject) => {
-        let settled = false;
-        let unsubscribe: (() => void) | null = null;
-        const settle = (finish: () => void): void => {
-          if (settled) return;
-          settled = true;
-          unsubscribe?.();
-          finish();
-        };
-        tx.signAndSend(signer, (result: ContractSubmittableResult) => {
-          const { status } = result;
-          if (status.isInvalid || status.isDropped || status.isUsurped || status.isRetracted || status.isFinalityTimeout) {
-            settle(() => reject(new ChainUnavailableError(`claim contract ${label}: transaction ${status.type}`)));
-          } else if (status.isInBlock || status.isFinalized) {
-            settle(() => resolve(result));
-          }
-        }).then(
-          (stop) => {
-            unsubscribe = stop;
-            if (settled) stop();
-          },
-          (error: unknown) => settle(() => reject(error)),
-        );
-      });
+      const included = await includedInBlock(tx, signer, label);
       if (included.dispatchError) {
         const reason = dispatchErrorText(api, included.dispatchError);
         const refusal = DISPATCH_REFUSALS[reason];
@@ -394,87 +335,4 @@ export class PolkadotClaimContract implements ClaimContractPort {
     if (!message) throw new ChainUnavailableError(`the claim contract's metadata has no message ${label}`);
     return message;
   }
-
-  async #chainFacts(api: ApiPromise): Promise<ChainFacts> {
-    const latestBlock = (await api.rpc.chain.getHeader()).number.toNumber();
-    if (this.contractAddress === null) {
-      return { chain_reachable: true, latest_block: latestBlock, contract_info_present: null, contract_account_free: null, contract_account_reserved: null };
-    }
-    const accountId = accountIdOf(this.contractAddress);
-    // A runtime without pallet-contracts cannot say whether the contract exists.
-    const contractInfoOf = findStorage(api, 'contracts', 'contractInfoOf');
-    const [info, account] = await Promise.all([
-      contractInfoOf ? contractInfoOf(accountId) : null,
-      storage(api, 'system', 'account')(accountId) as Promise<AccountInfoCodec>,
-    ]);
-    return {
-      chain_reachable: true,
-      latest_block: latestBlock,
-      contract_info_present: info === null ? null : !info.isEmpty,
-      contract_account_free: Number(account.data.free.toString()),
-      contract_account_reserved: Number(account.data.reserved.toString()),
-    };
-  }
 }
-
-/** A mutating message answers `Result<(), ReadWriteErrorCode>`; its `Err`, or a revert without one, is the contract's refusal. */
-function refusalOf(label: string, run: DryRun): ClaimContractError | null {
-  const outcome = run.value as Result<Codec, Enum> | Codec;
-  const variant = 'isErr' in outcome && outcome.isErr ? (outcome as Result<Codec, Enum>).asErr.type : null;
-  if (variant !== null) return refusedError(label, ERR_REFUSALS[variant] ?? 'contract_reverted', `Err(${variant})`);
-  return run.reverted ? refusedError(label, 'contract_reverted', 'reverted') : null;
-}
-
-function refusedError(label: string, refusal: ContractRefusal, how: string): ClaimContractError {
-  return new ClaimContractError(refusal, `claim contract refused ${label}: ${how}`, { message: label, refusal });
-}
-
-/** The refusal as the state explains it (`epoch_exists`, `nothing_to_claim`, …), else the refusal itself. */
-async function explained(api: ApiPromise, refusal: ClaimContractError, explain: Explain): Promise<ClaimContractError> {
-  // Out of gas says nothing about the state.
-  if (refusal.code === 'out_of_gas') return refusal;
-  // A read that itself fails explains nothing: the contract's own refusal stands.
-  const explanation = await explain(api).catch((error: unknown) => {
-    if (error instanceof ClaimContractError) return null;
-    throw error;
-  });
-  if (explanation === null) return refusal;
-  return new ClaimContractError(explanation.code, `${refusal.message}: ${explanation.why}`, refusal.refused);
-}
-
-/** One decoded contract event in the port's terms; events the pool does not read are dropped. */
-function contractEventOf(decoded: DecodedEvent): ClaimContractEvent[] {
-  const value: Record<string, Codec> = {};
-  decoded.event.args.forEach((arg, i) => {
-    value[arg.name] = decoded.args[i];
-  });
-  const num = (name: string): number => Number(value[name].toString());
-  const big = (name: string): bigint => BigInt(value[name].toString());
-  const account = (name: string): string => toSs58(value[name].toU8a());
-  // ink! 5 names an event by its path, `merklepool::merklepool::Claimed`.
-  switch (decoded.event.identifier.split('::').at(-1) ?? '') {
-    case 'EpochPublished':
-      return [{ name: 'EpochPublished', epoch: num('epoch'), root: value['root'].toHex(), totalRao: big('totalRao'), uri: value['uri'].toString() }];
-    case 'Claimed':
-      return [{ name: 'Claimed', epoch: num('epoch'), index: num('index'), hotkey: account('hotkey'), recipient: account('recipient'), amountRao: big('amount') }];
-    case 'Challenged':
-      return [{ name: 'Challenged', epoch: num('epoch'), evidenceHash: value['evidenceHash'].toHex(), challenger: account('challenger') }];
-    case 'ChallengeResolved':
-      return [{ name: 'ChallengeResolved', epoch: num('epoch'), slashed: value['slashed'].toJSON() === true, resolver: account('resolver') }];
-    default:
-      return [];
-  }
-}
-
-function dispatchErrorText(api: ApiPromise, error: DispatchError): string {
-  if (error.isModule) {
-    try {
-      const { section, name } = api.registry.findMetaError(error.asModule);
-      return `${section}.${name}`;
-    } catch {
-      return error.toString();
-    }
-  }
-  return error.type;
-}
-

@@ -28,7 +28,7 @@ export function declaredErrors(handler: object): ErrorCode[] | undefined {
 /**
  * Documents the error answers of a route in OpenAPI, one response per status of `ERROR_STATUS`, each
  * listing its codes. A route that answers no error code still says so with `@ApiErrors()`.
- * (422 validation answers have their own shape and stay `@ApiUnprocessableEntityResponse`.)
+ * (422 validation answers have their own shape: `@ApiValidationFailure`.)
  */
 export function ApiErrors(...errors: DeclaredError[]): MethodDecorator {
   const byStatus = new Map<number, DeclaredError[]>();

@@ -1,4 +1,6 @@
-import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Matches, registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+import { stacked } from '../common/request-fields';
 
 /** A benchmark name of pool mining (DECISIONS.md §11): `[a-z0-9_]{1,64}`. */
 export const POOL_TASK_TYPE_PATTERN = /^[a-z0-9_]{1,64}$/;
@@ -46,4 +48,9 @@ export function IsParentRefs(options?: ValidationOptions): PropertyDecorator {
       },
     });
   };
+}
+
+/** A benchmark name, `[a-z0-9_]{1,64}`; absent means the default one. */
+export function OptionalTaskType(description: string): PropertyDecorator {
+  return stacked(ApiPropertyOptional({ type: String, description, pattern: POOL_TASK_TYPE_PATTERN.source }), IsOptional(), IsString(), Matches(POOL_TASK_TYPE_PATTERN));
 }

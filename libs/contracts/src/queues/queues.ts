@@ -80,8 +80,8 @@ export enum PoolMaintenanceJob {
   ExpireAssignments = 'expire-assignments',
 }
 
-/** Every job name of each queue, for handler registries that refuse missing or duplicate handlers. */
-export const QUEUE_JOB_NAMES: Record<QueueName, string[]> = {
+/** Every job name of each queue (typed by its enum), for the apps' queue settings and handler registries that refuse missing or duplicate handlers. */
+export const QUEUE_JOB_NAMES = {
   [QueueName.Maintenance]: Object.values(MaintenanceJob),
   [QueueName.Rewards]: Object.values(RewardsJob),
   [QueueName.Planner]: Object.values(PlannerJob),
@@ -89,4 +89,4 @@ export const QUEUE_JOB_NAMES: Record<QueueName, string[]> = {
   [QueueName.Weights]: Object.values(WeightsJob),
   [QueueName.Epochs]: Object.values(EpochJob),
   [QueueName.PoolMaintenance]: Object.values(PoolMaintenanceJob),
-};
+} satisfies Record<QueueName, string[]>;

@@ -1,6 +1,6 @@
 import { applyDecorators, Get } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { ApiErrors, ErrorCode, ValidationErrorDto } from '@rcs/contracts';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
+import { ApiValidationFailure, ApiErrors, ErrorCode } from '@rcs/contracts';
 
 const LIMITS = [
   'Open streams are bounded per server process: at most `EVENTS_MAX_STREAMS_PER_CLIENT` (default 8) per client address and `EVENTS_MAX_STREAMS` (2000) in all;',
@@ -16,6 +16,6 @@ export function EventStreamRoute(description: string): MethodDecorator {
     ApiProduces('text/event-stream'),
     ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this event id.' }),
     ApiOkResponse({ description: 'An endless `text/event-stream`.', schema: { type: 'string' } }),
-    ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: '`Last-Event-ID` is not an event id.' }),
+    ApiValidationFailure('`Last-Event-ID` is not an event id.'),
   );
 }

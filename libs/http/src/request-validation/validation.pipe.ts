@@ -17,6 +17,16 @@ class ValidationFailed extends Error {
   }
 }
 
+const OWN_PIPE_MODELS = new WeakSet<object>();
+
+/**
+ * Marks `model` as validated by a pipe of its own route parameter (`@Query(new ItsPipe(model))`), which
+ * the global pipe then leaves alone: the parameter stays a plain `@Query()`, so OpenAPI lists the model's fields.
+ */
+export function validatedByOwnPipe(model: object): void {
+  OWN_PIPE_MODELS.add(model);
+}
+
 /**
  * Nest's ValidationPipe with the 422 contract of DECISIONS §1: unknown properties are refused at every
  * level, defaults and query coercion are applied, and failures throw `ApiValidationError` with one
@@ -35,6 +45,8 @@ export class ApiValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // A model its route validates with its own parameter pipe (the pool's lenient models) is left to that pipe.
+    if (metadata.metatype && OWN_PIPE_MODELS.has(metadata.metatype)) return value;
     const location = LOCATIONS[metadata.type];
     if (!location || !this.toValidate(metadata)) return super.transform(value, metadata);
     const root: ValidationLoc = metadata.data ? [location, metadata.data] : [location];

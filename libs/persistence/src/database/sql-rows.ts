@@ -79,6 +79,20 @@ export function nullableFloatColumn(row: SqlRow, column: string): number | null 
   return value;
 }
 
+/** A `double precision` column that is never null. */
+export function floatColumn(row: SqlRow, column: string): number {
+  const value = nullableFloatColumn(row, column);
+  if (value === null) throw unexpected(column, 'double precision', value);
+  return value;
+}
+
+/** A `boolean` column (or an `EXISTS (…)` answered as one). */
+export function booleanColumn(row: SqlRow, column: string): boolean {
+  const value = row[column];
+  if (typeof value !== 'boolean') throw unexpected(column, 'boolean', value);
+  return value;
+}
+
 export function timestampColumn(row: SqlRow, column: string): Date {
   const value = row[column];
   if (!(value instanceof Date)) throw unexpected(column, 'timestamptz', value);

@@ -62,6 +62,7 @@ export class JobWorkers implements OnModuleInit, OnApplicationBootstrap, BeforeA
           autorun: !settings.startPaused,
           ...(settings.lockDuration === undefined ? {} : { lockDuration: settings.lockDuration }),
           ...(settings.stalledInterval === undefined ? {} : { stalledInterval: settings.stalledInterval }),
+          ...(settings.backoffStrategy === undefined ? {} : { settings: { backoffStrategy: settings.backoffStrategy } }),
         },
       );
       worker.on('failed', (job, error) => {

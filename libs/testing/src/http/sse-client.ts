@@ -1,4 +1,5 @@
 import { request, type IncomingMessage } from 'node:http';
+import { parseSseFrame, takeSseFrames } from '@rcs/contracts';
 
 /** One Server-Sent Event as a client sees it. */
 export interface SseEvent {
@@ -29,12 +30,9 @@ export class SseClient {
   ) {
     response.setEncoding('utf8');
     response.on('data', (chunk: string) => {
-      this.text += chunk;
-      let end: number;
-      while ((end = this.text.indexOf('\n\n')) >= 0) {
-        this.parse(this.text.slice(0, end));
-        this.text = this.text.slice(end + 2);
-      }
+      const { frames, rest } = takeSseFrames(this.text + chunk);
+      this.text = rest;
+      for (const block of frames) this.parse(block);
       this.wake();
     });
     const finish = () => {
@@ -56,25 +54,9 @@ export class SseClient {
   }
 
   private parse(block: string): void {
-    let id = '';
-    let event = 'message';
-    const data: string[] = [];
-    let fields = 0;
-    for (const line of block.split('\n')) {
-      if (line.startsWith(':')) {
-        this.comments += 1;
-        continue;
-      }
-      const colon = line.indexOf(':');
-      const name = colon < 0 ? line : line.slice(0, colon);
-      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-      if (name === 'id') id = value;
-      else if (name === 'event') event = value;
-      else if (name === 'data') data.push(value);
-      else continue;
-      fields += 1;
-    }
-    if (fields > 0 && data.length > 0) this.events.push({ id, event, data: JSON.parse(data.join('\n')) as unknown });
+    const frame = parseSseFrame(block);
+    this.comments += frame.comments;
+    if (frame.data !== null) this.events.push({ id: frame.id, event: frame.event, data: JSON.parse(frame.data) as unknown });
   }
 
   private wake(): void {

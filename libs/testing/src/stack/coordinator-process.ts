@@ -5,37 +5,60 @@ import { createScratchDatabase } from '../database/scratch-database';
 import { devCoordinatorEnv } from '../process/dev-coordinator-env';
 import { REPO_ROOT, repoNodeArgs } from '../process/repo-node';
 import { spawnService, type SpawnedService } from '../process/spawn-service';
-import { createTestRedis } from '../redis/test-redis';
+import { createTestRedis, type TestRedis } from '../redis/test-redis';
 
-/**
- * The coordinator as operators run it (its real entry point), on an empty Postgres database of the calling test
- * file that it migrates at boot, and the file's own Redis prefix, on the dev chain with the stake check off.
- */
-export interface RunningCoordinator {
-  service: SpawnedService;
+/** A database the coordinator runs on: an empty one it migrates at boot, or a test's own, already migrated. */
+export interface CoordinatorDatabase {
   url: string;
-  adminToken: string;
-  stop(): Promise<void>;
+  drop(): Promise<void>;
 }
 
 /**
- * `databasePrefix` names the scratch database (e.g. `runner_e2e`), so that a leftover one says whose it was;
- * `env` adds settings a test is about (e.g. HELDOUT_STORE_DIR, or ALLOW_INSECURE_ARTIFACT_URIS for artifacts on loopback HTTP).
+ * The coordinator as operators run it (its real entry point), on a database of the calling test file and the
+ * file's own Redis prefix, on the dev chain with the stake check off.
  */
-export async function startCoordinatorProcess(validatorHotkey: string, databasePrefix: string, env: NodeJS.ProcessEnv = {}): Promise<RunningCoordinator> {
-  const [db, redis] = await Promise.all([createScratchDatabase(databasePrefix), createTestRedis()]);
+export interface RunningCoordinator<D extends CoordinatorDatabase = CoordinatorDatabase> {
+  service: SpawnedService;
+  url: string;
+  adminToken: string;
+  db: D;
+  redis: TestRedis;
+  stop(): Promise<void>;
+}
+
+export interface CoordinatorProcessOptions<D extends CoordinatorDatabase> {
+  /** A scratch database's name prefix (e.g. `runner_e2e`, so that a leftover one says whose it was), or a database of the test's own. */
+  database: string | D;
+  /** Set as VALIDATOR_HOTKEYS. */
+  validatorHotkey?: string;
+  /** Settings a test is about (e.g. HELDOUT_STORE_DIR, or ALLOW_INSECURE_ARTIFACT_URIS for artifacts on loopback HTTP). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function startCoordinatorProcess<D extends CoordinatorDatabase = CoordinatorDatabase>(options: CoordinatorProcessOptions<D>): Promise<RunningCoordinator<D>> {
+  const [db, redis] = await Promise.all([
+    typeof options.database === 'string' ? (createScratchDatabase(options.database) as Promise<CoordinatorDatabase> as Promise<D>) : Promise.resolve(options.database),
+    createTestRedis(),
+  ]);
   const adminToken = randomBytes(16).toString('hex');
   const service = await spawnService({
     entry: 'apps/coordinator-api/src/main.ts',
     portVariable: 'COORDINATOR_PORT',
     healthPath: '/healthz',
     timeoutMs: 120_000,
-    env: { ...devCoordinatorEnv(db.url, redis), ...env, ADMIN_TOKENS: adminToken, VALIDATOR_HOTKEYS: validatorHotkey },
+    env: {
+      ...devCoordinatorEnv(db.url, redis),
+      ...options.env,
+      ADMIN_TOKENS: adminToken,
+      ...(options.validatorHotkey === undefined ? {} : { VALIDATOR_HOTKEYS: options.validatorHotkey }),
+    },
   });
   return {
     service,
     url: service.url,
     adminToken,
+    db,
+    redis,
     stop: async () => {
       await service.stop();
       await redis.cleanup();

@@ -1,6 +1,6 @@
 import { Column, Entity, Index } from 'typeorm';
 import { CreatedAt, DoubleColumn, IntegerColumn, ManyToOneOn, SerialPrimaryKey, TextColumn } from '@rcs/persistence';
-import { AssignmentEntity } from '../../tasks/entities/assignment.entity';
+import { AssignmentEntity } from '../../assignments/entities/assignment.entity';
 import { MinerEntity } from '../../miners/entities/miner.entity';
 import { AlgorithmEntity } from './algorithm.entity';
 

@@ -32,8 +32,8 @@ const TREE_CACHE_SIZE = 4;
 
 /** The claim routes of spec 001 (DECISIONS.md §8): epochs, packages, receipts and the simulation. */
 @Injectable()
-export class ClaimsService {
-  private readonly logger = new Logger(ClaimsService.name);
+export class PayoutClaimsService {
+  private readonly logger = new Logger(PayoutClaimsService.name);
   private readonly trees = new Map<number, Promise<CachedTree>>();
   private simulator: Promise<ContractCaller> | null = null;
 

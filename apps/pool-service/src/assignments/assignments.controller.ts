@@ -1,24 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentAuth, HotkeyPrincipal, PoolSigned } from '@rcs/auth';
-import {
-  ApiErrors,
-  DeclaredError,
-  ErrorCode,
-  EvaluationAcceptedDto,
-  EvaluationSubmissionDto,
-  EvolutionAcceptedDto,
-  EvolutionSubmissionDto,
-  LeaseAcceptedDto,
-  LeaseRequestDto,
-  LeaseSubmissionDto,
-  PendingEvaluationsDto,
-  PoolBatchDto,
-  PoolLeaseDto,
-  SIGNATURE_ERRORS,
-  TaskRequestDto,
-  ValidationErrorDto,
-} from '@rcs/contracts';
+import { ApiValidationFailure, ApiErrors, DeclaredError, ErrorCode, EvaluationAcceptedDto, EvaluationSubmissionDto, EvolutionAcceptedDto, EvolutionSubmissionDto, LeaseAcceptedDto, LeaseRequestDto, LeaseSubmissionDto, PendingEvaluationsDto, PoolBatchDto, PoolLeaseDto, SIGNATURE_ERRORS, TaskRequestDto } from '@rcs/contracts';
 import { AlgorithmEntity } from '../algorithms/entities/algorithm.entity';
 import { iso } from '../common/iso';
 import { PoolBody } from '../common/pool-model.pipe';
@@ -32,7 +15,7 @@ const MINER_ERRORS: DeclaredError[] = [
   [ErrorCode.ChainUnavailable, 'the stake, the owner coldkey or the current window cannot be read from the chain'],
 ];
 
-const INVALID = { type: ValidationErrorDto, description: 'Known fields out of bounds (unknown properties are ignored).' };
+const INVALID = 'Known fields out of bounds (unknown properties are ignored).';
 
 function algorithmDto(a: AlgorithmEntity) {
   return { id: a.id, algorithm_dsl: a.algorithmDsl, input_dim: a.inputDim, task_type: a.taskType };
@@ -41,7 +24,7 @@ function algorithmDto(a: AlgorithmEntity) {
 /** Pool task and lease routes (spec 001 "Pool task / lease routes"; DECISIONS.md §11). Not the coordinator's tasks. */
 @ApiTags('pool tasks')
 @Controller('api/v1/tasks')
-export class TasksController {
+export class AssignmentsController {
   constructor(private readonly assignments: AssignmentsService) {}
 
   @Get('pending_evaluations')
@@ -66,7 +49,7 @@ export class TasksController {
     [ErrorCode.WindowBatchLimit, 'the owner coldkey had POOL_BATCHES_PER_WINDOW batches and leases this window; with Retry-After'],
     ...MINER_ERRORS,
   )
-  @ApiUnprocessableEntityResponse(INVALID)
+  @ApiValidationFailure(INVALID)
   async request(@CurrentAuth() miner: HotkeyPrincipal, @PoolBody(TaskRequestDto) body: TaskRequestDto): Promise<PoolBatchDto> {
     const kind = body.task_type ?? 'evolve';
     const { assignment, algorithms } = await this.assignments.requestBatch(miner.hotkey, kind);
@@ -86,7 +69,7 @@ export class TasksController {
     [ErrorCode.WindowBatchLimit, 'the owner coldkey had POOL_BATCHES_PER_WINDOW batches and leases this window; with Retry-After'],
     ...MINER_ERRORS,
   )
-  @ApiUnprocessableEntityResponse(INVALID)
+  @ApiValidationFailure(INVALID)
   async lease(@CurrentAuth() miner: HotkeyPrincipal, @PoolBody(LeaseRequestDto) body: LeaseRequestDto): Promise<PoolLeaseDto> {
     const lease = await this.assignments.lease(miner.hotkey, body);
     return {
@@ -107,7 +90,7 @@ export class TasksController {
   @ApiBody({ type: LeaseSubmissionDto })
   @ApiOkResponse({ type: LeaseAcceptedDto, description: 'Recorded.' })
   @ApiErrors([ErrorCode.LeaseNotFound, 'message contains "Active lease assignment not found" (compat)'], ...MINER_ERRORS)
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Bounds, scores out of range, ids or parents outside the lease, or more evolutions than evolve_budget.' })
+  @ApiValidationFailure('Bounds, scores out of range, ids or parents outside the lease, or more evolutions than evolve_budget.')
   async submitLease(
     @CurrentAuth() miner: HotkeyPrincipal,
     @Param('lease_id') leaseId: string,
@@ -129,7 +112,7 @@ export class TasksController {
   @ApiBody({ type: EvolutionSubmissionDto })
   @ApiOkResponse({ type: EvolutionAcceptedDto, description: 'The new algorithm, or the existing one it duplicates.' })
   @ApiErrors(ErrorCode.NotAssignmentOwner, ErrorCode.AssignmentNotFound, ErrorCode.AssignmentNotActive, ...MINER_ERRORS)
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Bounds, or parents that are not algorithms of the batch (`parent_not_assigned`).' })
+  @ApiValidationFailure('Bounds, or parents that are not algorithms of the batch (`parent_not_assigned`).')
   async submitEvolution(
     @CurrentAuth() miner: HotkeyPrincipal,
     @Param('batch_id') batchId: string,
@@ -146,7 +129,7 @@ export class TasksController {
   @ApiBody({ type: EvaluationSubmissionDto })
   @ApiOkResponse({ type: EvaluationAcceptedDto, description: 'Recorded.' })
   @ApiErrors(ErrorCode.NotAssignmentOwner, ErrorCode.AssignmentNotFound, [ErrorCode.AssignmentNotActive, '(expired, used, or not an evaluate batch)'], ...MINER_ERRORS)
-  @ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'No evaluation, ids outside the batch or repeated, scores non-finite or outside POOL_SCORE_MIN..POOL_SCORE_MAX.' })
+  @ApiValidationFailure('No evaluation, ids outside the batch or repeated, scores non-finite or outside POOL_SCORE_MIN..POOL_SCORE_MAX.')
   async submitEvaluation(
     @CurrentAuth() miner: HotkeyPrincipal,
     @Param('batch_id') batchId: string,

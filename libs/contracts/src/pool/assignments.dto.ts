@@ -1,26 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsIn,
-  IsInt,
-  IsNumber,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
-import { ToNumber } from '../common/transforms';
-import { IsParentRefs, MAX_ALGORITHM_DSL_BYTES, MAX_POOL_LIST_ITEMS, MaxUtf8Bytes, POOL_TASK_TYPE_PATTERN } from './pool-validators';
-import { ApiNumber } from '../common/api-fields';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsNumber, IsOptional, IsString, Max, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsParentRefs, MAX_ALGORITHM_DSL_BYTES, MAX_POOL_LIST_ITEMS, MaxUtf8Bytes, OptionalTaskType } from './pool-validators';
+import { ApiBoolean, ApiDateTime, ApiInteger, ApiNumber, ApiText } from '../common/api-fields';
 import { stacked } from '../common/request-fields';
-import { DEFAULT_PAGE_LIMIT, PageLimit } from '../common/page-query.dto';
 
 /*
  * Pool request models ignore unknown properties (DECISIONS.md §2 Pool, compat: BitSota clients repeat
@@ -28,6 +11,7 @@ import { DEFAULT_PAGE_LIMIT, PageLimit } from '../common/page-query.dto';
  */
 
 export const BATCH_KINDS = ['evolve', 'evaluate'] as const;
+
 export type BatchKind = (typeof BATCH_KINDS)[number];
 
 /** At most MAX_POOL_LIST_ITEMS objects, each validated as an `item`; absent means none. */
@@ -42,10 +26,6 @@ function OptionalPoolList(item: new () => object, description: string): Property
   );
 }
 
-/** A benchmark name, `[a-z0-9_]{1,64}`; absent means the default one. */
-function OptionalTaskType(description: string): PropertyDecorator {
-  return stacked(ApiPropertyOptional({ type: String, description, pattern: POOL_TASK_TYPE_PATTERN.source }), IsOptional(), IsString(), Matches(POOL_TASK_TYPE_PATTERN));
-}
 /** `POST /api/v1/tasks/request` (TaskRequest). */
 export class TaskRequestDto {
   @ApiPropertyOptional({ description: 'Which batch: `evolve` (default) or `evaluate`.', enum: BATCH_KINDS, default: 'evolve' })
@@ -176,52 +156,92 @@ export class LeaseSubmissionDto {
   gossip?: unknown;
 }
 
-/** Body of the three governing recipient routes and the root compatibility route. */
-export class RecipientUpdateDto {
-  @ApiPropertyOptional({ type: String, description: 'New recipient coldkey (SS58, any prefix); the signature covers it as sent.', maxLength: 128 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(128)
-  recipient_coldkey?: string;
-
-  @ApiPropertyOptional({ type: String, description: 'Legacy alias of `recipient_coldkey`.', maxLength: 128 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(128)
-  coldkey_address?: string;
+/** An algorithm handed out in a batch or lease. */
+export class PoolAlgorithmDto {
+  @ApiInteger('Algorithm id.')
+  id!: number;
+  @ApiText('Algorithm DSL (opaque to the pool).')
+  algorithm_dsl!: string;
+  @ApiInteger('Input dimension.')
+  input_dim!: number;
+  @ApiText('Benchmark task type.')
+  task_type!: string;
 }
 
-/** `GET /api/v1/miners/leaderboard`. */
-export class LeaderboardQueryDto {
-  @PageLimit('Rows.')
-  limit = DEFAULT_PAGE_LIMIT;
+/** `POST /api/v1/tasks/request`. */
+export class PoolBatchDto {
+  @ApiText('Batch id (submit to it).')
+  batch_id!: string;
+  @ApiProperty({ description: '`evolve` or `evaluate`.', enum: ['evolve', 'evaluate'] })
+  task_type!: string;
+  @ApiProperty({ type: [PoolAlgorithmDto], description: 'Algorithms to evaluate, or parents to evolve.' })
+  algorithms!: PoolAlgorithmDto[];
+  @ApiDateTime('When the batch expires.')
+  timeout_at!: string;
 }
 
-export const RESULT_STATUSES = ['verified', 'pending'] as const;
-export type ResultStatus = (typeof RESULT_STATUSES)[number];
-
-/** `GET /api/v1/results/`. */
-export class ResultsQueryDto {
-  @PageLimit('Rows, newest first.')
-  limit = DEFAULT_PAGE_LIMIT;
-
-  @OptionalTaskType('Only this task type.')
-  task_type?: string;
-
-  @ApiPropertyOptional({ type: Number, description: 'Only results scoring at least this.' })
-  @IsOptional()
-  @ToNumber()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  min_score?: number;
-
-  @ApiPropertyOptional({ description: '`verified` (default) or `pending` (validators only).', enum: RESULT_STATUSES, default: 'verified' })
-  @IsOptional()
-  @IsIn(RESULT_STATUSES)
-  status: ResultStatus = 'verified';
+export class GossipDto {
+  @ApiText('Task type of the gossiped algorithms.')
+  task_type!: string;
+  @ApiProperty({ type: [Number], description: 'Ids of the best scored algorithms.' })
+  algorithm_ids!: number[];
 }
 
-/** `GET /api/v1/results/sota`. */
-export class SotaQueryDto {
-  @OptionalTaskType('Task type; default POOL_DEFAULT_TASK_TYPE.')
-  task_type?: string;
+/** `POST /api/v1/tasks/lease`. */
+export class PoolLeaseDto {
+  @ApiText('Lease id (submit to it).')
+  lease_id!: string;
+  @ApiInteger('Window the lease belongs to (one lease per miner per window).')
+  window_number!: number;
+  @ApiDateTime('When the lease expires (ISO 8601, Z).')
+  timeout_at!: string;
+  @ApiInteger('Evolutions the lease accepts (POOL_LEASE_EVOLVE_BUDGET).')
+  evolve_budget!: number;
+  @ApiProperty({ type: [PoolAlgorithmDto], description: 'Algorithms to evaluate.' })
+  evaluate_algorithms!: PoolAlgorithmDto[];
+  @ApiProperty({ type: [PoolAlgorithmDto], description: 'Parents offered for evolution.' })
+  seed_algorithms!: PoolAlgorithmDto[];
+  @ApiProperty({ type: () => GossipDto, description: 'Best scored algorithms of the task type.' })
+  gossip!: GossipDto;
+}
+
+/** `POST …/submit_evolution`. */
+export class EvolutionAcceptedDto {
+  @ApiProperty({
+    type: String,
+    enum: ['accepted', 'duplicate'],
+    description: '`accepted`: a new algorithm; `duplicate`: its canonical DSL already exists (not created, not rewarded). The batch is done either way.',
+    example: 'accepted',
+  })
+  status!: 'accepted' | 'duplicate';
+  @ApiInteger('Id of the new algorithm, or of the existing one it duplicates.')
+  algorithm_id!: number;
+}
+
+/** `POST …/submit_evaluation`. */
+export class EvaluationAcceptedDto {
+  @ApiProperty({ type: String, description: 'Always `accepted`.', example: 'accepted' })
+  status!: 'accepted';
+  @ApiInteger('Evaluations recorded.')
+  recorded!: number;
+}
+
+/** `POST …/submit_lease`. */
+export class LeaseAcceptedDto {
+  @ApiProperty({ type: String, description: 'Always `accepted`.', example: 'accepted' })
+  status!: 'accepted';
+  @ApiInteger('Evaluations recorded.')
+  recorded_evaluations!: number;
+  @ApiProperty({ type: [Number], description: 'Ids of the algorithms the evolutions created.' })
+  created_algorithm_ids!: number[];
+  @ApiProperty({ type: [Number], description: 'Ids of existing algorithms that evolutions duplicated (not created, not rewarded; the evaluations still count).' })
+  duplicate_algorithm_ids!: number[];
+}
+
+/** `GET /api/v1/tasks/pending_evaluations`. */
+export class PendingEvaluationsDto {
+  @ApiBoolean('Whether an evaluation batch would find work for the signer.')
+  has_pending_evaluations!: boolean;
+  @ApiInteger('Pending algorithms the signer may evaluate.')
+  count!: number;
 }

@@ -2,22 +2,22 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { RouterModule } from '@nestjs/core';
 import { PoolServiceConfig } from '../config/config';
 import { EpochsModule } from '../epochs/epochs.module';
-import { ClaimsController, ClaimSimulationController } from './claims.controller';
-import { ClaimsService } from './claims.service';
+import { PayoutClaimsController, PayoutClaimSimulationController } from './payout-claims.controller';
+import { PayoutClaimsService } from './payout-claims.service';
 
 /** The claim routes at `CLAIMS_MOUNT_PREFIX`; the simulation routes only with `CLAIM_SIMULATION=true`. */
 @Module({})
-export class ClaimsModule {
+export class PayoutClaimsModule {
   static forRoot(config: PoolServiceConfig): DynamicModule[] {
     if (!config.payout.claimsEnabled) return [];
     return [
       {
-        module: ClaimsModule,
+        module: PayoutClaimsModule,
         imports: [EpochsModule],
-        providers: [ClaimsService],
-        controllers: config.payout.claimSimulation ? [ClaimsController, ClaimSimulationController] : [ClaimsController],
+        providers: [PayoutClaimsService],
+        controllers: config.payout.claimSimulation ? [PayoutClaimsController, PayoutClaimSimulationController] : [PayoutClaimsController],
       },
-      RouterModule.register([{ path: config.payout.claimsMountPrefix, module: ClaimsModule }]),
+      RouterModule.register([{ path: config.payout.claimsMountPrefix, module: PayoutClaimsModule }]),
     ];
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { intColumn, nullableIntColumn, queryOneRow, queryRows, textColumn, timestampColumn } from '@rcs/persistence';
 import { EntityManager } from 'typeorm';
 import { entityFromRow } from '../common/entity-rows';
 import { updateReturning } from '../common/update-rows';
@@ -31,14 +32,16 @@ export class AssignmentsRepository {
    * the unique indexes decide under any concurrency. Null on either conflict.
    */
   async insertActive(manager: EntityManager, a: NewAssignment): Promise<AssignmentEntity | null> {
-    const rows = (await manager.query(
+    const rows = await queryRows(
+      manager,
       `INSERT INTO assignments (miner_hotkey, owner_coldkey, kind, status, task_type, algorithm_ids, seed_ids, window_number, evolve_budget, timeout_at)
        VALUES ($1, $2, $3, 'active', $4, $5::int[], $6::int[], $7, $8, now() + make_interval(secs => $9))
        ON CONFLICT DO NOTHING
        RETURNING *`,
       [a.minerHotkey, a.ownerColdkey, a.kind, a.taskType, a.algorithmIds, a.seedIds, a.windowNumber, a.evolveBudget, a.timeoutSeconds],
-    )) as Record<string, unknown>[];
-    return rows.length === 0 ? null : entityFromRow(manager, AssignmentEntity, rows[0]);
+      (row) => entityFromRow(manager, AssignmentEntity, row),
+    );
+    return rows[0] ?? null;
   }
 
   /**
@@ -46,7 +49,8 @@ export class AssignmentsRepository {
    * their timeout, and tells what would block a new one: an active assignment, or a lease already in `window`.
    */
   async prepareMiner(manager: EntityManager, minerHotkey: string, window: number | null): Promise<AssignmentBlockers> {
-    const rows = (await manager.query(
+    const rows = await queryRows(
+      manager,
       `WITH touched AS (
          INSERT INTO miners (hotkey) VALUES ($1) ON CONFLICT (hotkey) DO UPDATE SET last_seen_at = now() RETURNING hotkey
        ), expired AS (
@@ -58,7 +62,14 @@ export class AssignmentsRepository {
        -- touched and expired run whatever this reads; it sees the rows as they were, hence timeout_at > now().
        WHERE miner_hotkey = $1 AND ((status = 'active' AND timeout_at > now()) OR (kind = 'lease' AND window_number = $2))`,
       [minerHotkey, window],
-    )) as { id: string; kind: string; status: string; window_number: number | null; timeout_at: Date }[];
+      (row) => ({
+        id: textColumn(row, 'id'),
+        kind: textColumn(row, 'kind'),
+        status: textColumn(row, 'status'),
+        window_number: nullableIntColumn(row, 'window_number'),
+        timeout_at: timestampColumn(row, 'timeout_at'),
+      }),
+    );
     const active = rows.find((row) => row.status === 'active') ?? null;
     return {
       leaseInWindow: window !== null && rows.some((row) => row.kind === 'lease' && row.window_number === window),
@@ -73,8 +84,9 @@ export class AssignmentsRepository {
 
   /** Batches and leases issued to hotkeys of `owner` in `window`, whatever became of them. */
   async countInWindow(manager: EntityManager, owner: string, window: number): Promise<number> {
-    const rows = (await manager.query(`SELECT count(*)::int AS n FROM assignments WHERE owner_coldkey = $1 AND window_number = $2`, [owner, window])) as { n: number }[];
-    return rows[0].n;
+    return queryOneRow(manager, `SELECT count(*)::int AS n FROM assignments WHERE owner_coldkey = $1 AND window_number = $2`, [owner, window], (row) =>
+      intColumn(row, 'n'),
+    );
   }
 
   /** Expires active assignments past `timeout_at` (all, or one miner's); returns how many. */
@@ -97,10 +109,9 @@ export class AssignmentsRepository {
   }
 
   async hasLeaseInWindow(manager: EntityManager, minerHotkey: string, windowNumber: number): Promise<boolean> {
-    const rows = (await manager.query(`SELECT 1 FROM assignments WHERE miner_hotkey = $1 AND kind = 'lease' AND window_number = $2`, [
-      minerHotkey,
-      windowNumber,
-    ])) as unknown[];
+    const rows = await queryRows(manager, `SELECT 1 AS found FROM assignments WHERE miner_hotkey = $1 AND kind = 'lease' AND window_number = $2`, [minerHotkey, windowNumber], (row) =>
+      intColumn(row, 'found'),
+    );
     return rows.length > 0;
   }
 

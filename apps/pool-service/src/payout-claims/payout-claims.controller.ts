@@ -5,14 +5,14 @@ import { ApiErrors, ClaimedCumulativeDto, ClaimEpochDto, ClaimEpochListDto, Clai
 import { PoolServiceConfig } from '../config/config';
 import { POOL_CONFIG } from '../config/config.module';
 import { publicationEnabled } from '../epochs/epochs.module';
-import { ClaimsService } from './claims.service';
+import { PayoutClaimsService } from './payout-claims.service';
 
 /** Public claim routes of spec 001, mounted at `CLAIMS_MOUNT_PREFIX`. */
 @ApiTags('claims')
 @Controller()
-export class ClaimsController {
+export class PayoutClaimsController {
   constructor(
-    private readonly claims: ClaimsService,
+    private readonly claims: PayoutClaimsService,
     @Inject(POOL_CONFIG) private readonly config: PoolServiceConfig,
   ) {}
 
@@ -100,8 +100,8 @@ export class ClaimsController {
 /** Registered only with `CLAIM_SIMULATION=true`. */
 @ApiTags('claims')
 @Controller()
-export class ClaimSimulationController {
-  constructor(private readonly claims: ClaimsService) {}
+export class PayoutClaimSimulationController {
+  constructor(private readonly claims: PayoutClaimsService) {}
 
   @Post('epoch/claim')
   @Public()

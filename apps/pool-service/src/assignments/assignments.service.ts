@@ -1,17 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import {
-  ApiError,
-  ApiValidationError,
-  BatchKind,
-  ErrorCode,
-  EvaluationSubmissionDto,
-  EvolutionSubmissionDto,
-  LeaseRequestDto,
-  LeaseSubmissionDto,
-  parentIdOf,
-  type ValidationErrorItem,
-} from '@rcs/contracts';
+import { ApiError, ApiValidationError, BatchKind, ErrorCode, EvaluationSubmissionDto, EvolutionSubmissionDto, LeaseRequestDto, LeaseSubmissionDto, parentIdOf, type ValidationErrorItem, orRefused, type Refusable } from '@rcs/contracts';
 import { inTransaction } from '@rcs/persistence';
 import { DataSource, EntityManager } from 'typeorm';
 import { AlgorithmsRepository } from '../algorithms/algorithms.module';
@@ -60,8 +49,6 @@ interface Miner {
   hotkey: string;
   owner: string;
 }
-
-type Outcome<T> = { value: T } | { refusal: ApiError };
 
 const DEFAULT_GOSSIP_LIMIT = 10;
 const MAX_GOSSIP_LIMIT = 50;
@@ -175,7 +162,7 @@ export class AssignmentsService {
   /** `POST /api/v1/tasks/{lease_id}/submit_lease`. */
   async submitLease(hotkey: string, leaseId: string, body: LeaseSubmissionDto): Promise<LeaseOutcome> {
     const miner = await this.miner(hotkey);
-    return this.settle(async (manager): Promise<Outcome<LeaseOutcome>> => {
+    return this.settle(async (manager): Promise<Refusable<LeaseOutcome>> => {
       const locked = await this.assignments.lockById(manager, leaseId);
       const lease = locked?.assignment ?? null;
       if (locked === null || lease === null || lease.kind !== 'lease' || lease.minerHotkey !== hotkey || lease.status !== 'active') {
@@ -269,7 +256,7 @@ export class AssignmentsService {
   }
 
   /** Locks the signer's batch of `kind`; a refusal that expired it must commit before it is answered. */
-  private async lockBatch(manager: EntityManager, hotkey: string, batchId: string, kind: AssignmentKind): Promise<Outcome<AssignmentEntity>> {
+  private async lockBatch(manager: EntityManager, hotkey: string, batchId: string, kind: AssignmentKind): Promise<Refusable<AssignmentEntity>> {
     const locked = await this.assignments.lockById(manager, batchId);
     if (locked === null) throw ApiError.notFound(ErrorCode.AssignmentNotFound, `No batch with id ${batchId}.`, { batch_id: batchId });
     const assignment = locked.assignment;
@@ -333,10 +320,8 @@ export class AssignmentsService {
   }
 
   /** Runs `fn` in a transaction; a refusal is thrown after the commit so that what it changed (an expiry) stays. */
-  private async settle<T>(fn: (manager: EntityManager) => Promise<Outcome<T>>): Promise<T> {
-    const outcome = await inTransaction(this.dataSource, fn);
-    if ('refusal' in outcome) throw outcome.refusal;
-    return outcome.value;
+  private async settle<T>(fn: (manager: EntityManager) => Promise<Refusable<T>>): Promise<T> {
+    return orRefused(await inTransaction(this.dataSource, fn));
   }
 }
 

@@ -4,12 +4,12 @@ import { MinersModule } from '../miners/miners.module';
 import { AssignmentExpiryJob } from './assignment-expiry.job';
 import { AssignmentsRepository } from './assignments.repository';
 import { AssignmentsService } from './assignments.service';
-import { TasksController } from './tasks.controller';
+import { AssignmentsController } from './assignments.controller';
 
 @Module({
   imports: [AlgorithmsModule, MinersModule],
-  controllers: [TasksController],
+  controllers: [AssignmentsController],
   providers: [AssignmentsRepository, AssignmentsService, AssignmentExpiryJob],
   exports: [AssignmentsRepository],
 })
-export class TasksModule {}
+export class AssignmentsModule {}

@@ -1,4 +1,4 @@
-import { ApiError } from '@rcs/contracts';
+import type { ApiError } from './api-error';
 
 /**
  * What a transaction answers when its refusal changed state (a claim found past its TTL is expired):
