@@ -111,7 +111,7 @@ async function main(): Promise<number> {
       services: {
         coordinator: { environment: { CLAIM_SWEEP_INTERVAL_SECONDS: String(SWEEP_SECONDS), LEASE_SWEEP_INTERVAL_SECONDS: String(SWEEP_SECONDS) } },
         // The pool publishes an epoch every 10 one-second blocks, so the payout verifier has epochs to judge.
-        pool: { environment: { POOL_ASSIGNMENT_SWEEP_SECONDS: String(SWEEP_SECONDS), ...DEV_EPOCHS, PUBLISHER_SECRET_URI: '//Alice', POOL_EPOCH_CHECK_SECONDS: '2', POOL_PUBLIC_URL: 'http://pool:8434' } },
+        pool: { environment: { POOL_ASSIGNMENT_SWEEP_SECONDS: String(SWEEP_SECONDS), ...DEV_EPOCHS, PUBLISHER_SECRET_URI: '//Alice', POOL_PUBLIC_URL: 'http://pool:8434' } },
         gateway: { networks: { default: { aliases: ['coordinator.localhost', 'pool.localhost'] } } },
       },
     }),
