@@ -31,6 +31,8 @@ const SWEEP_SECONDS = 2;
 /** The benchmark image the runner's docker sandbox uses here (deploy/docker/local-base.sh sandbox). */
 const SANDBOX_IMAGE = 'rcs-local/sandbox:2';
 const run = promisify(execFile);
+/** The dev chain's clock and the pool's windows in the check (the payout verifier reads the pool's chain with the same clock). */
+const DEV_EPOCHS = { DEV_CHAIN_BLOCK_TIME_MS: '1000', POOL_WINDOW_BLOCKS: '10' };
 
 interface Outcome {
   name: string;
@@ -108,7 +110,8 @@ async function main(): Promise<number> {
     JSON.stringify({
       services: {
         coordinator: { environment: { CLAIM_SWEEP_INTERVAL_SECONDS: String(SWEEP_SECONDS), LEASE_SWEEP_INTERVAL_SECONDS: String(SWEEP_SECONDS) } },
-        pool: { environment: { POOL_ASSIGNMENT_SWEEP_SECONDS: String(SWEEP_SECONDS) } },
+        // The pool publishes an epoch every 10 one-second blocks, so the payout verifier has epochs to judge.
+        pool: { environment: { POOL_ASSIGNMENT_SWEEP_SECONDS: String(SWEEP_SECONDS), ...DEV_EPOCHS, PUBLISHER_SECRET_URI: '//Alice', POOL_PUBLIC_URL: 'http://pool:8434' } },
         gateway: { networks: { default: { aliases: ['coordinator.localhost', 'pool.localhost'] } } },
       },
     }),
@@ -266,6 +269,19 @@ async function main(): Promise<number> {
                   networks: ['default', 'stack'],
                 },
                 redis: { networks: { default: { aliases: ['runner-redis'] } } },
+                // The payout verifier (the `verifier` profile) reads the stack's pool, coordinator and dev chain
+                // (the pool's, in the stack's Redis under the pool's prefix) on the stack's network only.
+                'payout-verifier': {
+                  // Its verdicts in a database of the stack's Postgres (a validator gives it its own, or the embedded one on the volume).
+                  environment: {
+                    REDIS_URL: 'redis://redis:6379',
+                    REDIS_KEY_PREFIX: 'pool',
+                    ...DEV_EPOCHS,
+                    VERIFIER_INTERVAL_SECONDS: '2',
+                    VERIFIER_DATABASE_URL: `postgres://postgres:${env.POSTGRES_PASSWORD}@postgres:5432/verifier`,
+                  },
+                  networks: ['stack'],
+                },
               },
               networks: { stack: { external: true, name: `${name}_default` } },
             }),
@@ -279,13 +295,17 @@ async function main(): Promise<number> {
             SANDBOX_DOCKER_IMAGE: SANDBOX_IMAGE,
             RUNNER_WORK_DIR: runnerWork,
             DOCKER_GID: socketGid,
+            POOL_URL: 'http://pool:8434',
+            CHAIN: 'dev',
+            NETUID: '1',
             LOG_LEVEL: 'info',
           };
           writeFileSync(runner.envFile, Object.entries(runnerEnv).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 });
           await run('chown', ['1000:1000', runnerWork]);
           const since = String(Math.floor(Date.now() / 1000));
           try {
-            await runner.compose(['up', '-d', '--no-build'], { stream: true });
+            await psql(project, 'postgres', 'CREATE DATABASE verifier');
+            await runner.compose(['--profile', 'verifier', 'up', '-d', '--no-build'], { stream: true });
             const id = await runner.containerId('runner');
             await waitUntil('the runner healthy', 120_000, async () => (await docker('inspect', '-f', '{{.State.Health.Status}}', id)) === 'healthy');
             // The demo's repositories are local folders owned by root here, and git refuses to clone another
@@ -315,6 +335,29 @@ async function main(): Promise<number> {
       );
       process.stdout.write(demoLines.map((line) => `       ${line}\n`).join(''));
 
+      await check(
+        'payout verifier (deploy/runner compose, `verifier` profile, the validator key): recomputes the pool\'s published epochs from the coordinator\'s snapshots and /status shows one `verified`, none `mismatch`',
+        async () => {
+          const id = await runner.containerId('payout-verifier');
+          type VerifierStatus = { epochs: { verified: number; mismatch: number }; recent: { epoch: number; result: string }[]; last_pass: { error: string | null } | null };
+          let status: VerifierStatus | null = null;
+          const read = "fetch('http://127.0.0.1:8500/status').then((r) => r.text()).then((t) => process.stdout.write(t))";
+          try {
+            await waitUntil('an epoch `verified` in the payout verifier\'s /status', 180_000, async () => {
+              status = JSON.parse(await docker('exec', id, 'node', '-e', read)) as VerifierStatus;
+              return status.epochs.verified >= 1;
+            });
+          } catch (error) {
+            await runner.compose(['logs', '--no-color', '--tail', '40', 'payout-verifier'], { stream: true }).catch(() => undefined);
+            throw new CheckFailed(`${error instanceof Error ? error.message : String(error)}; last /status: ${JSON.stringify(status)}`);
+          }
+          const seen = status as VerifierStatus | null;
+          expectThat(seen !== null && seen.epochs.mismatch === 0, `mismatches: ${JSON.stringify(seen)}`);
+          const verified = seen?.recent.filter((v) => v.result === 'verified').map((v) => v.epoch) ?? [];
+          return `${seen?.epochs.verified ?? 0} epoch(s) verified (latest ${verified[0] ?? 'none'}), 0 mismatch`;
+        },
+      );
+
       const ternaryLines: string[] = [];
       await check(
         'ternary submission (examples/competitions, centerless, a packed artifact over HTTP from the host) replayed by the runner container in the docker sandbox: accepted with a finite heldout_ppl and compressed_bytes',
@@ -343,7 +386,7 @@ async function main(): Promise<number> {
       );
       process.stdout.write(ternaryLines.map((line) => `       ${line}\n`).join(''));
     } finally {
-      await runner.compose(['down', '-v', '--remove-orphans', '-t', '10'], { stream: true }).catch(() => undefined);
+      await runner.compose(['--profile', 'verifier', 'down', '-v', '--remove-orphans', '-t', '10'], { stream: true }).catch(() => undefined);
       rmSync(runnerWork, { recursive: true, force: true });
       rmSync(repositories, { recursive: true, force: true });
     }

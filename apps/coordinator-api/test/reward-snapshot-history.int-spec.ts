@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { RewardSnapshotService } from '../src/rewards/reward-snapshot.service';
 import { CoordinatorHarness, startCoordinator } from './harness';
 import { insertRankedTask } from './support/best-results-rows';
@@ -59,5 +61,81 @@ describe('reward snapshot history', () => {
     const rows = await sql<{ sha256: string }>('SELECT sha256 FROM reward_snapshot_history ORDER BY created_at');
     expect(rows.map((r) => r.sha256)).toContain(sha256(current.body));
     expect(rows).toHaveLength(2);
+  });
+});
+
+/** A stand-in for the pool's `GET /claims/retained-snapshots` over real HTTP: answers `keep`, or 503 while `down`. */
+class RetainingPool {
+  keep: string[] = [];
+  down = false;
+  asked = 0;
+  private readonly server: Server = createServer((request, response) => {
+    this.asked += 1;
+    if (this.down || request.url !== '/claims/retained-snapshots') {
+      response.writeHead(this.down ? 503 : 404).end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ oldest_unclaimed_epoch: 1, snapshot_sha256: this.keep }));
+  });
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** DECISIONS §16: a snapshot an epoch still holding unclaimed value names is never pruned (the pool at POOL_URL says which). */
+describe('reward snapshot history with a pool (POOL_URL)', () => {
+  const pool = new RetainingPool();
+  let h: CoordinatorHarness;
+
+  beforeAll(async () => {
+    const url = await pool.start();
+    h = await startCoordinator({ SNAPSHOT_CHECK_INTERVAL_SECONDS: '3600', SCHEDULE_CHECK_INTERVAL_SECONDS: '3600', SNAPSHOT_HISTORY_DAYS: '30', POOL_URL: url });
+  });
+
+  afterAll(async () => {
+    await h.close();
+    await pool.close();
+  });
+
+  const sql = <R = unknown>(text: string, params: unknown[] = []): Promise<R[]> => h.db.dataSource.query(text, params);
+  const kept = async () => (await sql<{ sha256: string }>('SELECT sha256 FROM reward_snapshot_history ORDER BY sha256')).map((r) => r.sha256);
+
+  it('keeps past SNAPSHOT_HISTORY_DAYS the snapshots the pool names, prunes the others, and prunes nothing while the pool cannot say', async () => {
+    const snapshots = h.app.get(RewardSnapshotService);
+    const first = sha256((await snapshots.rebuild()).body);
+    await insertRankedTask(h.db);
+    const second = sha256((await snapshots.rebuild()).body);
+    await sql('DELETE FROM tasks');
+    const current = sha256((await snapshots.rebuild()).body);
+    expect(new Set([first, second, current]).size).toBe(3);
+    await sql(`UPDATE reward_snapshot_history SET replaced_at = now() - interval '31 days' WHERE replaced_at IS NOT NULL`);
+    const before = await kept();
+    expect(before).toEqual(expect.arrayContaining([first, second, current]));
+
+    // The pool cannot answer: nothing is pruned (an unclaimed epoch may name any of them).
+    pool.down = true;
+    const askedBefore = pool.asked;
+    expect(await snapshots.pruneHistory()).toBe(0);
+    expect(pool.asked).toBe(askedBefore + 1);
+    expect(await kept()).toEqual(before);
+
+    // An unclaimed epoch names the first: it stays past the history; every other replaced one goes.
+    pool.down = false;
+    pool.keep = [first];
+    expect(await snapshots.pruneHistory()).toBe(before.length - 2);
+    expect(await kept()).toEqual([first, current].sort());
+    const old = await new TestClient(h).anonymous('GET', `/api/v1/reward-snapshots/${first}`);
+    expectStatus(old, 200);
+
+    // Its epochs claimed: the pool no longer names it, and it is pruned.
+    pool.keep = [];
+    expect(await snapshots.pruneHistory()).toBe(1);
+    expect(await kept()).toEqual([current]);
   });
 });

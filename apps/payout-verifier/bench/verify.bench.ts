@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { cryptoReady } from '@rcs/auth';
 import { readRewardSnapshot } from '@rcs/client';
 import type { RecipientRecord } from '../src/verify/recipient-rule';
-import { judgeEpoch, readAllocation } from '../src/verify/recompute';
+import { readAllocation, stageJudgement, type Mismatch, type Verified } from '../src/verify/recompute';
 import { prejudgeRecords } from '../src/verify/signature-pool';
 
 const dir = process.argv[2];
@@ -29,10 +29,13 @@ async function main(): Promise<void> {
   const uri = `http://pool/claims/epoch/${contract.epoch}/allocation?sha256=${createHash('sha256').update(allocation).digest('hex')}`;
   const previous = { epoch: previousDoc.epoch, carriedOver: BigInt(previousDoc.carried_over), cumulative: new Map(Object.entries(previousDoc.cumulative).map(([h, a]) => [h, BigInt(a)])) };
 
-  const verify = () => {
+  // As a pass: the signatures not judged yet are checked on worker threads (one per core) while this
+  // thread runs every other check; the recipient check then reads their verdicts.
+  const verify = async (): Promise<Verified | Mismatch> => {
     const document = readAllocation(contract.epoch, uri, allocation);
     if ('result' in document) return document;
-    return judgeEpoch({
+    const signatures = prejudgeRecords(recipients);
+    const staged = stageJudgement({
       epoch: contract.epoch,
       document,
       snapshot: readRewardSnapshot(snapshotBytes),
@@ -40,17 +43,17 @@ async function main(): Promise<void> {
       recipients,
       contract: { root: contract.root, numOfLeaves: contract.num_of_leaves, totalRao: BigInt(contract.total_rao) },
     });
+    await signatures;
+    return staged.finish();
   };
-  // The first judgement checks every recipient signature (on worker threads, one per core, as a pass
-  // does); a later epoch checks only records it has not seen.
+  // The first judgement checks every recipient signature; a later epoch checks only records it has not seen.
   let start = performance.now();
-  await prejudgeRecords(recipients);
-  let outcome = verify();
+  let outcome = await verify();
   const cold = performance.now() - start;
   const times: number[] = [];
   for (let round = 0; round < 2; round += 1) {
     start = performance.now();
-    outcome = verify();
+    outcome = await verify();
     times.push(performance.now() - start);
   }
   process.stdout.write(`${JSON.stringify({ verify_cold_ms: cold, verify_ms: Math.min(...times), result: outcome.result, check: 'check' in outcome ? outcome.check : null })}\n`);

@@ -298,6 +298,27 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
     expect(await epochs.rollover(22)).toMatchObject({ rollover: 'stored', publication: 'published' });
   }, 60_000);
 
+  it('names the reward snapshots of every epoch from the oldest holding unclaimed value on, for the coordinator to keep (DECISIONS §16)', async () => {
+    const sql = <R>(text: string, params: unknown[] = []) => pool.db.dataSource.query(text, params) as Promise<R[]>;
+    const retained = async () => (await pool.client.send<{ oldest_unclaimed_epoch: number | null; snapshot_sha256: string[] }>('GET', '/claims/retained-snapshots')).body;
+    const snapshotsFrom = async (epoch: number) =>
+      (await sql<{ sha256: string }>(`SELECT DISTINCT s.sha256 FROM epochs e JOIN reward_snapshots s ON s.id = e.snapshot_id WHERE e.epoch >= $1 ORDER BY 1`, [epoch])).map((r) => r.sha256);
+    // b has been owed since epoch 10 (and d, with no recipient, cannot claim at all).
+    expect(await retained()).toEqual({ oldest_unclaimed_epoch: 10, snapshot_sha256: await snapshotsFrom(10) });
+    // Every hotkey paid all epoch 12 gives it (the ledger rows its claims would write): only later epochs hold value still owed.
+    await sql(
+      `INSERT INTO simulated_claims (epoch, hotkey, recipient_coldkey, amount, paid, block)
+       SELECT 12, a.hotkey, $1, a.cumulative, a.cumulative - COALESCE(p.paid, 0), 1
+         FROM epoch_allocations a LEFT JOIN (SELECT hotkey, sum(paid) AS paid FROM simulated_claims GROUP BY hotkey) p ON p.hotkey = a.hotkey
+        WHERE a.epoch = 12 AND a.cumulative > COALESCE(p.paid, 0)`,
+      [cold['a']],
+    );
+    const [{ oldest }] = await sql<{ oldest: number }>(`SELECT min(epoch) AS oldest FROM epoch_allocations WHERE epoch > 12 AND units > 0`);
+    const after = await retained();
+    expect(after).toEqual({ oldest_unclaimed_epoch: oldest, snapshot_sha256: await snapshotsFrom(oldest) });
+    expect(after.snapshot_sha256.length).toBeLessThan((await snapshotsFrom(10)).length);
+  }, 60_000);
+
   it('does not register the simulation routes without CLAIM_SIMULATION, and serves nothing under the prefix with CLAIMS_ENABLED=false', async () => {
     const plain = await startSibling(pool, { COORDINATOR_URL: coordinator.url });
     const off = await startSibling(pool, { COORDINATOR_URL: coordinator.url, CLAIMS_ENABLED: 'false' });

@@ -39,6 +39,12 @@ export interface CoordinatorConfig extends ServiceBaseConfig, ServiceStoresConfi
   snapshotMaxAgeSeconds: number;
   /** `SNAPSHOT_HISTORY_DAYS`: how long a replaced snapshot stays readable by SHA-256 (DECISIONS §16). */
   snapshotHistoryDays: number;
+  /**
+   * `POOL_URL`: the pool whose epochs name these snapshots. Before pruning, the coordinator asks it which
+   * snapshots an epoch still holding unclaimed value names (`GET /claims/retained-snapshots`) and keeps
+   * those; when it cannot ask, it prunes nothing. Unset: pruning by age alone.
+   */
+  poolUrl: string | null;
   /** How often a timer outside Redis re-adds repeatable schedules a Redis restart lost. */
   scheduleCheckIntervalSeconds: number;
   /** How long the planner routes wait for their job before answering 504. */
@@ -108,6 +114,7 @@ export function loadCoordinatorConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
     snapshotCheckIntervalSeconds: read.int('SNAPSHOT_CHECK_INTERVAL_SECONDS', 30, 1, 3600),
     snapshotMaxAgeSeconds: read.int('SNAPSHOT_MAX_AGE_SECONDS', 600, 1, 86400),
     snapshotHistoryDays: read.int('SNAPSHOT_HISTORY_DAYS', 90, 1, 36500),
+    poolUrl: read.optional('POOL_URL')?.replace(/\/+$/, '') ?? null,
     scheduleCheckIntervalSeconds: read.int('SCHEDULE_CHECK_INTERVAL_SECONDS', 30, 1, 3600),
     plannerRunTimeoutSeconds: read.int('PLANNER_RUN_TIMEOUT_SECONDS', 120, 1, 3600),
     plannerLlm:

@@ -155,16 +155,30 @@ export class RewardSnapshotRepository {
 
   /**
    * Keeps the snapshot now served in the history by its SHA-256 (DECISIONS §16): the one it replaced
-   * gets its `replaced_at`, and those replaced more than `historyDays` ago are pruned.
+   * gets its `replaced_at` (pruning is `pruneHistory`'s, outside this transaction).
    */
-  async keepInHistory(manager: EntityManager, snapshot: { sha256: string; generatedAt: Date; body: string }, historyDays: number): Promise<void> {
+  async keepInHistory(manager: EntityManager, snapshot: { sha256: string; generatedAt: Date; body: string }): Promise<void> {
     await manager.query(
       `INSERT INTO reward_snapshot_history (sha256, generated_at, body) VALUES ($1, $2, $3)
        ON CONFLICT (sha256) DO UPDATE SET replaced_at = NULL`,
       [snapshot.sha256, snapshot.generatedAt.toISOString(), snapshot.body],
     );
     await manager.query(`UPDATE reward_snapshot_history SET replaced_at = now() WHERE replaced_at IS NULL AND sha256 <> $1`, [snapshot.sha256]);
-    await manager.query(`DELETE FROM reward_snapshot_history WHERE replaced_at < now() - make_interval(days => $1)`, [historyDays]);
+  }
+
+  /** Whether a snapshot was replaced more than `historyDays` ago (pruning has something to do). */
+  async historyDue(manager: EntityManager, historyDays: number): Promise<boolean> {
+    const rows = (await manager.query(`SELECT 1 FROM reward_snapshot_history WHERE replaced_at < now() - make_interval(days => $1) LIMIT 1`, [historyDays])) as unknown[];
+    return rows.length > 0;
+  }
+
+  /** Deletes the snapshots replaced more than `historyDays` ago, except those in `keep` (lowercase SHA-256). */
+  async pruneHistory(manager: EntityManager, historyDays: number, keep: readonly string[]): Promise<number> {
+    const [, deleted] = (await manager.query(`DELETE FROM reward_snapshot_history WHERE replaced_at < now() - make_interval(days => $1) AND NOT (sha256 = ANY($2::text[]))`, [
+      historyDays,
+      keep,
+    ])) as [unknown, number];
+    return deleted;
   }
 
   /** A served snapshot by its SHA-256, or null. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CoordinatorConfig } from '../config/config';
@@ -29,6 +29,7 @@ export interface SnapshotAnswer extends JsonAnswer {
 /** The reward snapshot cache (DECISIONS.md §7): rebuilt by the rewards queue, served as stored. */
 @Injectable()
 export class RewardSnapshotService {
+  private readonly logger = new Logger('RewardSnapshot');
   private firstBuild: Promise<ServedSnapshot> | null = null;
   private held: { version: string; answer: SnapshotAnswer } | null = null;
   private readonly reads = new ReadCoalescer<SnapshotAnswer>();
@@ -49,12 +50,34 @@ export class RewardSnapshotService {
     const stored = await this.dataSource.transaction(async (manager) => {
       const row = await this.snapshots.storeSnapshot(manager, built.generatedAt, built.body);
       if (row.generatedAt.getTime() === built.generatedAt.getTime()) {
-        await this.snapshots.keepInHistory(manager, { sha256: snapshotSha256(row.body), generatedAt: row.generatedAt, body: row.body }, this.config.snapshotHistoryDays);
+        await this.snapshots.keepInHistory(manager, { sha256: snapshotSha256(row.body), generatedAt: row.generatedAt, body: row.body });
         await this.snapshots.clearSnapshotChanges(manager, built.changes);
       }
       return row;
     });
+    await this.pruneHistory();
     return served(stored);
+  }
+
+  /**
+   * Prunes the snapshots replaced more than SNAPSHOT_HISTORY_DAYS ago, never one an epoch still holding
+   * unclaimed value names (DECISIONS §16): with POOL_URL set it first asks the pool which those are
+   * (`GET /claims/retained-snapshots`) and, when the pool cannot say, prunes nothing this time.
+   */
+  async pruneHistory(): Promise<number> {
+    const manager = this.dataSource.manager;
+    const days = this.config.snapshotHistoryDays;
+    if (!(await this.snapshots.historyDue(manager, days))) return 0;
+    let keep: string[] = [];
+    if (this.config.poolUrl !== null) {
+      try {
+        keep = await retainedByPool(this.config.poolUrl);
+      } catch (error) {
+        this.logger.warn(`Snapshot history not pruned: the pool at POOL_URL did not say which snapshots unclaimed epochs name (${error instanceof Error ? error.message : String(error)})`);
+        return 0;
+      }
+    }
+    return this.snapshots.pruneHistory(manager, days, keep);
   }
 
   /**
@@ -104,6 +127,27 @@ export class RewardSnapshotService {
     });
     return this.firstBuild;
   }
+}
+
+const POOL_TIMEOUT_MS = 10_000;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** The pool at POOL_URL did not say which snapshots its unclaimed epochs name. */
+export class RetainedSnapshotsUnavailableError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'RetainedSnapshotsUnavailableError';
+  }
+}
+
+/** The pool's `GET /claims/retained-snapshots` list; rejects on any answer but a well-formed 200. */
+async function retainedByPool(poolUrl: string): Promise<string[]> {
+  const reply = await fetch(`${poolUrl}/claims/retained-snapshots`, { signal: AbortSignal.timeout(POOL_TIMEOUT_MS) });
+  if (!reply.ok) throw new RetainedSnapshotsUnavailableError(`HTTP ${reply.status}`);
+  const body = (await reply.json()) as { snapshot_sha256?: unknown };
+  const list = body.snapshot_sha256;
+  if (!Array.isArray(list) || !list.every((sha) => typeof sha === 'string' && SHA256_HEX.test(sha))) throw new RetainedSnapshotsUnavailableError('the answer has no snapshot_sha256 list of SHA-256 hex');
+  return list as string[];
 }
 
 /** Lowercase hex SHA-256 of the snapshot's bytes as served (UTF-8): the name the pool and the verifier use. */

@@ -123,6 +123,35 @@ export interface EpochInputs {
 
 /** Every check after the document's own: snapshot, cumulative, units, recipients, root. */
 export function judgeEpoch(input: EpochInputs): Verified | Mismatch {
+  return stageJudgement(input).finish();
+}
+
+/** A judgement whose signature-free checks are done: `finish` runs the recipient check and answers the first failing check in CHECKS order. */
+export interface StagedJudgement {
+  finish(): Verified | Mismatch;
+}
+
+/**
+ * Runs every check that needs no recipient signature (snapshot, cumulative, units, and the root
+ * rebuilt from the leaves) now, so a caller can run it while the signatures are checked on worker
+ * threads; `finish` then runs the recipient check (reading the verdicts those threads reached) and
+ * answers exactly what `judgeEpoch` answers: the first failing check in CHECKS order, or `verified`.
+ */
+export function stageJudgement(input: EpochInputs): StagedJudgement {
+  const early = splitChecks(input);
+  if ('result' in early) return { finish: () => early };
+  const root = rootCheck(input);
+  return {
+    finish: () => {
+      const recipients = recipientCheck(input);
+      if (recipients !== null) return recipients;
+      return root ?? { result: 'verified', cumulative: early, carriedOver: BigInt(input.document.carried_over) };
+    },
+  };
+}
+
+/** Snapshot, cumulative and units: the cumulative amounts when they hold, else the first mismatch. */
+function splitChecks(input: EpochInputs): Map<string, bigint> | Mismatch {
   const { document: doc, previous } = input;
   if (input.snapshot === null) return mismatch('snapshot_served', 'the coordinator never served the snapshot the allocation names', 'a snapshot served by the coordinator', doc.snapshot_sha256);
 
@@ -139,7 +168,12 @@ export function judgeEpoch(input: EpochInputs): Verified | Mismatch {
   for (const [hotkey, units] of split.units) {
     if (units > 0n && !cumulative.has(hotkey)) return mismatch('units', `hotkey ${hotkey} earned units the allocation leaves out`, units.toString(), null);
   }
+  return cumulative;
+}
 
+/** Each leaf's recipient is the newest one its miner signed by the rollover; null when all are. */
+function recipientCheck(input: EpochInputs): Mismatch | null {
+  const doc = input.document;
   const at = Date.parse(doc.recipients_at);
   for (const entry of doc.entries) {
     const expected = expectedRecipient(entry.hotkey, input.recipients.get(entry.hotkey) ?? [], at);
@@ -147,8 +181,12 @@ export function judgeEpoch(input: EpochInputs): Verified | Mismatch {
       return mismatch('recipients', `hotkey ${entry.hotkey}: the leaf's recipient is not the newest one the miner signed by ${doc.recipients_at}`, expected, entry.recipient_coldkey);
     }
   }
+  return null;
+}
 
-  const leaves = leavesOf(doc.entries);
+/** The leaves spelled canonically and giving the contract's root, leaf count and total; null when they do. */
+function rootCheck(input: EpochInputs): Mismatch | null {
+  const leaves = leavesOf(input.document.entries);
   const tree = buildClaimEpoch(input.epoch, leaves);
   const respelled = tree.entries.findIndex((entry, i) => entry.hotkey !== leaves[i].hotkey || entry.recipientColdkey !== leaves[i].recipientColdkey);
   if (respelled >= 0) return mismatch('allocation_shape', `entry ${leaves[respelled].hotkey} is not spelled canonically (SS58, prefix 42)`, tree.entries[respelled].hotkey, leaves[respelled].hotkey);
@@ -157,7 +195,7 @@ export function judgeEpoch(input: EpochInputs): Verified | Mismatch {
   if (rebuilt.root.toLowerCase() !== published.root || rebuilt.num_of_leaves !== published.num_of_leaves || rebuilt.total_rao !== published.total_rao) {
     return mismatch('root', "the allocation's leaves do not give the contract's root, leaf count and total", rebuilt, published);
   }
-  return { result: 'verified', cumulative, carriedOver: BigInt(doc.carried_over) };
+  return null;
 }
 
 /** Each entry's cumulative is the previous one plus its units; no earlier hotkey is dropped; carried_in is what the previous epoch carried over. */

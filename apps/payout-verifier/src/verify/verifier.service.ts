@@ -8,7 +8,7 @@ import { RecordVerdictsRepository, VerdictsRepository } from '../verdicts/verdic
 import { ChallengerService } from './challenger.service';
 import { evidenceDocument, evidenceHash } from './evidence';
 import { InputUnavailableError, VerifierInputs } from './inputs';
-import { judgeEpoch, readAllocation, sha256Hex, type ContractView, type Mismatch, type PreviousEpoch, type Verified } from './recompute';
+import { readAllocation, stageJudgement, sha256Hex, type ContractView, type Mismatch, type PreviousEpoch, type Verified } from './recompute';
 import { judgedVerdict, recordKey, rememberVerdict, type RecipientRecord } from './recipient-rule';
 import { prejudgeRecords } from './signature-pool';
 import { VERIFIER_CONFIG, VERIFIER_INPUTS, VERIFIER_KEYPAIR } from './tokens';
@@ -139,8 +139,11 @@ export class VerifierService implements OnApplicationBootstrap, OnModuleDestroy 
         const snapshot = snapshotSha256 === null ? null : await this.inputs.snapshot(snapshotSha256);
         const previous = await this.previousOf(previousEpoch);
         const recipients = await this.inputs.recipientHistories(document.entries.map((entry) => entry.hotkey));
-        await this.judgeRecords(recipients);
-        outcome = judgeEpoch({ epoch, document, snapshot, previous, recipients, contract });
+        // The signatures are checked on worker threads while this thread runs every other check.
+        const signatures = await this.judgeRecords(recipients);
+        const staged = stageJudgement({ epoch, document, snapshot, previous, recipients, contract });
+        await signatures.done;
+        outcome = staged.finish();
       }
       const allocationSha256 = sha256Hex(bytes);
       if (outcome.result === 'verified') {
@@ -190,12 +193,14 @@ export class VerifierService implements OnApplicationBootstrap, OnModuleDestroy 
   /**
    * Every recipient record of the epoch judged before the epoch is: a verdict stored by an earlier run is
    * read back, the others are checked (on worker threads when many) and stored, so a restart does not
-   * check the same signature again.
+   * check the same signature again. Answers once the checks have started: the promise it answers settles
+   * when they are done and stored.
    */
-  private async judgeRecords(recipients: ReadonlyMap<string, readonly RecipientRecord[]>): Promise<void> {
+  private async judgeRecords(recipients: ReadonlyMap<string, readonly RecipientRecord[]>): Promise<{ done: Promise<void> }> {
     const keys = [...recipients].flatMap(([hotkey, records]) => records.map((record) => recordKey(hotkey, record))).filter((key) => judgedVerdict(key) === undefined);
     for (const [key, valid] of await this.records.known(this.dataSource.manager, keys)) rememberVerdict(key, valid);
-    await this.records.remember(this.dataSource.manager, await prejudgeRecords(recipients));
+    const checked = prejudgeRecords(recipients);
+    return { done: checked.then((verdicts) => this.records.remember(this.dataSource.manager, verdicts)) };
   }
 
   private async previousOf(epoch: number | null): Promise<PreviousEpoch> {

@@ -215,6 +215,28 @@ export class EpochsRepository {
     await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('simulated_claims:' || $1, 0))`, [hotkey]);
   }
 
+  /**
+   * The snapshots named by every epoch that still holds unclaimed value (DECISIONS §16), for the
+   * coordinator's pruning. Amounts are cumulative, so once an epoch holds a leaf worth more than its
+   * hotkey was paid, every later epoch does too: the set is every epoch from the oldest such one on
+   * (the newest alone when none). Paid is the pool's ledger, which never holds more than the contract
+   * paid, so this names a superset of what is needed, never less.
+   */
+  async retainedSnapshots(manager: EntityManager): Promise<{ oldestUnclaimed: number | null; sha256: string[] }> {
+    const [oldest] = (await manager.query(
+      `SELECT min(a.epoch) AS epoch
+         FROM epoch_allocations a
+         LEFT JOIN (SELECT hotkey, sum(paid) AS paid FROM simulated_claims GROUP BY hotkey) p ON p.hotkey = a.hotkey
+        WHERE a.cumulative > COALESCE(p.paid, 0)`,
+    )) as { epoch: number | null }[];
+    const rows = (await manager.query(
+      `SELECT DISTINCT s.sha256 FROM epochs e JOIN reward_snapshots s ON s.id = e.snapshot_id
+        WHERE e.epoch >= COALESCE($1::integer, (SELECT max(epoch) FROM epochs)) ORDER BY s.sha256`,
+      [oldest.epoch],
+    )) as { sha256: string }[];
+    return { oldestUnclaimed: oldest.epoch, sha256: rows.map((row) => row.sha256) };
+  }
+
   /** What the ledger holds as paid to each hotkey, over all epochs. */
   async ledgerPaid(manager: EntityManager, hotkeys: string[]): Promise<Map<string, bigint>> {
     const rows = (await manager.query(`SELECT hotkey, sum(paid)::text AS paid FROM simulated_claims WHERE hotkey = ANY($1) GROUP BY hotkey`, [hotkeys])) as { hotkey: string; paid: string }[];

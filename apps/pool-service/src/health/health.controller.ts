@@ -91,7 +91,7 @@ export class HealthController {
     const pending = latest !== null && latest.publication === 'pending' ? latest : null;
     const window = block === null ? null : this.clock.windowOf(block);
     const reasons = [
-      ...(database.ok ? [] : ['database: the database does not answer']),
+      ...(database.ok ? [] : [`database: the database does not answer (${database.error ?? 'no reason given'})`]),
       ...(redis.ok ? [] : ['redis: Redis does not answer']),
       ...(block === null ? ['chain: the chain does not answer'] : []),
       ...(pending?.lastPublishError ? [`publication: epoch ${pending.epoch} is not published (${pending.lastPublishError})`] : []),

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Header, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '@rcs/auth';
-import { ApiErrors, ClaimedCumulativeDto, ClaimEpochDto, ClaimEpochListDto, ClaimLedgerDto, ClaimPackageDto, ClaimsHealthDto, SimulatedClaimDto, SimulatedClaimRequestDto, ErrorCode } from '@rcs/contracts';
+import { ApiErrors, ClaimedCumulativeDto, ClaimEpochDto, ClaimEpochListDto, ClaimLedgerDto, ClaimPackageDto, ClaimsHealthDto, RetainedSnapshotsDto, SimulatedClaimDto, SimulatedClaimRequestDto, ErrorCode } from '@rcs/contracts';
 import { PoolServiceConfig } from '../config/config';
 import { POOL_CONFIG } from '../config/config.module';
 import { publicationEnabled } from '../epochs/epochs.module';
@@ -37,6 +37,14 @@ export class PayoutClaimsController {
   @ApiOkResponse({ type: ClaimEpochListDto })
   list(): Promise<ClaimEpochListDto> {
     return this.claims.list();
+  }
+
+  @Get('retained-snapshots')
+  @Public()
+  @ApiErrors()
+  @ApiOkResponse({ type: RetainedSnapshotsDto, description: 'The reward snapshots named by every epoch that still holds unclaimed value; the coordinator (POOL_URL) never prunes these.' })
+  retainedSnapshots(): Promise<RetainedSnapshotsDto> {
+    return this.claims.retainedSnapshots();
   }
 
   @Get('epoch')

@@ -8,6 +8,7 @@ import {
   ClaimedCumulativeDto,
   ClaimEpochDto,
   ClaimEpochListDto,
+  RetainedSnapshotsDto,
   ClaimLedgerDto,
   ClaimPackageDto,
   ErrorCode,
@@ -58,6 +59,12 @@ export class PayoutClaimsService {
   async list(): Promise<ClaimEpochListDto> {
     const [epochs, defaultEpoch] = await Promise.all([this.epochs.list(this.dataSource.manager), this.defaultEpoch()]);
     return { epochs, default_epoch: defaultEpoch?.epoch ?? null };
+  }
+
+  /** `GET /claims/retained-snapshots`: the snapshots the coordinator must not prune (DECISIONS §16). */
+  async retainedSnapshots(): Promise<RetainedSnapshotsDto> {
+    const retained = await this.epochs.retainedSnapshots(this.dataSource.manager);
+    return { oldest_unclaimed_epoch: retained.oldestUnclaimed, snapshot_sha256: retained.sha256 };
   }
 
   private async epochRow(epoch: string | null): Promise<EpochEntity> {

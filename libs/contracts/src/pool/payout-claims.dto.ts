@@ -29,6 +29,15 @@ export class ClaimEpochListDto {
   default_epoch!: number | null;
 }
 
+/** `GET /claims/retained-snapshots` (DECISIONS §16): the reward snapshots the coordinator must keep. */
+export class RetainedSnapshotsDto {
+  @ApiNumberOrNull('The oldest epoch with a leaf whose amount exceeds what the pool\'s ledger holds as paid to its hotkey; null when none (then the newest epoch\'s snapshot alone is named).')
+  oldest_unclaimed_epoch!: number | null;
+
+  @ApiProperty({ type: [String], description: 'Lowercase hex SHA-256 of every reward snapshot named by that epoch or a later one: the coordinator never prunes these.' })
+  snapshot_sha256!: string[];
+}
+
 /** `GET /claims/epoch[/{epoch}]` (DECISIONS §8). */
 export class ClaimEpochDto {
   @ApiNumber('Epoch id (= window number).')

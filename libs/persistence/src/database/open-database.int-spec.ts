@@ -143,6 +143,18 @@ describe('openDatabase against Postgres', () => {
     }
   });
 
+  it('answers ready when the process itself, not the database, was busy past the deadline (issue 37)', async () => {
+    const probe = databaseReady(db.dataSource, 500);
+    // One turn of the loop sends the probe; then a synchronous stretch of CPU work (as a rollover's
+    // tree build is) longer than the deadline, during which the answer arrives unread.
+    await new Promise((resolve) => setImmediate(resolve));
+    const busyUntil = Date.now() + 1500;
+    let spins = 0;
+    while (Date.now() < busyUntil) spins += 1;
+    expect(spins).toBeGreaterThan(0);
+    expect(await probe).toEqual({ ok: true });
+  });
+
   it('answers not ready when the probe outlives its deadline', async () => {
     const single = await openDatabase({ ...options, poolSize: 1 });
     try {
