@@ -1,0 +1,222 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mnemonicGenerate } from '@polkadot/util-crypto';
+import { keypairFromUri } from '@rcs/auth';
+import type { BestResultDto, TaskDto, VerificationSummaryDto } from '@rcs/contracts';
+import { benchTaskBody, callService, childProcessBaseEnv, SseClient, startCoordinatorProcess, suiteTempDir, type RunningCoordinator } from '@rcs/testing';
+import { EXIT } from '../src/errors';
+import { rcs } from './support/run-cli';
+
+/**
+ * Blum & Hardt's attack (ICML 2015) end to end (issue 38 item 5, DECISIONS §17): a miner posts K random label files
+ * through `rcs` against a pack that scores 0/1 loss on a coordinator-held shard of N balanced labels (true loss of any
+ * guess: 0.5), replayed by `rcs validator once` (the runner, in bwrap where installed). Exact release: the released
+ * best is the minimum of K noisy losses, well below 0.5. Under the exposure budget: one release per shard, the shard
+ * rotates when a result would overspend it, and the leader re-scored on a fresh shard comes back to ≈ 0.5.
+ */
+const N = 400;
+const K = 100;
+/** The spread of one random guess's loss on N labels. */
+const SIGMA = Math.sqrt(0.25 / N);
+/** The budget's step: 2σ, on a grid that holds 0.5. */
+const STEP = 0.05;
+const SHARDS = 3;
+
+const BENCH_PY = `import json, os
+truth = open(os.environ['HELDOUT_PATH']).read().strip()
+guess = open('labels.txt').read().strip()
+if len(guess) != len(truth) or set(guess) - {'0', '1'}:
+    raise SystemExit('labels.txt must hold %d characters 0/1' % len(truth))
+json.dump({'loss': sum(a != b for a, b in zip(guess, truth)) / len(truth)}, open('result.json', 'w'))
+`;
+
+/** A small seeded generator (mulberry32), so a run is the same run every time. */
+function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** N labels with exactly N/2 ones, shuffled: a constant guess scores exactly 0.5 on every shard. */
+function balancedShard(random: () => number): string {
+  const labels = Array.from({ length: N }, (_, i) => (i < N / 2 ? '1' : '0'));
+  for (let i = N - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [labels[i], labels[j]] = [labels[j], labels[i]];
+  }
+  return labels.join('');
+}
+
+const randomLabels = (random: () => number): string => Array.from({ length: N }, () => (random() < 0.5 ? '1' : '0')).join('');
+
+function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@rcs.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8' }).trim();
+}
+
+/** The runner's bwrap sandbox where it is installed; else unconfined (the benchmark is this test's own script). */
+function sandboxEnv(): NodeJS.ProcessEnv {
+  try {
+    execFileSync('which', ['bwrap'], { stdio: 'ignore' });
+    return {};
+  } catch {
+    return { SANDBOX: 'none', SANDBOX_ALLOW_NONE: 'true' };
+  }
+}
+
+interface Outcome {
+  best: number;
+  /** Submissions whose release was `improved` (budget) or that set a new best (exact): what the attacker keeps. */
+  kept: number;
+  rotations: number;
+  status: string | null;
+  /** The leader's public verifications, oldest first (the re-scores after rotations among them). */
+  leaderScores: number[];
+}
+
+describe('the exposure attack through rcs: k random label files, exact release vs the held-out budget', () => {
+  let dir = '';
+  suiteTempDir('rcs-exposure-', (path) => (dir = path));
+  let coordinator: RunningCoordinator;
+  let events: SseClient;
+  let validatorUri: string;
+  let miner: NodeJS.ProcessEnv;
+  let baseRef: string;
+
+  beforeAll(async () => {
+    validatorUri = mnemonicGenerate();
+    coordinator = await startCoordinatorProcess({
+      validatorHotkey: (await keypairFromUri(validatorUri)).address,
+      database: 'cli_exposure',
+      env: { HELDOUT_STORE_DIR: join(dir, 'store'), CLAIM_RATE_LIMIT_MAX: '10000', SUBMISSION_RATE_LIMIT_MAX: '10000' },
+    });
+    events = await SseClient.connect(`${coordinator.url}/api/v1/events`);
+    const origin = join(dir, 'origin');
+    mkdirSync(origin);
+    git(origin, 'init', '-q', '-b', 'main');
+    writeFileSync(join(origin, 'bench.py'), BENCH_PY);
+    writeFileSync(join(origin, 'labels.txt'), `${'0'.repeat(N)}\n`);
+    git(origin, 'add', '.');
+    git(origin, 'commit', '-q', '-m', 'labels');
+    baseRef = git(origin, 'rev-parse', 'HEAD');
+    git(dir, 'clone', '-q', origin, join(dir, 'clone'));
+    miner = { HOME: join(dir, 'home'), RCS_COORDINATOR_URL: coordinator.url, RCS_KEY_URI: mnemonicGenerate(), RCS_ADMIN_TOKEN: coordinator.adminToken };
+  }, 180_000);
+
+  afterAll(async () => {
+    events?.close();
+    await coordinator?.stop();
+  });
+
+  async function createTask(name: string, overrides: Record<string, unknown>, shards: string[]): Promise<string> {
+    const file = join(dir, `${name}.json`);
+    const body = benchTaskBody(`file://${join(dir, 'origin')}`, baseRef, {
+      slug: `${name}-${randomBytes(4).toString('hex')}`,
+      title: `Exposure attack (${name})`,
+      allowed_patch_paths: ['labels.txt'],
+      validator_benchmark_env: { HELDOUT_SHARD: 'coordinator' },
+      ...overrides,
+    });
+    writeFileSync(file, JSON.stringify(body));
+    const created = await rcs(['admin', 'task', 'create', '--file', file, '--json'], miner);
+    expect(created.code === EXIT.ok ? created.code : created.stderr).toBe(EXIT.ok);
+    const taskId = (JSON.parse(created.stdout) as { id: string }).id;
+    for (const [index, labels] of shards.entries()) {
+      const upload = await fetch(`${coordinator.url}/api/v1/tasks/${taskId}/heldout`, {
+        method: 'POST',
+        body: Buffer.from(`${labels}\n`),
+        headers: { 'x-admin-token': coordinator.adminToken, 'content-type': 'application/octet-stream', 'x-heldout-name': `shard-${index}.txt` },
+      });
+      expect(upload.status).toBe(201);
+    }
+    return taskId;
+  }
+
+  /** One claim and one submission of this labels file from the miner's clone, through `rcs`. */
+  async function submit(taskId: string, labels: string, summary: string): Promise<string> {
+    const claim = await rcs(['claim', taskId, '--json'], miner);
+    expect(claim.code === EXIT.ok ? claim.code : claim.stderr).toBe(EXIT.ok);
+    writeFileSync(join(dir, 'clone', 'labels.txt'), `${labels}\n`);
+    const submitted = await rcs(['submit', '--claim', (JSON.parse(claim.stdout) as { id: string }).id, '--repo', join(dir, 'clone'), '--summary', summary, '--json'], miner);
+    expect(submitted.code === EXIT.ok ? submitted.code : submitted.stderr).toBe(EXIT.ok);
+    return (JSON.parse(submitted.stdout) as { id: string }).id;
+  }
+
+  /** `rcs validator once` until a scan leases nothing: every submission decided, every re-score replayed. */
+  async function replayAll(): Promise<number> {
+    let replays = 0;
+    for (;;) {
+      const run = await rcs(['validator', 'once'], {
+        ...childProcessBaseEnv(),
+        ...sandboxEnv(),
+        HOME: join(dir, 'home'),
+        RCS_COORDINATOR_URL: coordinator.url,
+        RCS_KEY_URI: validatorUri,
+        ALLOW_LOCAL_REPOSITORIES: 'true',
+        RUNNER_WORK_DIR: join(dir, 'work'),
+        RUNNER_SCAN_LIMIT: '16',
+        RUNNER_CONCURRENCY: '1',
+      });
+      const output = `${run.stdout}${run.stderr}`;
+      expect(run.code === 0 ? 0 : output).toBe(0);
+      const leased = Number(/leased (\d+) job/.exec(output)?.[1] ?? 'NaN');
+      expect(leased).not.toBeNaN();
+      if (leased === 0) return replays;
+      replays += leased;
+    }
+  }
+
+  /** The attack on one task after the owner's baseline: K random files, all replayed; what the public (and the attacker) then sees. */
+  async function attack(taskId: string, seed: number): Promise<Outcome> {
+    // The owner's baseline first, decided alone: a constant guess, exactly 0.5 on every balanced shard.
+    await submit(taskId, '1'.repeat(N), 'constant baseline');
+    await replayAll();
+    const random = generator(seed);
+    const ids: string[] = [];
+    for (let i = 0; i < K; i += 1) ids.push(await submit(taskId, randomLabels(random), `random labels ${i}`));
+    await replayAll();
+    let kept = 0;
+    for (const id of ids) {
+      const detail = await callService(coordinator.url, 'GET', `/api/v1/submissions/${id}`, null);
+      const body = detail.json as { status: string; release: string | null; decision?: { reason?: string } | null };
+      expect(body.status === 'pending_verification' ? body : 'decided').toBe('decided');
+      if (body.release === 'improved') kept += 1;
+    }
+    const task = (await callService(coordinator.url, 'GET', `/api/v1/tasks/${taskId}`, null)).json as TaskDto;
+    const best = (await callService(coordinator.url, 'GET', `/api/v1/tasks/${taskId}/best`, null)).json as BestResultDto;
+    const verifications = (await callService(coordinator.url, 'GET', `/api/v1/verifications?submission_id=${best.submission_id}`, null)).json as VerificationSummaryDto[];
+    const rotations = (await events.take(events.pending))
+      .filter((event) => event.event === 'exposure_changed' && (event.data as { task_id: string; rotated: boolean }).task_id === taskId && (event.data as { rotated: boolean }).rotated).length;
+    return {
+      best: best.metric_value as number,
+      kept,
+      rotations,
+      status: task.exposure?.status ?? null,
+      leaderScores: [...verifications].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at)).map((v) => v.metric_value as number),
+    };
+  }
+
+  it(`drifts below the true 0.5 with exact release, and does not under the budget (k = ${K}, n = ${N})`, async () => {
+    const shards = Array.from({ length: SHARDS }, (_, i) => balancedShard(generator(1000 + i)));
+    const exact = await attack(await createTask('exact', { metric_resolution: 0.001 }, [shards[0]]), 7);
+    const budgeted = await attack(await createTask('budget', { metric_resolution: STEP, heldout_budget: { step: STEP, bits: 16 } }, shards), 7);
+    console.log(
+      `exposure e2e (k=${K}, n=${N}, step=${STEP}, ${SHARDS} shards): released best exact ${exact.best}, budget ${budgeted.best}; ` +
+        `rotations ${budgeted.rotations} (${budgeted.status}); re-scored leader ${budgeted.leaderScores.join(' → ')}`,
+    );
+    // Exact release: the minimum of K noisy losses, more than 1.5σ below the truth.
+    expect(exact.best).toBeLessThan(0.5 - 1.5 * SIGMA);
+    // Budget: the shard rotated, the leader re-scored on a fresh shard is within 3σ of the truth, and the
+    // released best is not below it by more than one step.
+    expect(budgeted.rotations).toBeGreaterThanOrEqual(1);
+    expect(Math.abs((budgeted.leaderScores.at(-1) as number) - 0.5)).toBeLessThanOrEqual(3 * SIGMA);
+    expect(budgeted.best).toBeGreaterThanOrEqual(0.5 - STEP);
+    expect(budgeted.best).toBeGreaterThan(exact.best);
+  }, 600_000);
+});
