@@ -134,6 +134,24 @@ describe('GET /api/v1/miners/{hotkey}/results', () => {
     }
   });
 
+  it('shares one read among concurrent requests, with an ETag and 304, and never answers from before a request came in', async () => {
+    const path = `${h.url}/api/v1/miners/${encodeURIComponent(people.eve.hotkey)}/results`;
+    const burst = await Promise.all(Array.from({ length: 20 }, () => fetch(path)));
+    const bodies = await Promise.all(burst.map((r) => r.text()));
+    expect(burst.every((r) => r.status === 200)).toBe(true);
+    expect(new Set(bodies).size).toBe(1);
+    const etag = burst[0].headers.get('etag') ?? '';
+    expect(etag).toMatch(/^".+"$/);
+    const unchanged = await fetch(path, { headers: { 'if-none-match': etag } });
+    expect(unchanged.status).toBe(304);
+    expect(await unchanged.text()).toBe('');
+    // A decision committed before the next read is in its answer, even while a burst keeps the shared read busy.
+    await decide('sideEveAgain', people.eve, side, { status: 'accepted', observed_metrics: { score: 0.95 } });
+    const [after] = await Promise.all([fetch(path, { headers: { 'if-none-match': etag } }), Promise.all(Array.from({ length: 10 }, () => fetch(path)))]);
+    expect(after.status).toBe(200);
+    expect(((await after.json()) as MinerResultsDto).competitions).toEqual([expect.objectContaining({ task_id: side.id, accepted: 2, best: expect.objectContaining({ metric_value: 0.95 }) })]);
+  });
+
   it('is documented in /openapi.json as a public read with MinerResultsDto', async () => {
     const document = (await (await fetch(`${h.url}/openapi.json`)).json()) as {
       paths: Record<string, { get?: { security?: unknown[]; responses: Record<string, { content?: { 'application/json'?: { schema?: { $ref?: string } } } }> } }>;
