@@ -7,9 +7,7 @@ import { mnemonicGenerate, mnemonicToMiniSecret } from '@polkadot/util-crypto';
 import { u8aToHex } from '@polkadot/util';
 import { keypairFromUri } from '@rcs/auth';
 import { benchTaskBody, suiteTempDir, type RunningCoordinator } from '@rcs/testing';
-import { EXIT } from '../src/errors';
 import { createTaskWithRcs, git, originRepo, startCoordinatorWithValidator, validatorOnce } from './support/bench-round';
-import { rcs } from './support/run-cli';
 import { startPoolProcess, type RunningPool } from './support/pool';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
