@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { booleanColumn, bytesColumn, floatColumn, intColumn, nullableIntColumn, queryOneRow, queryRows, type SqlRow, textColumn, timestampColumn } from '@rcs/persistence';
+import { bytesColumn, floatColumn, intColumn, nullableIntColumn, queryOneRow, queryRows, textColumn, timestampColumn } from '@rcs/persistence';
 import { EntityManager } from 'typeorm';
 import type { SplitMiner } from '@rcs/merkle';
 import { EpochEntity } from './entities/epoch.entity';
+import { SimulatedClaimEntity } from './entities/simulated-claim.entity';
 
 export interface StoredSnapshot {
   id: string;
@@ -34,17 +35,6 @@ export interface AllocationRow {
   cumulative: bigint;
   recipientColdkey: string | null;
   leafIndex: number | null;
-}
-
-export interface LedgerRow {
-  epoch: number;
-  hotkey: string;
-  recipient_coldkey: string;
-  amount: string;
-  paid: string;
-  block: number;
-  reconciled: boolean;
-  created_at: Date;
 }
 
 /** Epochs, their snapshots and allocations (DECISIONS.md §8); every write takes the caller's manager. */
@@ -262,26 +252,11 @@ export class EpochsRepository {
   }
 
   /** The ledger rows of one hotkey, over all epochs, oldest first. */
-  async payments(manager: EntityManager, hotkey: string): Promise<LedgerRow[]> {
-    return queryRows(manager, `SELECT ${LEDGER_COLUMNS} FROM simulated_claims WHERE hotkey = $1 ORDER BY id`, [hotkey], ledgerRow);
+  payments(manager: EntityManager, hotkey: string): Promise<SimulatedClaimEntity[]> {
+    return manager.find(SimulatedClaimEntity, { where: { hotkey }, order: { id: 'ASC' } });
   }
 
-  async ledger(manager: EntityManager, epoch: number): Promise<LedgerRow[]> {
-    return queryRows(manager, `SELECT ${LEDGER_COLUMNS} FROM simulated_claims WHERE epoch = $1 ORDER BY id`, [epoch], ledgerRow);
+  ledger(manager: EntityManager, epoch: number): Promise<SimulatedClaimEntity[]> {
+    return manager.find(SimulatedClaimEntity, { where: { epoch }, order: { id: 'ASC' } });
   }
-}
-
-const LEDGER_COLUMNS = 'epoch, hotkey, recipient_coldkey, amount::text AS amount, paid::text AS paid, block, reconciled, created_at';
-
-function ledgerRow(row: SqlRow): LedgerRow {
-  return {
-    epoch: intColumn(row, 'epoch'),
-    hotkey: textColumn(row, 'hotkey'),
-    recipient_coldkey: textColumn(row, 'recipient_coldkey'),
-    amount: textColumn(row, 'amount'),
-    paid: textColumn(row, 'paid'),
-    block: intColumn(row, 'block'),
-    reconciled: booleanColumn(row, 'reconciled'),
-    created_at: timestampColumn(row, 'created_at'),
-  };
 }
