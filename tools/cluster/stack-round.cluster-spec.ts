@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { childProcessBaseEnv, freePort, RedisCluster, runScript, startLocalStack, startRedisCluster } from '@rcs/testing';
+import { localStackPlace, RedisCluster, runScript, startLocalStack, startRedisCluster } from '@rcs/testing';
 
 /**
  * The issue's round on a Redis Cluster (DECISIONS §19): the local stack (coordinator, validator runner
@@ -22,19 +20,12 @@ describe('a round on a Redis Cluster', () => {
   });
 
   it('plays the demo round with every app on the cluster, each app keeping its keys under its hash tags', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'cluster-stack-'));
-    const [coordinatorPort, runnerPort, poolPort, setterPort, webPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-    const prefix = `cluster-${coordinatorPort}`;
+    const { dataDir, ports, env: place } = await localStackPlace('cluster-stack');
+    const prefix = `cluster-${ports.coordinator}`;
     const env = {
-      ...childProcessBaseEnv(),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      COORDINATOR_PORT: String(coordinatorPort),
-      VALIDATOR_RUNNER_PORT: String(runnerPort),
-      POOL_PORT: String(poolPort),
-      WEIGHT_SETTER_PORT: String(setterPort),
+      ...place,
+      WEIGHT_SETTER_PORT: String(ports.weightSetter),
       WEIGHTS_INTERVAL_SECONDS: '5',
-      WEB_PORT: String(webPort),
       // The launcher checks that REDIS_URL answers (a node does); the apps connect to the cluster.
       REDIS_URL: `redis://127.0.0.1:${cluster.nodes[0].port}`,
       REDIS_CLUSTER_NODES: cluster.nodesVariable,
@@ -43,7 +34,7 @@ describe('a round on a Redis Cluster', () => {
     const stack = await startLocalStack(['coordinator-api', 'validator-runner', 'pool-service', 'weight-setter'], env);
     try {
       const started = Date.now();
-      const demo = await runScript(['tools/demo/main.ts', '--timeout', '150', '--weight-setter-url', `http://127.0.0.1:${setterPort}`], env);
+      const demo = await runScript(['tools/demo/main.ts', '--timeout', '150', '--weight-setter-url', `http://127.0.0.1:${ports.weightSetter}`], env);
       const roundSeconds = (Date.now() - started) / 1000;
       expect(demo.output).toContain('refused: a patch to bench.py');
       expect(demo.output).toMatch(/with a worse mse; the best stays/);

@@ -1,24 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { childProcessBaseEnv, freePort, runScript, startLocalStack } from '@rcs/testing';
+import { rmSync } from 'node:fs';
+import { localStackPlace, runScript, startLocalStack } from '@rcs/testing';
 
 /** The issue's "done when": `npm start` (coordinator, validator runner with the bwrap sandbox, pool) then `npm run demo`, pool round included. */
 describe('npm run demo against the local stack', () => {
   it('replays an improving patch, refuses a forbidden one and keeps the best against a worse one, then plays the ternary round', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'demo-stack-'));
-    const [coordinatorPort, runnerPort, poolPort, webPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const { dataDir, ports, env: place } = await localStackPlace('demo-stack');
     const env = {
-      ...childProcessBaseEnv(),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      COORDINATOR_PORT: String(coordinatorPort),
-      VALIDATOR_RUNNER_PORT: String(runnerPort),
-      POOL_PORT: String(poolPort),
-      WEB_PORT: String(webPort),
+      ...place,
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
       // Its own key space, so queues of other test runs on this Redis never meet this stack's.
-      REDIS_KEY_PREFIX: `demo-${coordinatorPort}`,
+      REDIS_KEY_PREFIX: `demo-${ports.coordinator}`,
     };
     const stack = await startLocalStack(['coordinator-api', 'validator-runner', 'pool-service'], env);
     try {
@@ -41,7 +32,7 @@ describe('npm run demo against the local stack', () => {
       // Its repositories are removed at its end: no task of the demo is left live for a miner to claim (issue 37).
       expect(demo.output).toMatch(/^closed: task \S+ /m);
       expect(demo.output).toMatch(/^ternary closed: task \S+ /m);
-      const tasks = (await (await fetch(`http://127.0.0.1:${coordinatorPort}/api/v1/tasks?limit=1000`)).json()) as { slug: string; task_state: string }[];
+      const tasks = (await (await fetch(`http://127.0.0.1:${ports.coordinator}/api/v1/tasks?limit=1000`)).json()) as { slug: string; task_state: string }[];
       expect(tasks.filter((task) => task.task_state !== 'closed').map((task) => task.slug)).toEqual([]);
     } finally {
       await stack.stop();

@@ -1,15 +1,13 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { mnemonicGenerate, mnemonicToMiniSecret } from '@polkadot/util-crypto';
 import { u8aToHex } from '@polkadot/util';
 import { keypairFromUri } from '@rcs/auth';
-import { benchTaskBody, childProcessBaseEnv, startCoordinatorProcess, suiteTempDir, type RunningCoordinator } from '@rcs/testing';
-import { EXIT } from '../src/errors';
-import { rcs } from './support/run-cli';
+import { benchTaskBody, suiteTempDir, type RunningCoordinator } from '@rcs/testing';
+import { createTaskWithRcs, git, originRepo, startCoordinatorWithValidator, validatorOnce } from './support/bench-round';
 import { startPoolProcess, type RunningPool } from './support/pool';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
@@ -24,10 +22,6 @@ const TOOLS = [
 ];
 /** A hung call fails the test instead of waiting for Jest's timeout. */
 const CALL_TIMEOUT_MS = 60_000;
-
-function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@rcs.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8' }).trim();
-}
 
 interface Called {
   isError: boolean;
@@ -77,23 +71,13 @@ describe('rcs mcp, driven by the MCP SDK client', () => {
   }
 
   beforeAll(async () => {
-    validatorUri = mnemonicGenerate();
     minerMnemonic = mnemonicGenerate();
     miner = (await keypairFromUri(minerMnemonic)).address;
-    coordinator = await startCoordinatorProcess({ validatorHotkey: (await keypairFromUri(validatorUri)).address, database: 'cli_mcp' });
+    ({ coordinator, validatorUri } = await startCoordinatorWithValidator({ database: 'cli_mcp' }));
     pool = await startPoolProcess({ coordinatorUrl: coordinator.url, budgetRao: 1_000_000n });
-    const origin = join(dir, 'origin');
-    mkdirSync(origin);
-    git(origin, 'init', '-q', '-b', 'main');
-    writeFileSync(join(origin, 'bench.py'), BENCH_PY);
-    writeFileSync(join(origin, 'model.py'), 'SCALE = 1.0\n');
-    git(origin, 'add', '.');
-    git(origin, 'commit', '-q', '-m', 'baseline');
-    const taskFile = join(dir, 'task.json');
-    writeFileSync(taskFile, JSON.stringify(benchTaskBody(`file://${origin}`, git(origin, 'rev-parse', 'HEAD'), { slug: `mcp-${randomBytes(4).toString('hex')}`, title: 'MCP round' })));
-    const created = await rcs(['admin', 'task', 'create', '--file', taskFile, '--json'], { HOME: join(dir, 'home'), RCS_COORDINATOR_URL: coordinator.url, RCS_ADMIN_TOKEN: coordinator.adminToken });
-    expect(created).toMatchObject({ code: EXIT.ok });
-    taskId = (JSON.parse(created.stdout) as { id: string }).id;
+    const origin = originRepo(dir, { 'bench.py': BENCH_PY, 'model.py': 'SCALE = 1.0\n' });
+    const body = benchTaskBody(`file://${origin.path}`, origin.ref, { slug: `mcp-${randomBytes(4).toString('hex')}`, title: 'MCP round' });
+    taskId = await createTaskWithRcs(dir, body, { HOME: join(dir, 'home'), RCS_COORDINATOR_URL: coordinator.url, RCS_ADMIN_TOKEN: coordinator.adminToken });
 
     transport = new StdioClientTransport({
       command: process.execPath,
@@ -156,14 +140,7 @@ describe('rcs mcp, driven by the MCP SDK client', () => {
 
     const progress: string[] = [];
     const watching = call('watch', { submission_id: submissionId, timeout_seconds: 180 }, (message) => progress.push(message));
-    const runner = await rcs(['validator', 'once'], {
-      ...childProcessBaseEnv(),
-      HOME: join(dir, 'home'),
-      RCS_COORDINATOR_URL: coordinator.url,
-      RCS_KEY_URI: validatorUri,
-      ALLOW_LOCAL_REPOSITORIES: 'true',
-      RUNNER_WORK_DIR: join(dir, 'work'),
-    });
+    const runner = await validatorOnce(dir, coordinator.url, validatorUri);
     expect(runner.code === 0 ? 0 : runner.stdout + runner.stderr).toBe(0);
     const watched = await watching;
     expect(watched).toMatchObject({ isError: false, value: { status: 'accepted', best: { submission_id: submissionId, metric_value: 0.625 } } });

@@ -1,31 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
-import { benchTaskBody, childProcessBaseEnv, startCoordinatorProcess, suiteTempDir, type RunningCoordinator } from '@rcs/testing';
+import { benchTaskBody, suiteTempDir, type RunningCoordinator } from '@rcs/testing';
 import { EXIT } from '../src/errors';
+import { createTaskWithRcs, git, originRepo, startCoordinatorWithValidator, validatorOnce } from './support/bench-round';
 import { rcs } from './support/run-cli';
 
 const BENCH_PY = `import json
 scale = float(open('model.py').read().split('=')[1])
 json.dump({'loss': abs(scale - 2) * 2.5, 'model_bytes': len(open('model.py').read())}, open('result.json', 'w'))
 `;
-
-function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@rcs.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8' }).trim();
-}
-
-/** The runner's bwrap sandbox where it is installed; else unconfined (the benchmark is this test's own script). */
-function sandboxEnv(): NodeJS.ProcessEnv {
-  try {
-    execFileSync('which', ['bwrap'], { stdio: 'ignore' });
-    return {};
-  } catch {
-    return { SANDBOX: 'none', SANDBOX_ALLOW_NONE: 'true' };
-  }
-}
 
 /** A round through `rcs` only: the operator creates the task, the miner claims, submits from a git clone and watches, the validator runs `validator once`. */
 describe('rcs against a running coordinator and validator runner', () => {
@@ -38,35 +25,20 @@ describe('rcs against a running coordinator and validator runner', () => {
   let baseRef: string;
 
   beforeAll(async () => {
-    validatorUri = mnemonicGenerate();
-    coordinator = await startCoordinatorProcess({ validatorHotkey: (await keypairFromUri(validatorUri)).address, database: 'cli_e2e' });
-    const origin = join(dir, 'origin');
-    mkdirSync(origin);
-    git(origin, 'init', '-q', '-b', 'main');
-    writeFileSync(join(origin, 'bench.py'), BENCH_PY);
-    writeFileSync(join(origin, 'model.py'), 'SCALE = 1.0\n');
-    git(origin, 'add', '.');
-    git(origin, 'commit', '-q', '-m', 'baseline');
-    baseRef = git(origin, 'rev-parse', 'HEAD');
+    ({ coordinator, validatorUri } = await startCoordinatorWithValidator({ database: 'cli_e2e' }));
+    const origin = originRepo(dir, { 'bench.py': BENCH_PY, 'model.py': 'SCALE = 1.0\n' });
+    baseRef = origin.ref;
     // The miner: a development key in RCS_KEY_URI, the coordinator in RCS_COORDINATOR_URL, a HOME of its own.
     env = { HOME: join(dir, 'home'), RCS_COORDINATOR_URL: coordinator.url, RCS_KEY_URI: mnemonicGenerate(), RCS_ADMIN_TOKEN: coordinator.adminToken };
-    const taskFile = join(dir, 'task.json');
-    writeFileSync(
-      taskFile,
-      JSON.stringify(
-        benchTaskBody(`file://${origin}`, baseRef, {
-          slug: `cli-${randomBytes(4).toString('hex')}`,
-          title: 'CLI round',
-          // A secondary metric, which rcs shows wherever it shows the primary.
-          secondary_metric_name: 'model_bytes',
-          secondary_metric_direction: 'minimize',
-          metric_resolution: 0.01,
-        }),
-      ),
-    );
-    const created = await rcs(['admin', 'task', 'create', '--file', taskFile, '--json'], env);
-    expect(created).toMatchObject({ code: EXIT.ok });
-    taskId = (JSON.parse(created.stdout) as { id: string }).id;
+    const body = benchTaskBody(`file://${origin.path}`, baseRef, {
+      slug: `cli-${randomBytes(4).toString('hex')}`,
+      title: 'CLI round',
+      // A secondary metric, which rcs shows wherever it shows the primary.
+      secondary_metric_name: 'model_bytes',
+      secondary_metric_direction: 'minimize',
+      metric_resolution: 0.01,
+    });
+    taskId = await createTaskWithRcs(dir, body, env);
   }, 180_000);
 
   afterAll(async () => {
@@ -98,15 +70,7 @@ describe('rcs against a running coordinator and validator runner', () => {
 
     const watching = rcs(['watch', submissionId, '--timeout', '150'], env);
     // The validator's side through the CLI too: `rcs validator once` runs the runner with the CLI's identity and coordinator.
-    const runner = await rcs(['validator', 'once'], {
-      ...childProcessBaseEnv(),
-      ...sandboxEnv(),
-      HOME: join(dir, 'home'),
-      RCS_COORDINATOR_URL: coordinator.url,
-      RCS_KEY_URI: validatorUri,
-      ALLOW_LOCAL_REPOSITORIES: 'true',
-      RUNNER_WORK_DIR: join(dir, 'work'),
-    });
+    const runner = await validatorOnce(dir, coordinator.url, validatorUri);
     expect(runner.code === 0 ? runner.code : runner.stdout + runner.stderr).toBe(0);
     // Readable lines for the person who ran it, not the JSON lines of a deployment's logs.
     const runnerLines = `${runner.stdout}${runner.stderr}`.split('\n').filter((line) => line.trim() !== '');

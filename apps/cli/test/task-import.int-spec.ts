@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { keypairFromUri } from '@rcs/auth';
@@ -6,22 +6,9 @@ import { startCoordinatorProcess, suiteTempDir, type RunningCoordinator } from '
 import { EXIT } from '../src/errors';
 import { rcs } from './support/run-cli';
 
-const PROBLEM = `slug: ternary-frontier-import
-title: Ternary frontier (imported)
-version: 2
-submission_type: artifact
-allowed_patch_paths: [pack/train.py]
-benchmark_command: python3 bench.py
-result_path: result.json
-max_patch_bytes: 262144
-timeout_seconds: 1800
-objective:
-  metric_name: heldout_ppl
-  higher_is_better: false
-  tie_breakers:
-    - metric_name: compressed_bytes
-      higher_is_better: false
-`;
+/** BitSota's problem.yaml of a ternary-frontier task (DECISIONS §15). */
+const PROBLEM_FILE = join(__dirname, 'fixtures', 'problem.yaml');
+const PROBLEM = readFileSync(PROBLEM_FILE, 'utf8');
 
 /** `rcs admin task import problem.yaml` (DECISIONS §15) against the coordinator's real process. */
 describe('rcs admin task import', () => {
@@ -40,10 +27,8 @@ describe('rcs admin task import', () => {
   });
 
   it('creates the task BitSota’s problem.yaml describes, on the repository given', async () => {
-    const file = join(dir, 'problem.yaml');
-    writeFileSync(file, PROBLEM);
     const repository = 'https://github.com/AlveusLabs/autoresearch-task-qwen3-0.6b-ternary-frontier.git';
-    const created = await rcs(['admin', 'task', 'import', file, '--repository', repository, '--base-ref', 'b'.repeat(40), '--json'], admin);
+    const created = await rcs(['admin', 'task', 'import', PROBLEM_FILE, '--repository', repository, '--base-ref', 'b'.repeat(40), '--json'], admin);
     expect(created).toMatchObject({ code: EXIT.ok });
     expect(JSON.parse(created.stdout)).toMatchObject({
       slug: 'ternary-frontier-import',

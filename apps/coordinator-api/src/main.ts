@@ -1,14 +1,12 @@
 import 'reflect-metadata';
-import { addAuthSecuritySchemes, cryptoReady } from '@rcs/auth';
+import { addAuthSecuritySchemes } from '@rcs/auth';
 import { runService } from '@rcs/http';
 import { AppModule } from './app.module';
 import { coordinatorConfigFromProcess } from './config/config';
 
-void runService({
+void runService(AppModule, {
   name: 'coordinator-api',
   loadConfig: coordinatorConfigFromProcess,
-  module: (config) => AppModule.forRoot(config),
-  prepare: cryptoReady,
   links: { dashboard: '/api/v1/dashboard', tasks: '/api/v1/tasks', events: '/api/v1/events' },
   // Each validator runner scans every few seconds; the pool and the weight setter fetch the snapshot on their schedules.
   polledRoutes: ['/api/v1/validator/submissions/scan', '/api/v1/reward-snapshot'],

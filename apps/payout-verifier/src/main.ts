@@ -1,14 +1,11 @@
 import 'reflect-metadata';
-import { cryptoReady } from '@rcs/auth';
 import { runService } from '@rcs/http';
 import { AppModule } from './app.module';
 import { payoutVerifierConfigFromProcess } from './config/config';
 
-void runService({
+void runService(AppModule, {
   name: 'payout-verifier',
   loadConfig: payoutVerifierConfigFromProcess,
-  module: (config) => AppModule.forRoot(config),
-  prepare: cryptoReady,
   links: { status: '/status' },
   openApi: { title: 'Payout Verifier', description: 'Recomputes every published payout epoch from its inputs and challenges a wrong one (DECISIONS §16).', version: '0.1.0' },
 });

@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { cryptoReady } from '@rcs/auth';
 import { ConfigError, createLogger, runService } from '@rcs/http';
 import { AppModule } from './app.module';
 import { parseCommand, USAGE } from './cli/command';
@@ -15,15 +14,13 @@ const command = parseCommand(process.argv.slice(2));
 
 switch (command.kind) {
   case 'run':
-    void runService({
+    void runService(AppModule, {
       name: NAME,
       // A GPU of SANDBOX_GPUS that this host lacks is a ConfigError here: one line naming the device, exit 1.
       loadConfig: () => {
         const config = requireIdentity(validatorRunnerConfigFromProcess());
         return { ...config, accelerators: detectAccelerators(config.sandbox.gpus) };
       },
-      module: (config) => AppModule.forRoot(config),
-      prepare: cryptoReady,
       openApi: { title: 'Validator Runner', description: 'Replays leased validator jobs in a sandbox and posts observed metrics.', version: '0.1.0' },
     });
     break;

@@ -1,17 +1,12 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { IncomingHttpHeaders } from 'node:http';
 import { basename, dirname, join } from 'node:path';
-import pino from 'pino';
 import { ReplaySpecDto, VerificationStatus } from '@rcs/contracts';
-import { ValidatorJobToReplay, ReplayPipeline } from '../src/replay/replay-pipeline';
+import { ValidatorJobToReplay } from '../src/replay/replay-pipeline';
 import { toResultBody } from '../src/runner/job-processor';
-import { createSandbox } from '../src/sandbox/create-sandbox';
-import { unmountUnder } from '../src/sandbox/workspace-volume';
-import { BENCH_PATCH, createBenchRepo, jobToReplay, localReplaySpec, scalePatch } from './bench-repo';
-import { replayOptions } from './support/replay-options';
+import { BENCH_PATCH, jobToReplay, localReplaySpec, scalePatch } from './bench-repo';
+import { startReplayRig, type ReplayRig } from './support/replay-rig';
 
 const ARTIFACT = Buffer.from('weights '.repeat(100));
 const HELDOUT_ROWS = '{"x": 1}\n{"x": 2}\n{"x": 3}\n';
@@ -19,54 +14,37 @@ const TOKEN = 'heldout-token-7f3a9c';
 
 /** The bwrap sandbox end to end: clone, patch, download, prefetch, setup, benchmark, verdict. */
 describe('replay pipeline on the bwrap sandbox', () => {
-  let root: string;
-  let repo: string;
-  let commit: string;
-  let server: Server;
-  let baseUrl: string;
+  let rig: ReplayRig;
   const heldoutRequests: IncomingHttpHeaders[] = [];
   /** Every request the server answered, whatever its path. */
   let requests = 0;
-  let pipeline: ReplayPipeline;
 
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'runner-pipeline-'));
-    repo = join(root, 'origin');
-    commit = createBenchRepo(repo);
-    server = createServer((req, res) => {
-      requests += 1;
-      if (req.url === '/artifact/model.bin') return void res.writeHead(200).end(ARTIFACT);
-      if (req.url === '/heldout/rows.jsonl') {
-        heldoutRequests.push(req.headers);
-        return void (req.headers.authorization === `Bearer ${TOKEN}` ? res.writeHead(200).end(HELDOUT_ROWS) : res.writeHead(401).end());
-      }
-      res.writeHead(404).end();
+    rig = await startReplayRig({
+      prefix: 'runner-pipeline-',
+      serve: (req, res) => {
+        requests += 1;
+        if (req.url === '/artifact/model.bin') return void res.writeHead(200).end(ARTIFACT);
+        if (req.url === '/heldout/rows.jsonl') {
+          heldoutRequests.push(req.headers);
+          return void (req.headers.authorization === `Bearer ${TOKEN}` ? res.writeHead(200).end(HELDOUT_ROWS) : res.writeHead(401).end());
+        }
+        res.writeHead(404).end();
+      },
+      sandbox: { kind: 'bwrap' },
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const logger = pino({ level: 'silent' });
-    pipeline = new ReplayPipeline(
-      replayOptions(root, { fetch: { allowInsecureHttp: true, allowPrivateAddresses: true, allowLocalSources: true } }),
-      createSandbox({ kind: 'bwrap', allowUnsafeNone: false, logger }),
-      logger,
-    );
   });
 
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-    // Kept workspaces stay mounted (keepWorkspaces); a later replay of the same job, or this, unmounts them.
-    unmountUnder(root);
-    rmSync(root, { recursive: true, force: true });
-  });
+  afterAll(() => rig?.stop());
 
   function job(spec: Partial<ReplaySpecDto>): ValidatorJobToReplay {
-    return jobToReplay(localReplaySpec(repo, commit, { patch: scalePatch('1.5'), ...spec }));
+    return jobToReplay(localReplaySpec(rig.repo, rig.commit, { patch: scalePatch('1.5'), ...spec }));
   }
 
-  const workspace = (j: ValidatorJobToReplay) => join(root, 'work', j.job_id, 'repo');
+  const workspace = (j: ValidatorJobToReplay) => join(rig.root, 'work', j.job_id, 'repo');
 
   it('accepts with the metric the benchmark observed on the patched code', async () => {
-    const result = await pipeline.replay(job({ setup_command: 'echo setting up > setup.txt' }));
+    const result = await rig.pipeline.replay(job({ setup_command: 'echo setting up > setup.txt' }));
     expect(result).toMatchObject({
       status: VerificationStatus.Accepted,
       notes: 'Observed loss=1.25 (from result.json).',
@@ -79,14 +57,14 @@ describe('replay pipeline on the bwrap sandbox', () => {
   }, 60_000);
 
   it('falls back to the last `loss=` line of the output when there is no result file', async () => {
-    const result = await pipeline.replay(job({ validator_benchmark_env: { BENCH_MODE: 'print-only' } }));
+    const result = await rig.pipeline.replay(job({ validator_benchmark_env: { BENCH_MODE: 'print-only' } }));
     expect(result).toMatchObject({ status: VerificationStatus.Accepted, observedMetrics: { loss: 1.25 } });
     expect(result.replayLog).toContain('the benchmark wrote no result.json; falling back to the output');
   }, 60_000);
 
   it('rejects a patch outside the allowed surface without running anything', async () => {
     const j = job({ patch: BENCH_PATCH });
-    const result = await pipeline.replay(j);
+    const result = await rig.pipeline.replay(j);
     expect(result.status).toBe(VerificationStatus.Rejected);
     expect(result.notes).toMatch(/^The patch breaks the task's patch rules: patch_path_not_allowed: The patch touches "bench.py"/);
     expect(result.timings).not.toHaveProperty('benchmark');
@@ -94,38 +72,38 @@ describe('replay pipeline on the bwrap sandbox', () => {
   }, 60_000);
 
   it('rejects when the benchmark exits non-zero, with its output in the log', async () => {
-    const result = await pipeline.replay(job({ validator_benchmark_env: { BENCH_MODE: 'exit-3' } }));
+    const result = await rig.pipeline.replay(job({ validator_benchmark_env: { BENCH_MODE: 'exit-3' } }));
     expect(result).toMatchObject({ status: VerificationStatus.Rejected, notes: 'The benchmark exited with code 3.' });
     expect(result.replayLog).toContain('benchmark failed on purpose');
   }, 60_000);
 
   it('ends in error when the benchmark outlives the time budget', async () => {
-    const result = await pipeline.replay(job({ validator_benchmark_env: { BENCH_MODE: 'sleep-forever' }, time_budget_seconds: 4 }));
+    const result = await rig.pipeline.replay(job({ validator_benchmark_env: { BENCH_MODE: 'sleep-forever' }, time_budget_seconds: 4 }));
     expect(result).toMatchObject({ status: VerificationStatus.Error, notes: 'The benchmark ran past the time budget.' });
     expect(result.timings.total).toBeLessThan(15_000);
   }, 60_000);
 
   it('ends in error when setup fails', async () => {
-    const result = await pipeline.replay(job({ setup_command: 'exit 4' }));
+    const result = await rig.pipeline.replay(job({ setup_command: 'exit 4' }));
     expect(result).toMatchObject({ status: VerificationStatus.Error, notes: 'The setup command exited with code 4.' });
   }, 60_000);
 
   it('gives the benchmark the artifact and held-out data as local paths only, and redacts every private value', async () => {
     const j = job({
       patch: '',
-      artifact_uri: `${baseUrl}/artifact/model.bin`,
+      artifact_uri: `${rig.baseUrl}/artifact/model.bin`,
       artifact_sha256: createHash('sha256').update(ARTIFACT).digest('hex'),
       artifact_size_bytes: ARTIFACT.length,
-      validator_benchmark_env: { HELDOUT_URL: `${baseUrl}/heldout/rows.jsonl`, HELDOUT_TOKEN: TOKEN, DATASET_MIX: 'private-mix-0.7' },
+      validator_benchmark_env: { HELDOUT_URL: `${rig.baseUrl}/heldout/rows.jsonl`, HELDOUT_TOKEN: TOKEN, DATASET_MIX: 'private-mix-0.7' },
       secondary_metric_name: 'artifact_bytes',
     });
-    const result = await pipeline.replay(j);
+    const result = await rig.pipeline.replay(j);
     expect(result).toMatchObject({ status: VerificationStatus.Accepted });
     expect(result.observedMetrics).toEqual({ loss: 2.5, artifact_bytes: ARTIFACT.length });
     expect(heldoutRequests.at(-1)?.authorization).toBe(`Bearer ${TOKEN}`);
 
     const env = JSON.parse(readFileSync(join(workspace(j), 'env.json'), 'utf8')) as Record<string, string>;
-    const jobDir = join(root, 'work', j.job_id);
+    const jobDir = join(rig.root, 'work', j.job_id);
     expect(env).toMatchObject({
       HELDOUT_PATH: join(jobDir, 'heldout', 'HELDOUT', 'rows.jsonl'),
       HELDOUT_MANIFEST: join(jobDir, 'heldout', 'manifest.json'),
@@ -136,17 +114,17 @@ describe('replay pipeline on the bwrap sandbox', () => {
     expect(env).not.toHaveProperty('HELDOUT_TOKEN');
     expect(JSON.stringify(env)).not.toContain(TOKEN);
     expect(JSON.stringify(env)).not.toContain('/heldout/rows.jsonl?');
-    expect(Object.values(env).some((value) => value.includes(baseUrl))).toBe(false);
+    expect(Object.values(env).some((value) => value.includes(rig.baseUrl))).toBe(false);
 
-    for (const secret of [TOKEN, 'private-mix-0.7', `${baseUrl}/heldout/rows.jsonl`]) expect(result.replayLog).not.toContain(secret);
+    for (const secret of [TOKEN, 'private-mix-0.7', `${rig.baseUrl}/heldout/rows.jsonl`]) expect(result.replayLog).not.toContain(secret);
     expect(result.replayLog).toContain('prefetch: HELDOUT: 27 bytes');
     expect(Object.keys(result.timings)).toEqual(['clone', 'download', 'prefetch', 'benchmark', 'total']);
   }, 60_000);
 
   it('posts only the task metric and secondary metric: held-out rows written as metric names stay private', async () => {
-    const result = await pipeline.replay(
+    const result = await rig.pipeline.replay(
       job({
-        validator_benchmark_env: { HELDOUT_URL: `${baseUrl}/heldout/rows.jsonl`, HELDOUT_TOKEN: TOKEN, BENCH_MODE: 'leak-heldout' },
+        validator_benchmark_env: { HELDOUT_URL: `${rig.baseUrl}/heldout/rows.jsonl`, HELDOUT_TOKEN: TOKEN, BENCH_MODE: 'leak-heldout' },
         secondary_metric_name: 'heldout_rows',
       }),
     );
@@ -159,24 +137,24 @@ describe('replay pipeline on the bwrap sandbox', () => {
   }, 60_000);
 
   it('gives a benchmark reading outside what it is given nothing: no URL, token, server, other job or host file', async () => {
-    const heldoutEnv = { HELDOUT_URL: `${baseUrl}/heldout/rows.jsonl`, HELDOUT_TOKEN: TOKEN };
+    const heldoutEnv = { HELDOUT_URL: `${rig.baseUrl}/heldout/rows.jsonl`, HELDOUT_TOKEN: TOKEN };
     // Another job's workspace and held-out data, kept on the host next to the hostile one.
     const neighbour = job({ validator_benchmark_env: heldoutEnv });
-    expect((await pipeline.replay(neighbour)).status).toBe(VerificationStatus.Accepted);
-    const neighbourDir = join(root, 'work', neighbour.job_id);
+    expect((await rig.pipeline.replay(neighbour)).status).toBe(VerificationStatus.Accepted);
+    const neighbourDir = join(rig.root, 'work', neighbour.job_id);
     expect(readFileSync(join(neighbourDir, 'heldout', 'HELDOUT', 'rows.jsonl'), 'utf8')).toBe(HELDOUT_ROWS);
 
-    const port = new URL(baseUrl).port;
+    const port = new URL(rig.baseUrl).port;
     const hostile = job({ validator_benchmark_env: { ...heldoutEnv, BENCH_MODE: 'snoop', SNOOP_PORT: port } });
     const requestsBefore = requests;
     const heldoutBefore = heldoutRequests.length;
-    const result = await pipeline.replay(hostile);
+    const result = await rig.pipeline.replay(hostile);
 
     // One request reached the held-out server during the replay: the host's prefetch, with the token.
     expect(requests - requestsBefore).toBe(1);
     expect(heldoutRequests.slice(heldoutBefore).map((headers) => headers.authorization)).toEqual([`Bearer ${TOKEN}`]);
 
-    const jobDir = join(root, 'work', hostile.job_id);
+    const jobDir = join(rig.root, 'work', hostile.job_id);
     const heldoutPath = join(jobDir, 'heldout', 'HELDOUT', 'rows.jsonl');
     const manifestPath = join(jobDir, 'heldout', 'manifest.json');
     const raw = readFileSync(join(workspace(hostile), 'snoop.json'), 'utf8');
@@ -194,29 +172,29 @@ describe('replay pipeline on the bwrap sandbox', () => {
     expect(snoop.environ).not.toHaveProperty('HELDOUT_URL');
     expect(snoop.environ).not.toHaveProperty('HELDOUT_TOKEN');
     // Above its workspace only the mount points of its own job: no other job, no origin repository, no host /tmp.
-    const above: Record<string, unknown> = { [jobDir]: ['artifact', 'heldout', 'repo'], [join(root, 'work')]: [hostile.job_id], [root]: ['work'], '/': expect.any(Array) };
-    for (let dir = root; dirname(dir) !== '/'; dir = dirname(dir)) above[dirname(dir)] = [basename(dir)];
+    const above: Record<string, unknown> = { [jobDir]: ['artifact', 'heldout', 'repo'], [join(rig.root, 'work')]: [hostile.job_id], [rig.root]: ['work'], '/': expect.any(Array) };
+    for (let dir = rig.root; dirname(dir) !== '/'; dir = dirname(dir)) above[dirname(dir)] = [basename(dir)];
     expect(snoop.listings).toEqual(above);
     expect(readdirSync(dirname(jobDir))).toEqual(expect.arrayContaining([neighbour.job_id, hostile.job_id]));
     // It saw its own processes only, and reached no server: its loopback has no listener, the host's port refuses.
     expect(Object.keys(snoop.processes).length).toBeGreaterThan(0);
     expect(Object.keys(snoop.processes).length).toBeLessThan(10);
     expect(snoop.network).toEqual({ [port]: 'refused errno 111' });
-    for (const secret of [TOKEN, baseUrl, '/heldout/rows.jsonl', neighbour.job_id]) expect(raw).not.toContain(secret);
+    for (const secret of [TOKEN, rig.baseUrl, '/heldout/rows.jsonl', neighbour.job_id]) expect(raw).not.toContain(secret);
     // And it published nothing of the kind: the posted metrics, the notes, the result file and the replay log.
     expect(result).toMatchObject({ status: VerificationStatus.Accepted, observedMetrics: { loss: 1.25 }, notes: 'Observed loss=1.25 (from result.json).' });
     const resultFile = readFileSync(join(workspace(hostile), 'result.json'), 'utf8');
     expect(Object.keys(JSON.parse(resultFile) as object).sort()).toEqual(['found:' + heldoutPath, 'found:' + manifestPath, 'heldout_rows', 'loss', 'rows'].sort());
     const body = JSON.stringify(toResultBody({ submission_id: hostile.submission_id }, result));
     for (const text of [resultFile, body, result.replayLog]) {
-      for (const secret of [TOKEN, baseUrl, `127.0.0.1:${port}`, '/heldout/rows.jsonl', '[redacted:HELDOUT_URL]', '[redacted:HELDOUT_TOKEN]']) expect(text).not.toContain(secret);
+      for (const secret of [TOKEN, rig.baseUrl, `127.0.0.1:${port}`, '/heldout/rows.jsonl', '[redacted:HELDOUT_URL]', '[redacted:HELDOUT_TOKEN]']) expect(text).not.toContain(secret);
     }
     expect(result.replayLog).toContain(`read outside the workspace: ${[heldoutPath, manifestPath].sort().join(' ')}`);
   }, 60_000);
 
   it('rejects an artifact whose hash does not match, before running the benchmark', async () => {
-    const result = await pipeline.replay(
-      job({ patch: '', artifact_uri: `${baseUrl}/artifact/model.bin`, artifact_sha256: 'b'.repeat(64), artifact_size_bytes: ARTIFACT.length }),
+    const result = await rig.pipeline.replay(
+      job({ patch: '', artifact_uri: `${rig.baseUrl}/artifact/model.bin`, artifact_sha256: 'b'.repeat(64), artifact_size_bytes: ARTIFACT.length }),
     );
     expect(result.status).toBe(VerificationStatus.Rejected);
     expect(result.notes).toMatch(/SHA-256/);

@@ -6,19 +6,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pino from 'pino';
 import { ReplaySpecDto, VerificationStatus } from '@rcs/contracts';
-import { ReplayPipeline, ValidatorJobToReplay } from '../src/replay/replay-pipeline';
+import { ValidatorJobToReplay } from '../src/replay/replay-pipeline';
 import { toResultBody } from '../src/runner/job-processor';
-import { createSandbox } from '../src/sandbox/create-sandbox';
-import { unmountUnder } from '../src/sandbox/workspace-volume';
-import { createBenchRepo, jobToReplay, localReplaySpec, scalePatch } from './bench-repo';
-import { replayOptions } from './support/replay-options';
+import { jobToReplay, localReplaySpec, scalePatch } from './bench-repo';
+import { startReplayRig, type ReplayRig } from './support/replay-rig';
 
 /** The benchmark image deploy/docker/local-base.sh builds: Debian's python3 and Node. */
 const IMAGE = 'rcs-local/sandbox:2';
@@ -47,56 +41,38 @@ sys.stdout.buffer.write(buffer.getvalue())
 
 describe('replay pipeline: the BitSota profile in the docker sandbox (real Docker engine)', () => {
   const shard = shardTar();
-  let root: string;
-  let repo: string;
-  let commit: string;
-  let server: Server;
-  let baseUrl: string;
-  let pipeline: ReplayPipeline;
+  let rig: ReplayRig;
 
   beforeAll(async () => {
     // No engine or no image is a failure here, never a skip: this file runs only where both are expected.
     expect(docker('version', '-f', '{{.Server.Version}}')).toMatch(/^\d+\./);
     expect(docker('image', 'inspect', '-f', '{{.Id}}', IMAGE)).toMatch(/^sha256:/);
-    root = mkdtempSync(join(tmpdir(), 'runner-profile-docker-'));
-    repo = join(root, 'origin');
-    commit = createBenchRepo(repo);
-    server = createServer((req, res) => void (req.url === '/shard.tar' ? res.writeHead(200).end(shard) : res.writeHead(404).end()));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const logger = pino({ level: 'silent' });
-    pipeline = new ReplayPipeline(
-      replayOptions(root, { fetch: { allowInsecureHttp: true, allowPrivateAddresses: true, allowLocalSources: true } }),
-      createSandbox({ kind: 'docker', allowUnsafeNone: false, dockerImage: IMAGE, logger }),
-      logger,
-    );
+    rig = await startReplayRig({
+      prefix: 'runner-profile-docker-',
+      serve: (req, res) => void (req.url === '/shard.tar' ? res.writeHead(200).end(shard) : res.writeHead(404).end()),
+      sandbox: { kind: 'docker', dockerImage: IMAGE },
+    });
   });
 
-  afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve));
-    if (root !== undefined) {
-      unmountUnder(root);
-      rmSync(root, { recursive: true, force: true });
-    }
-  });
+  afterAll(() => rig?.stop());
 
   const profileEnv = (): Record<string, string> => ({
-    AUTORESEARCH_PRIVATE_HELDOUT_URL: `${baseUrl}/shard.tar`,
+    AUTORESEARCH_PRIVATE_HELDOUT_URL: `${rig.baseUrl}/shard.tar`,
     AUTORESEARCH_PRIVATE_HELDOUT_SHA256: createHash('sha256').update(shard).digest('hex'),
     AUTORESEARCH_HELDOUT_SOURCES_JSON: SOURCES_JSON,
     HF_TOKEN,
   });
 
   function job(spec: Partial<ReplaySpecDto>): ValidatorJobToReplay {
-    return { ...jobToReplay(localReplaySpec(repo, commit, { patch: scalePatch('1.5'), validator_benchmark_env: profileEnv(), ...spec })), heldout_rotation: ROTATION };
+    return { ...jobToReplay(localReplaySpec(rig.repo, rig.commit, { patch: scalePatch('1.5'), validator_benchmark_env: profileEnv(), ...spec })), heldout_rotation: ROTATION };
   }
 
   it('gives the benchmark container the profile’s variables and setup none of the held-out data; no token or source enters either', async () => {
     const j = job({ setup_command: `python3 -c 'import json, os; json.dump(dict(os.environ), open("setup-env.json", "w"))'` });
-    const result = await pipeline.replay(j);
+    const result = await rig.pipeline.replay(j);
     expect(result).toMatchObject({ status: VerificationStatus.Accepted, observedMetrics: { loss: 1.25 } });
-    const workspace = join(root, 'work', j.job_id, 'repo');
-    const rootDir = join(root, 'work', j.job_id, 'heldout', 'AUTORESEARCH_PRIVATE_HELDOUT.root');
+    const workspace = join(rig.root, 'work', j.job_id, 'repo');
+    const rootDir = join(rig.root, 'work', j.job_id, 'heldout', 'AUTORESEARCH_PRIVATE_HELDOUT.root');
     const bench = JSON.parse(readFileSync(join(workspace, 'env.json'), 'utf8')) as Record<string, string>;
     const setup = JSON.parse(readFileSync(join(workspace, 'setup-env.json'), 'utf8')) as Record<string, string>;
     expect(bench).toMatchObject({
@@ -109,16 +85,16 @@ describe('replay pipeline: the BitSota profile in the docker sandbox (real Docke
     for (const name of ['AUTORESEARCH_PRIVATE_HELDOUT_MANIFEST', 'AUTORESEARCH_HELDOUT_SYNC_NUMBER', 'HELDOUT_MANIFEST']) expect(setup).not.toHaveProperty(name);
     for (const env of [bench, setup]) {
       for (const name of ['HF_TOKEN', 'AUTORESEARCH_HELDOUT_SOURCES_JSON', 'AUTORESEARCH_PRIVATE_HELDOUT_URL']) expect(env).not.toHaveProperty(name);
-      for (const secret of [HF_TOKEN, SOURCES_JSON, baseUrl]) expect(JSON.stringify(env)).not.toContain(secret);
+      for (const secret of [HF_TOKEN, SOURCES_JSON, rig.baseUrl]) expect(JSON.stringify(env)).not.toContain(secret);
     }
     const body = JSON.stringify(toResultBody(j, result));
-    for (const secret of [HF_TOKEN, SOURCES_JSON, ROTATION.number, baseUrl]) expect(body).not.toContain(secret);
+    for (const secret of [HF_TOKEN, SOURCES_JSON, ROTATION.number, rig.baseUrl]) expect(body).not.toContain(secret);
   });
 
   it('takes a refusal line as the verdict and any other failure as the validator’s', async () => {
-    const refused = await pipeline.replay(job({ benchmark_command: 'echo validator_rejection=high_precision_fraction too much rescue >&2; exit 1' }));
+    const refused = await rig.pipeline.replay(job({ benchmark_command: 'echo validator_rejection=high_precision_fraction too much rescue >&2; exit 1' }));
     expect(refused).toMatchObject({ status: VerificationStatus.Rejected, notes: 'ineligible (high_precision_fraction)' });
-    const crashed = await pipeline.replay(job({ benchmark_command: 'python3 -c "raise SystemExit(3)"' }));
+    const crashed = await rig.pipeline.replay(job({ benchmark_command: 'python3 -c "raise SystemExit(3)"' }));
     expect(crashed).toMatchObject({ status: VerificationStatus.Error, notes: 'benchmark_failed (exit 3)' });
   });
 });

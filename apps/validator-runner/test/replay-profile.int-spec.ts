@@ -1,18 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pino from 'pino';
 import { ReplaySpecDto, VerificationStatus } from '@rcs/contracts';
-import { ReplayPipeline, ValidatorJobToReplay } from '../src/replay/replay-pipeline';
+import { ValidatorJobToReplay } from '../src/replay/replay-pipeline';
 import { toResultBody } from '../src/runner/job-processor';
-import { createSandbox } from '../src/sandbox/create-sandbox';
-import { unmountUnder } from '../src/sandbox/workspace-volume';
-import { createBenchRepo, HELDOUT_READING_PATCH, jobToReplay, localReplaySpec, scalePatch } from './bench-repo';
-import { replayOptions } from './support/replay-options';
+import { HELDOUT_READING_PATCH, jobToReplay, localReplaySpec, scalePatch } from './bench-repo';
+import { startReplayRig, type ReplayRig } from './support/replay-rig';
 
 const ROWS = 'first held-out row\nsecond held-out row\n';
 const HF_TOKEN = 'hf_secret_token_1234';
@@ -47,52 +41,37 @@ const sha = (bytes: Buffer): string => createHash('sha256').update(bytes).digest
 
 /** The BitSota replay profile (DECISIONS §15) and what a replay may say (§6), through the pipeline in the bwrap sandbox. */
 describe('replay pipeline: the BitSota profile and public notes', () => {
-  let root: string;
-  let repo: string;
-  let commit: string;
-  let server: Server;
-  let baseUrl: string;
-  let pipeline: ReplayPipeline;
+  let rig: ReplayRig;
   /** Requests of the fake Hugging Face rows server: their query and Authorization header. */
   const rowRequests: { query: Record<string, string>; authorization: string | undefined }[] = [];
   const ARTIFACT = Buffer.from('weights '.repeat(64));
 
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'runner-profile-'));
-    repo = join(root, 'origin');
-    commit = createBenchRepo(repo);
-    server = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://rows.test');
-      if (url.pathname === '/rows') {
-        const query = Object.fromEntries(url.searchParams);
-        rowRequests.push({ query, authorization: req.headers.authorization });
-        if (req.headers.authorization !== `Bearer ${HF_TOKEN}`) return void res.writeHead(401).end();
-        // A dataset of 1000 rows, `document <i>` in its text column.
-        const offset = Number(query.offset);
-        const rows = Array.from({ length: Math.max(0, Math.min(Number(query.length), 1000 - offset)) }, (_, i) => ({ row_idx: offset + i, row: { text: `document ${offset + i}`, id: offset + i } }));
-        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ rows }));
-      }
-      const body = { '/shard.tar': SHARD, '/linked.tar': LINKED_SHARD, '/rows.txt': Buffer.from(ROWS), '/model.bin': ARTIFACT }[req.url ?? ''];
-      return void (body === undefined ? res.writeHead(404).end() : res.writeHead(200).end(body));
+    rig = await startReplayRig({
+      prefix: 'runner-profile-',
+      serve: (req, res) => {
+        const url = new URL(req.url ?? '/', 'http://rows.test');
+        if (url.pathname === '/rows') {
+          const query = Object.fromEntries(url.searchParams);
+          rowRequests.push({ query, authorization: req.headers.authorization });
+          if (req.headers.authorization !== `Bearer ${HF_TOKEN}`) return void res.writeHead(401).end();
+          // A dataset of 1000 rows, `document <i>` in its text column.
+          const offset = Number(query.offset);
+          const rows = Array.from({ length: Math.max(0, Math.min(Number(query.length), 1000 - offset)) }, (_, i) => ({ row_idx: offset + i, row: { text: `document ${offset + i}`, id: offset + i } }));
+          return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ rows }));
+        }
+        const body = { '/shard.tar': SHARD, '/linked.tar': LINKED_SHARD, '/rows.txt': Buffer.from(ROWS), '/model.bin': ARTIFACT }[req.url ?? ''];
+        return void (body === undefined ? res.writeHead(404).end() : res.writeHead(200).end(body));
+      },
+      sandbox: { kind: 'bwrap' },
+      options: (baseUrl) => ({ hfRowsUrl: `${baseUrl}/rows` }),
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const logger = pino({ level: 'silent' });
-    pipeline = new ReplayPipeline(
-      replayOptions(root, { fetch: { allowInsecureHttp: true, allowPrivateAddresses: true, allowLocalSources: true }, hfRowsUrl: `${baseUrl}/rows` }),
-      createSandbox({ kind: 'bwrap', allowUnsafeNone: false, logger }),
-      logger,
-    );
   });
 
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-    unmountUnder(root);
-    rmSync(root, { recursive: true, force: true });
-  });
+  afterAll(() => rig?.stop());
 
   const profileEnv = (): Record<string, string> => ({
-    AUTORESEARCH_PRIVATE_HELDOUT_URL: `${baseUrl}/shard.tar`,
+    AUTORESEARCH_PRIVATE_HELDOUT_URL: `${rig.baseUrl}/shard.tar`,
     AUTORESEARCH_PRIVATE_HELDOUT_SHA256: sha(SHARD),
     AUTORESEARCH_HELDOUT_SOURCES_JSON: SOURCES_JSON,
     AUTORESEARCH_PRIVATE_HELDOUT_HF_TOKEN: HF_TOKEN,
@@ -100,24 +79,24 @@ describe('replay pipeline: the BitSota profile and public notes', () => {
   });
 
   function job(spec: Partial<ReplaySpecDto>, rotation = ROTATION): ValidatorJobToReplay {
-    return { ...jobToReplay(localReplaySpec(repo, commit, { patch: scalePatch('1.5'), ...spec })), heldout_rotation: rotation };
+    return { ...jobToReplay(localReplaySpec(rig.repo, rig.commit, { patch: scalePatch('1.5'), ...spec })), heldout_rotation: rotation };
   }
 
-  const workspace = (j: ValidatorJobToReplay) => join(root, 'work', j.job_id, 'repo');
+  const workspace = (j: ValidatorJobToReplay) => join(rig.root, 'work', j.job_id, 'repo');
   const envFile = (j: ValidatorJobToReplay, name: string) => JSON.parse(readFileSync(join(workspace(j), name), 'utf8')) as Record<string, string>;
 
   it('exports the profile’s variables to the benchmark only, and no token, source JSON or rotation number reaches setup, notes or log', async () => {
     const j = job({
       patch: '',
-      artifact_uri: `${baseUrl}/model.bin`,
+      artifact_uri: `${rig.baseUrl}/model.bin`,
       artifact_sha256: sha(ARTIFACT),
       artifact_size_bytes: ARTIFACT.length,
       setup_command: `python3 -c 'import json, os; json.dump(dict(os.environ), open("setup-env.json", "w"))'`,
       validator_benchmark_env: { ...profileEnv(), AUTORESEARCH_SUBMISSION_ARTIFACT_PATH: '/claimed/by/the/task' },
     });
-    const result = await pipeline.replay(j);
+    const result = await rig.pipeline.replay(j);
     expect(result).toMatchObject({ status: VerificationStatus.Accepted, observedMetrics: { loss: 2.5 } });
-    const jobDir = join(root, 'work', j.job_id);
+    const jobDir = join(rig.root, 'work', j.job_id);
     const rootDir = join(jobDir, 'heldout', 'AUTORESEARCH_PRIVATE_HELDOUT.root');
     const artifact = join(jobDir, 'artifact', 'model.bin');
     const bench = envFile(j, 'env.json');
@@ -141,46 +120,46 @@ describe('replay pipeline: the BitSota profile and public notes', () => {
       for (const name of ['HF_TOKEN', 'AUTORESEARCH_HELDOUT_SOURCES_JSON', 'AUTORESEARCH_PRIVATE_HELDOUT_HF_TOKEN', 'AUTORESEARCH_PRIVATE_HELDOUT_URL', 'AUTORESEARCH_PRIVATE_HELDOUT_SHA256']) {
         expect(env).not.toHaveProperty(name);
       }
-      for (const secret of [HF_TOKEN, SOURCES_JSON, sha(SHARD), baseUrl]) expect(JSON.stringify(env)).not.toContain(secret);
+      for (const secret of [HF_TOKEN, SOURCES_JSON, sha(SHARD), rig.baseUrl]) expect(JSON.stringify(env)).not.toContain(secret);
     }
     const body = JSON.stringify(toResultBody(j, result));
-    for (const secret of [HF_TOKEN, SOURCES_JSON, ROTATION.number, sha(SHARD), baseUrl]) expect(body).not.toContain(secret);
+    for (const secret of [HF_TOKEN, SOURCES_JSON, ROTATION.number, sha(SHARD), rig.baseUrl]) expect(body).not.toContain(secret);
     expect(result.replayLog).toContain('prepare: their manifest lists 2 document(s)');
   }, 60_000);
 
   it('reads verdicts from validator_rejection= lines; any other failure under the profile is the validator’s', async () => {
     const refusing = `echo validator_rejection=high_precision_fraction 12.0 % of weights are rescue >&2; exit 1`;
-    expect(await pipeline.replay(job({ benchmark_command: refusing, validator_benchmark_env: profileEnv() }))).toMatchObject({
+    expect(await rig.pipeline.replay(job({ benchmark_command: refusing, validator_benchmark_env: profileEnv() }))).toMatchObject({
       status: VerificationStatus.Rejected,
       notes: 'ineligible (high_precision_fraction)',
     });
-    const crashing = await pipeline.replay(job({ benchmark_command: 'python3 -c "raise KeyError(\'row\')"', validator_benchmark_env: profileEnv() }));
+    const crashing = await rig.pipeline.replay(job({ benchmark_command: 'python3 -c "raise KeyError(\'row\')"', validator_benchmark_env: profileEnv() }));
     expect(crashing).toMatchObject({ status: VerificationStatus.Error, notes: 'benchmark_failed (exit 1)', observedMetrics: {} });
     expect(crashing.replayLog).toContain("KeyError: 'row'");
     // Without held-out sources (no manifest: their benchmark refuses to run), the failure is still the validator's.
-    const noManifest = await pipeline.replay(
+    const noManifest = await rig.pipeline.replay(
       job({ benchmark_command: 'echo validator-private heldout requires a local AUTORESEARCH_PRIVATE_HELDOUT_MANIFEST file >&2; exit 1', validator_benchmark_env: { RCS_REPLAY_PROFILE: 'bitsota-autoresearch-v1' } }),
     );
     expect(noManifest).toMatchObject({ status: VerificationStatus.Error, notes: 'The benchmark exited with code 1.' });
     // The metric under metrics.<name>, the result file written only on success.
     const nested = `python3 -c 'import json; json.dump({"metrics": {"loss": 0.75}}, open("result.json", "w"))'`;
-    expect(await pipeline.replay(job({ benchmark_command: nested, validator_benchmark_env: profileEnv() }))).toMatchObject({
+    expect(await rig.pipeline.replay(job({ benchmark_command: nested, validator_benchmark_env: profileEnv() }))).toMatchObject({
       status: VerificationStatus.Accepted,
       observedMetrics: { loss: 0.75 },
     });
   }, 120_000);
 
   it('ends in error when the shard is not their manifest format or was not delivered, before any sandbox runs', async () => {
-    const linked = await pipeline.replay(job({ validator_benchmark_env: { AUTORESEARCH_PRIVATE_HELDOUT_URL: `${baseUrl}/linked.tar` } }));
+    const linked = await rig.pipeline.replay(job({ validator_benchmark_env: { AUTORESEARCH_PRIVATE_HELDOUT_URL: `${rig.baseUrl}/linked.tar` } }));
     expect(linked).toMatchObject({ status: VerificationStatus.Error, notes: 'The private held-out data could not be prepared for the benchmark.' });
     expect(linked.replayLog).toContain('failure: the private held-out archive member "rows/0.txt" is not a regular file or directory (type 2)');
     expect(linked.timings).not.toHaveProperty('benchmark');
-    const undelivered = await pipeline.replay(job({ validator_benchmark_env: { AUTORESEARCH_PRIVATE_HELDOUT_SHARD: 'coordinator' } }));
+    const undelivered = await rig.pipeline.replay(job({ validator_benchmark_env: { AUTORESEARCH_PRIVATE_HELDOUT_SHARD: 'coordinator' } }));
     expect(undelivered).toMatchObject({ status: VerificationStatus.Error, notes: 'The job came without the held-out data its task names.' });
   }, 60_000);
 
   it('a setup refusal is the submission’s, with its sentence: setup never sees held-out data', async () => {
-    const result = await pipeline.replay(
+    const result = await rig.pipeline.replay(
       job({ setup_command: 'echo "validator_rejection=rescue_fraction 12.0 % of the weights are 4-bit rescue, over the cap of 10 %." >&2; exit 1', validator_benchmark_env: profileEnv() }),
     );
     expect(result).toMatchObject({ status: VerificationStatus.Rejected, notes: 'ineligible (rescue_fraction): 12.0 % of the weights are 4-bit rescue, over the cap of 10 %.' });
@@ -188,8 +167,8 @@ describe('replay pipeline: the BitSota profile and public notes', () => {
   }, 60_000);
 
   it('a patch reading the held-out rows into result.json’s error gets only the closed-list note (issue 34’s second finding)', async () => {
-    const j = job({ patch: HELDOUT_READING_PATCH, validator_benchmark_env: { HELDOUT_URL: `${baseUrl}/rows.txt`, DATASET_MIX: 'private-mix-0.7' } });
-    const result = await pipeline.replay(j);
+    const j = job({ patch: HELDOUT_READING_PATCH, validator_benchmark_env: { HELDOUT_URL: `${rig.baseUrl}/rows.txt`, DATASET_MIX: 'private-mix-0.7' } });
+    const result = await rig.pipeline.replay(j);
     // The patch did write them: the result file holds the rows and the host path of the held-out file.
     expect(readFileSync(join(workspace(j), 'result.json'), 'utf8')).toContain('first held-out row');
     expect(result).toMatchObject({ status: VerificationStatus.Rejected, notes: 'benchmark_failed (exit 2)', observedMetrics: {} });
@@ -199,7 +178,7 @@ describe('replay pipeline: the BitSota profile and public notes', () => {
     rowRequests.length = 0;
     const sources = JSON.stringify([{ dataset: 'org/private-eval', config: 'en', split: 'test', revision: 'c0ffee1', text_column: 'text', offset: 10, row_count: 150, rotate: true }]);
     const j = job({ validator_benchmark_env: { AUTORESEARCH_HELDOUT_SOURCES_JSON: sources, HF_TOKEN } }, { slot: 2, number: ROTATION.number });
-    const result = await pipeline.replay(j);
+    const result = await rig.pipeline.replay(j);
     expect(result).toMatchObject({ status: VerificationStatus.Accepted });
     // Two pages of at most 100, starting slot × row_count further on (rotate), each at the revision, with the token.
     expect(rowRequests.map((r) => [r.query.offset, r.query.length, r.query.revision, r.query.dataset, r.query.config, r.query.split, r.authorization])).toEqual([
@@ -215,10 +194,10 @@ describe('replay pipeline: the BitSota profile and public notes', () => {
   }, 60_000);
 
   it('ends in error for row sources without a pinned revision, or that the rows server refuses', async () => {
-    const unpinned = await pipeline.replay(job({ validator_benchmark_env: { AUTORESEARCH_HELDOUT_SOURCES_JSON: JSON.stringify([{ dataset: 'org/x', split: 'test', row_count: 5 }]) } }));
+    const unpinned = await rig.pipeline.replay(job({ validator_benchmark_env: { AUTORESEARCH_HELDOUT_SOURCES_JSON: JSON.stringify([{ dataset: 'org/x', split: 'test', row_count: 5 }]) } }));
     expect(unpinned).toMatchObject({ status: VerificationStatus.Error, notes: 'The private held-out data could not be prepared for the benchmark.' });
     expect(unpinned.replayLog).toContain('held-out row source 0 has no pinned revision');
-    const refused = await pipeline.replay(job({ validator_benchmark_env: { AUTORESEARCH_HELDOUT_SOURCES_JSON: JSON.stringify([{ dataset: 'org/x', split: 'test', revision: 'r', row_count: 5 }]), HF_TOKEN: 'wrong-token' } }));
+    const refused = await rig.pipeline.replay(job({ validator_benchmark_env: { AUTORESEARCH_HELDOUT_SOURCES_JSON: JSON.stringify([{ dataset: 'org/x', split: 'test', revision: 'r', row_count: 5 }]), HF_TOKEN: 'wrong-token' } }));
     expect(refused).toMatchObject({ status: VerificationStatus.Error });
     expect(refused.replayLog).toContain('held-out row source 0 answered 401');
     expect(refused.timings).not.toHaveProperty('benchmark');

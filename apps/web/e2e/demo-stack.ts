@@ -1,7 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { childProcessBaseEnv, createScratchDatabase, freePort, runScript, startLocalStack } from '@rcs/testing';
+import { createScratchDatabase, localStackPlace, runScript, startLocalStack } from '@rcs/testing';
 import { e2eConfig } from './config';
 
 export interface DemoStack {
@@ -18,23 +17,16 @@ export interface DemoStack {
 
 /** `npm start` (coordinator, runner, pool, weight setter and the web UI) on free ports, then `npm run demo` against it. */
 export async function startDemoStack(): Promise<DemoStack> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'web-e2e-'));
+  const { dataDir, ports, env: place } = await localStackPlace('web-e2e');
   // The test Postgres, not the embedded one: it starts in a second where PGlite takes a minute on a busy machine.
   const [coordinatorDb, poolDb] = [await createScratchDatabase('web_e2e_coordinator'), await createScratchDatabase('web_e2e_pool')];
-  const [coordinatorPort, runnerPort, poolPort, webPort, weightPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
   const env = {
-    ...childProcessBaseEnv(),
-    DATA_DIR: dataDir,
+    ...place,
     COORDINATOR_DATABASE_URL: coordinatorDb.url,
     POOL_DATABASE_URL: poolDb.url,
-    LOG_LEVEL: 'warn',
-    COORDINATOR_PORT: String(coordinatorPort),
-    VALIDATOR_RUNNER_PORT: String(runnerPort),
-    POOL_PORT: String(poolPort),
-    WEB_PORT: String(webPort),
-    WEIGHT_SETTER_PORT: String(weightPort),
+    WEIGHT_SETTER_PORT: String(ports.weightSetter),
     REDIS_URL: e2eConfig.redisUrl,
-    REDIS_KEY_PREFIX: `web-e2e-${coordinatorPort}`,
+    REDIS_KEY_PREFIX: `web-e2e-${ports.coordinator}`,
   };
   const cleanUp = async () => {
     rmSync(dataDir, { recursive: true, force: true });

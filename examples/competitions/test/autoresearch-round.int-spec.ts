@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
 import { ArtifactHost, packTernaryArtifacts, PACKS_DIR, callService, RunningCoordinator, runValidatorRunner, startCoordinatorProcess } from '@rcs/testing';
+import { submitPack } from './support/submit-pack';
 
 /**
  * The autoresearch pack (BitSota's replay profile, DECISIONS §15) on a real coordinator, replayed by
@@ -109,21 +110,7 @@ describe('the autoresearch pack (BitSota profile) through a real coordinator and
   }
 
   async function submit(taskId: string, name: string): Promise<string> {
-    const bytes = artifacts.get(name) as Buffer;
-    const claim = await call(coordinator.url, 'POST', `/api/v1/tasks/${taskId}/claim`, { signer: miner }, { claim_description: `pack ${name}` });
-    expect(claim.status).toBe(201);
-    const submission = await call(coordinator.url, 'POST', '/api/v1/submissions', { signer: miner }, {
-      claim_id: (claim.json as Json).id,
-      base_ref: baseRef,
-      patch: '',
-      summary: `packed model ${name}`,
-      claimed_metrics: { heldout_ppl: 1.01, compressed_bytes: 1 },
-      artifact_uri: host.put(`${name}-${randomBytes(3).toString('hex')}.npz`, bytes),
-      artifact_sha256: createHash('sha256').update(bytes).digest('hex'),
-      artifact_size_bytes: bytes.length,
-    });
-    expect(submission.status).toBe(201);
-    return (submission.json as Json).id as string;
+    return submitPack(coordinator.url, miner, host, { taskId, baseRef, name, bytes: artifacts.get(name) as Buffer });
   }
 
   /** One `validator-runner once` by validator `index`; answers the submission's verification, or null when it leased nothing. */

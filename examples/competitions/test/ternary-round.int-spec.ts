@@ -1,10 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { BtAuthSigner, keypairFromUri } from '@rcs/auth';
 import { ArtifactHost, makeTernaryRepository, packTernaryArtifacts, callService, RunningCoordinator, runValidatorRunner, startCoordinatorProcess, ternaryTaskBody } from '@rcs/testing';
+import { submitPack } from './support/submit-pack';
 
 /**
  * The ternary pack as a centerless task on the local stack: a real coordinator, artifacts served over loopback
@@ -76,23 +77,9 @@ describe('the ternary pack as a centerless task, replayed by the runner in the b
 
   /** A claim and an artifact submission; `sha256` defaults to that of the bytes served. */
   async function submit(signer: BtAuthSigner, name: string, idea: { proposed: string; implements?: string }, sha256?: string): Promise<string> {
-    const bytes = artifacts.get(name) as Buffer;
-    const claim = await call(coordinator.url, 'POST', `/api/v1/tasks/${taskId}/claim`, { signer }, { claim_description: `pack ${name}` });
-    expect(claim.status).toBe(201);
-    const submission = await call(coordinator.url, 'POST', '/api/v1/submissions', { signer }, {
-      claim_id: (claim.json as Json).id,
-      base_ref: baseRef,
-      patch: '',
-      summary: `packed model ${name}`,
-      claimed_metrics: { heldout_ppl: 1.01, compressed_bytes: 1 },
-      artifact_uri: host.put(`${name}-${randomBytes(3).toString('hex')}.npz`, bytes),
-      artifact_sha256: sha256 ?? createHash('sha256').update(bytes).digest('hex'),
-      artifact_size_bytes: bytes.length,
-      proposed_idea: idea.proposed,
-      implemented_submission_id: idea.implements ?? null,
-    });
-    expect(submission.status).toBe(201);
-    ids[name] = (submission.json as Json).id as string;
+    const pack = { taskId, baseRef, name, bytes: artifacts.get(name) as Buffer };
+    const fields = { ...(sha256 === undefined ? {} : { artifact_sha256: sha256 }), proposed_idea: idea.proposed, implemented_submission_id: idea.implements ?? null };
+    ids[name] = await submitPack(coordinator.url, signer, host, pack, fields);
     return ids[name];
   }
 

@@ -1,6 +1,7 @@
 import { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
+import { cryptoReady } from '@rcs/auth';
 import { ConfigError, EnvReader, LOG_LEVELS } from '@rcs/config';
 import { createHttpApp, listen } from './http-app';
 import { createLogger } from './logger';
@@ -43,24 +44,27 @@ export function readAdminTokenConfig(read: EnvReader): AdminTokenConfig {
   return { adminTokens: read.list('ADMIN_TOKENS'), adminTokenSha256 };
 }
 
+/** An app's root module, built for one validated configuration. */
+export interface ServiceModule<C> {
+  forRoot(config: C): Type<unknown> | DynamicModule;
+}
+
 export interface RunServiceOptions<C extends ServiceBaseConfig> {
   name: string;
   loadConfig: () => C;
-  module: (config: C) => Type<unknown> | DynamicModule;
   openApi: OpenApiOptions;
   /** Routes of this service besides docs and metrics that `/` points at. */
   links?: Record<string, string>;
   /** Routes polled all the time besides the probes, logged at debug. */
   polledRoutes?: string[];
-  /** Work that must finish before the app is built (e.g. WebAssembly crypto). */
-  prepare?: () => Promise<void>;
 }
 
 /**
- * Boots one service process: validated config, JSON logs, the shared HTTP behaviour, listen.
+ * Boots one service process from its root module: validated config, JSON logs, the sr25519 WebAssembly
+ * every service signs or verifies with, the shared HTTP behaviour, listen.
  * A bad configuration prints every problem and exits 1 without a stack trace.
  */
-export async function runService<C extends ServiceBaseConfig>(options: RunServiceOptions<C>): Promise<NestFastifyApplication> {
+export async function runService<C extends ServiceBaseConfig>(appModule: ServiceModule<C>, options: RunServiceOptions<C>): Promise<NestFastifyApplication> {
   let config: C;
   try {
     config = options.loadConfig();
@@ -73,8 +77,8 @@ export async function runService<C extends ServiceBaseConfig>(options: RunServic
   }
   const logger = createLogger({ level: config.logLevel, name: options.name, format: config.logFormat });
   try {
-    await options.prepare?.();
-    const app = await createHttpApp(options.module(config), {
+    await cryptoReady();
+    const app = await createHttpApp(appModule.forRoot(config), {
       logger,
       openApi: options.openApi,
       index: { service: options.name, webUrl: config.webUrl, links: options.links },

@@ -18,7 +18,7 @@ export { waitForHttp, type WaitForHttpOptions, type WaitForHttpResult } from './
 export { spawnService, ServiceExitedError, type SpawnedService, type SpawnServiceOptions } from './process/spawn-service';
 export { expectServiceAnswers } from './process/expect-service';
 export { runScript } from './process/run-script';
-export { startLocalStack, type LocalStack } from './process/local-stack';
+export { localStackPlace, startLocalStack, type LocalStack, type LocalStackPlace } from './process/local-stack';
 export { devCoordinatorEnv } from './process/dev-coordinator-env';
 export { startRedisCluster, type RedisCluster, type RedisClusterNode } from './process/redis-cluster';
 export { BackingServiceError, startPostgresServer, startRedisServer, type PostgresReplica, type PostgresServer, type RedisServer } from './process/backing-services';

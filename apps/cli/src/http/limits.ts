@@ -23,8 +23,6 @@ const DEFAULT_IDLE_SECONDS = 15;
 export interface CliHttpSettings {
   timeoutMs: number;
   limits: HttpBodyLimits;
-  /** The most one event of an event stream may hold. */
-  eventBytes: number;
 }
 
 /**
@@ -34,8 +32,9 @@ export interface CliHttpSettings {
 export function cliHttpSettings(env: NodeJS.ProcessEnv): CliHttpSettings {
   const timeoutSeconds = positiveSeconds(env['RCS_HTTP_TIMEOUT_SECONDS'], DEFAULT_TIMEOUT_SECONDS);
   const idleSeconds = positiveSeconds(env['RCS_HTTP_IDLE_SECONDS'], DEFAULT_IDLE_SECONDS);
-  const { eventBytes, ...bodies } = CLI_BODY_BYTES;
-  return { timeoutMs: timeoutSeconds * 1000, limits: { ...bodies, idleTimeoutMs: idleSeconds * 1000 }, eventBytes };
+  // An event stream's own bound (eventBytes) is read where the stream is.
+  const { documentBytes, textBytes, bytesBytes, errorBytes } = CLI_BODY_BYTES;
+  return { timeoutMs: timeoutSeconds * 1000, limits: { documentBytes, textBytes, bytesBytes, errorBytes, idleTimeoutMs: idleSeconds * 1000 } };
 }
 
 function positiveSeconds(text: string | undefined, fallback: number): number {

@@ -3,21 +3,7 @@ import { requestPath } from '../commands/signed-request';
 
 describe("BitSota's submission.json sidecar", () => {
   it('reads every field of theirs and names the ones that are not submission fields', () => {
-    const { sidecar, ignored } = parseSidecar(
-      {
-        summary: 'Cosine schedule.',
-        claimed_metrics: { loss: 0.7, model_bytes: 13 },
-        base_ref: 'abc',
-        proposed_idea: 'idea',
-        implemented_submission_id: 'sub',
-        artifact_uri: 'https://a.example/w.bin',
-        execution_log: 'log',
-        notes: 'for me',
-        agent: 'codex',
-      },
-      'submission.json',
-    );
-    expect(sidecar).toEqual({
+    const fields = {
       summary: 'Cosine schedule.',
       claimed_metrics: { loss: 0.7, model_bytes: 13 },
       base_ref: 'abc',
@@ -26,7 +12,9 @@ describe("BitSota's submission.json sidecar", () => {
       artifact_uri: 'https://a.example/w.bin',
       execution_log: 'log',
       notes: 'for me',
-    });
+    };
+    const { sidecar, ignored } = parseSidecar({ ...fields, agent: 'codex' }, 'submission.json');
+    expect(sidecar).toEqual(fields);
     expect(ignored).toEqual(['agent']);
     expect(parseSidecar({ summary: 's', proposed_idea: null }, 'f').sidecar).toEqual({ summary: 's' });
   });

@@ -1,22 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { MetricDirection, SubmissionStatus, TaskState } from '@rcs/contracts';
+import { MetricDirection, type MinerCompetitionResultsDto, SubmissionStatus, TaskState } from '@rcs/contracts';
 import { enumColumn, intColumn, nullableFloatColumn, queryRows, textColumn, timestampColumn } from '@rcs/persistence';
-
-export interface MinerCompetitionRow {
-  task_id: string;
-  task_slug: string;
-  task_title: string;
-  task_state: TaskState;
-  metric_name: string;
-  metric_direction: MetricDirection;
-  accepted: number;
-  best_submission_id: string;
-  best_metric_value: number | null;
-  best_decided_at: Date;
-  latest_decided_at: Date;
-  holds_best: boolean;
-}
 
 /**
  * A miner's accepted results gathered per competition. Columns are named one by one: only what the
@@ -29,7 +14,7 @@ export class MinerResultsRepository {
    * `miner_task_results` by its index (after the keyset cursor when given), and for each row its best accepted
    * submission, one index probe in the task's metric direction. Never a pass over all of the miner's submissions.
    */
-  competitions(manager: EntityManager, hotkey: string, page: { limit: number; offset: number; after: { decidedAt: string; taskId: string } | null }): Promise<MinerCompetitionRow[]> {
+  competitions(manager: EntityManager, hotkey: string, page: { limit: number; offset: number; after: { decidedAt: string; taskId: string } | null }): Promise<MinerCompetitionResultsDto[]> {
     const best = (direction: MetricDirection, order: string) => `
          (SELECT s.id, s.verified_metric_value, s.decided_at FROM submissions s
           WHERE t.metric_direction = '${direction}' AND s.miner_hotkey = $1 AND s.task_id = m.task_id AND s.status = $2
@@ -55,10 +40,12 @@ export class MinerResultsRepository {
         metric_name: textColumn(row, 'metric_name'),
         metric_direction: enumColumn(row, 'metric_direction', MetricDirection),
         accepted: intColumn(row, 'accepted'),
-        best_submission_id: textColumn(row, 'best_submission_id'),
-        best_metric_value: nullableFloatColumn(row, 'best_metric_value'),
-        best_decided_at: timestampColumn(row, 'best_decided_at'),
-        latest_decided_at: timestampColumn(row, 'latest_decided_at'),
+        best: {
+          submission_id: textColumn(row, 'best_submission_id'),
+          metric_value: nullableFloatColumn(row, 'best_metric_value'),
+          decided_at: timestampColumn(row, 'best_decided_at').toISOString(),
+        },
+        latest_decided_at: timestampColumn(row, 'latest_decided_at').toISOString(),
         holds_best: intColumn(row, 'holds_best') === 1,
       }),
     );

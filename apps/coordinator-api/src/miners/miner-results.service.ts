@@ -21,23 +21,9 @@ export class MinerResultsService {
     const cursor = query.after === undefined ? null : MINER_RESULTS_CURSOR.exec(query.after);
     const after = cursor === null ? null : { decidedAt: cursor[1], taskId: cursor[2] };
     // Public and lag-tolerant: on a read replica when there is one (DECISIONS §19).
-    const rows = await this.replicas.read((dataSource) =>
+    const competitions = await this.replicas.read((dataSource) =>
       this.repository.competitions(dataSource.manager, hotkey, { limit: query.limit, offset: query.offset, after }),
     );
-    return {
-      hotkey,
-      competitions: rows.map((row) => ({
-        task_id: row.task_id,
-        task_slug: row.task_slug,
-        task_title: row.task_title,
-        task_state: row.task_state,
-        metric_name: row.metric_name,
-        metric_direction: row.metric_direction,
-        accepted: row.accepted,
-        best: { submission_id: row.best_submission_id, metric_value: row.best_metric_value, decided_at: row.best_decided_at.toISOString() },
-        latest_decided_at: row.latest_decided_at.toISOString(),
-        holds_best: row.holds_best,
-      })),
-    };
+    return { hotkey, competitions };
   }
 }

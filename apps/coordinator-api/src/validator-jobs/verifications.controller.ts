@@ -16,17 +16,8 @@ export class VerificationsController {
   constructor(private readonly verifications: VerificationsService) {}
 
   @ValidatorResultRoute('submissions/:submission_id/verify', 'Body fails validation; `missing` or `finite_number` for the task metric of an accepted result.', ErrorCode.SubmissionNotFound, ErrorCode.VerifyNotAllowedForPeerEvaluation, ErrorCode.SubmissionAlreadyDecided)
-  @ApiOperation({
-    summary: 'Manually verify a pending submission',
-    description:
-      "An allowlisted validator's observed result outside the lease flow; it completes the submission's job whatever its " +
-      'lease state. Refused for peer_evaluation tasks.',
-  })
-  async verify(
-    @CurrentAuth() validator: HotkeyPrincipal,
-    @Param('submission_id') submissionId: string,
-    @Body() body: VerifyDto,
-  ): Promise<VerificationSummaryDto> {
+  @ApiOperation({ summary: 'Manually verify a pending submission', description: "An allowlisted validator's observed result outside the lease flow; it completes the submission's job whatever its lease state. Refused for peer_evaluation tasks." })
+  async verify(@CurrentAuth() validator: HotkeyPrincipal, @Param('submission_id') submissionId: string, @Body() body: VerifyDto): Promise<VerificationSummaryDto> {
     return toVerificationSummaryDto(await this.verifications.verify(validator.hotkey, submissionId, body), 'validator');
   }
 

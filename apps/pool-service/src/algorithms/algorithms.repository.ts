@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { intColumn, nullableFloatColumn, queryOneRow, queryRows } from '@rcs/persistence';
 import { EntityManager } from 'typeorm';
 import { entityFromRow } from '../common/entity-rows';
-import { updateReturning } from '../common/update-rows';
 import { dslHash } from './dsl';
 import { AlgorithmEntity } from './entities/algorithm.entity';
 import { EvaluationEntity } from './entities/evaluation.entity';
@@ -140,12 +139,14 @@ export class AlgorithmsRepository {
 
   /** Adds one to each algorithm's evaluation count and returns the new counts. */
   async bumpEvaluationCounts(manager: EntityManager, ids: number[]): Promise<Map<number, number>> {
-    const rows = await updateReturning<{ id: number; evaluations_count: number }>(
+    const rows = await queryRows(
       manager,
-      `UPDATE algorithms SET evaluations_count = evaluations_count + 1 WHERE id = ANY($1::int[]) RETURNING id, evaluations_count`,
+      `WITH bumped AS (UPDATE algorithms SET evaluations_count = evaluations_count + 1 WHERE id = ANY($1::int[]) RETURNING id, evaluations_count)
+       SELECT id, evaluations_count FROM bumped`,
       [ids],
+      (row) => [intColumn(row, 'id'), intColumn(row, 'evaluations_count')] as const,
     );
-    return new Map(rows.map((row) => [row.id, row.evaluations_count]));
+    return new Map(rows);
   }
 
   evaluationsOf(manager: EntityManager, algorithmId: number): Promise<EvaluationEntity[]> {
@@ -154,17 +155,23 @@ export class AlgorithmsRepository {
 
   /** `pending` → `scored` with its consensus score, only from `pending`. */
   async markScored(manager: EntityManager, id: number, score: number): Promise<boolean> {
-    const rows = await updateReturning<unknown>(manager,
-      `UPDATE algorithms SET status = 'scored', consensus_score = $2, decided_at = now() WHERE id = $1 AND status = 'pending' RETURNING id`,
+    const rows = await queryRows(
+      manager,
+      `WITH scored AS (UPDATE algorithms SET status = 'scored', consensus_score = $2, decided_at = now() WHERE id = $1 AND status = 'pending' RETURNING id)
+       SELECT id FROM scored`,
       [id, score],
+      (row) => intColumn(row, 'id'),
     );
     return rows.length === 1;
   }
 
   async markRejected(manager: EntityManager, id: number): Promise<boolean> {
-    const rows = await updateReturning<unknown>(manager,
-      `UPDATE algorithms SET status = 'rejected', decided_at = now() WHERE id = $1 AND status = 'pending' RETURNING id`,
+    const rows = await queryRows(
+      manager,
+      `WITH rejected AS (UPDATE algorithms SET status = 'rejected', decided_at = now() WHERE id = $1 AND status = 'pending' RETURNING id)
+       SELECT id FROM rejected`,
       [id],
+      (row) => intColumn(row, 'id'),
     );
     return rows.length === 1;
   }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { intColumn, nullableIntColumn, queryOneRow, queryRows, textColumn, timestampColumn } from '@rcs/persistence';
+import { booleanColumn, intColumn, nullableIntColumn, queryOneRow, queryRows, textColumn, timestampColumn } from '@rcs/persistence';
 import { EntityManager } from 'typeorm';
 import { entityFromRow } from '../common/entity-rows';
-import { updateReturning } from '../common/update-rows';
 import { AssignmentEntity, type AssignmentKind } from './entities/assignment.entity';
 
 export interface NewAssignment {
@@ -91,11 +90,15 @@ export class AssignmentsRepository {
 
   /** Expires active assignments past `timeout_at` (all, or one miner's); returns how many. */
   async expireStale(manager: EntityManager, minerHotkey?: string): Promise<number> {
-    const rows = await updateReturning<{ id: string }>(manager,
-      `UPDATE assignments SET status = 'expired', updated_at = now()
-       WHERE status = 'active' AND timeout_at <= now() ${minerHotkey === undefined ? '' : 'AND miner_hotkey = $1'}
-       RETURNING id`,
+    const rows = await queryRows(
+      manager,
+      `WITH expired AS (
+         UPDATE assignments SET status = 'expired', updated_at = now()
+         WHERE status = 'active' AND timeout_at <= now() ${minerHotkey === undefined ? '' : 'AND miner_hotkey = $1'}
+         RETURNING id
+       ) SELECT id FROM expired`,
       minerHotkey === undefined ? [] : [minerHotkey],
+      (row) => textColumn(row, 'id'),
     );
     return rows.length;
   }
@@ -118,17 +121,20 @@ export class AssignmentsRepository {
   /** The assignment, locked for the rest of the transaction, and whether it is past its timeout by the database clock. */
   async lockById(manager: EntityManager, id: string): Promise<{ assignment: AssignmentEntity; pastTimeout: boolean } | null> {
     if (!UUID.test(id)) return null;
-    const rows = (await manager.query(`SELECT *, timeout_at <= now() AS past FROM assignments WHERE id = $1 FOR UPDATE`, [id])) as (Record<string, unknown> & {
-      past: boolean;
-    })[];
-    return rows.length === 0 ? null : { assignment: entityFromRow(manager, AssignmentEntity, rows[0]), pastTimeout: rows[0].past };
+    const [locked] = await queryRows(manager, `SELECT *, timeout_at <= now() AS past FROM assignments WHERE id = $1 FOR UPDATE`, [id], (row) => ({
+      assignment: entityFromRow(manager, AssignmentEntity, row),
+      pastTimeout: booleanColumn(row, 'past'),
+    }));
+    return locked ?? null;
   }
 
   /** `active` → `submitted` or `expired`, only from `active`. */
   async close(manager: EntityManager, id: string, status: 'submitted' | 'expired'): Promise<boolean> {
-    const rows = await updateReturning<unknown>(manager,
-      `UPDATE assignments SET status = $2, updated_at = now() WHERE id = $1 AND status = 'active' RETURNING id`,
+    const rows = await queryRows(
+      manager,
+      `WITH closed AS (UPDATE assignments SET status = $2, updated_at = now() WHERE id = $1 AND status = 'active' RETURNING id) SELECT id FROM closed`,
       [id, status],
+      (row) => textColumn(row, 'id'),
     );
     return rows.length === 1;
   }

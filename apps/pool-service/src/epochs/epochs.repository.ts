@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { bytesColumn, floatColumn, intColumn, nullableIntColumn, queryOneRow, queryRows, textColumn, timestampColumn } from '@rcs/persistence';
 import { EntityManager } from 'typeorm';
-import { updateReturning } from '../common/update-rows';
 import type { SplitMiner } from '@rcs/merkle';
 import { EpochEntity } from './entities/epoch.entity';
+import { SimulatedClaimEntity } from './entities/simulated-claim.entity';
 
 export interface StoredSnapshot {
   id: string;
@@ -36,17 +37,6 @@ export interface AllocationRow {
   leafIndex: number | null;
 }
 
-export interface LedgerRow {
-  epoch: number;
-  hotkey: string;
-  recipient_coldkey: string;
-  amount: string;
-  paid: string;
-  block: number;
-  reconciled: boolean;
-  created_at: Date;
-}
-
 /** Epochs, their snapshots and allocations (DECISIONS.md §8); every write takes the caller's manager. */
 @Injectable()
 export class EpochsRepository {
@@ -69,44 +59,48 @@ export class EpochsRepository {
 
   /** The newest published epoch whose leaf for `hotkey` pays `recipient`, or null. */
   async newestPublishedPaying(manager: EntityManager, hotkey: string, recipient: string): Promise<number | null> {
-    const rows = (await manager.query(
+    const [epoch] = await queryRows(
+      manager,
       `SELECT a.epoch FROM epoch_allocations a JOIN epochs e ON e.epoch = a.epoch
        WHERE a.hotkey = $1 AND a.recipient_coldkey = $2 AND a.leaf_index IS NOT NULL AND e.publication = 'published'
        ORDER BY a.epoch DESC LIMIT 1`,
       [hotkey, recipient],
-    )) as { epoch: number }[];
-    return rows[0]?.epoch ?? null;
+      (row) => intColumn(row, 'epoch'),
+    );
+    return epoch ?? null;
   }
 
   async list(manager: EntityManager): Promise<number[]> {
-    const rows = (await manager.query(`SELECT epoch FROM epochs ORDER BY epoch DESC`)) as { epoch: number }[];
-    return rows.map((r) => r.epoch);
+    return queryRows(manager, `SELECT epoch FROM epochs ORDER BY epoch DESC`, [], (row) => intColumn(row, 'epoch'));
   }
 
   /** Stores the snapshot bytes once per SHA-256; a byte-identical refetch only moves `fetched_at`. */
   async upsertSnapshot(manager: EntityManager, sha256: string, body: Uint8Array, generatedAt: string): Promise<string> {
-    const rows = (await manager.query(
+    return queryOneRow(
+      manager,
       `INSERT INTO reward_snapshots (sha256, body, generated_at) VALUES ($1, $2, $3)
        ON CONFLICT (sha256) DO UPDATE SET fetched_at = now() RETURNING id`,
       [sha256, Buffer.from(body), generatedAt],
-    )) as { id: string }[];
-    return rows[0].id;
+      (row) => textColumn(row, 'id'),
+    );
   }
 
   /** The most recently fetched snapshot, if fetched within `maxAgeSeconds`. */
   async latestSnapshotWithin(manager: EntityManager, maxAgeSeconds: number): Promise<StoredSnapshot | null> {
-    const rows = (await manager.query(
+    const [snapshot] = await queryRows(
+      manager,
       `SELECT id, sha256, body, fetched_at FROM reward_snapshots
        WHERE fetched_at >= now() - make_interval(secs => $1) ORDER BY fetched_at DESC, id DESC LIMIT 1`,
       [maxAgeSeconds],
-    )) as { id: string; sha256: string; body: Buffer; fetched_at: Date }[];
-    const row = rows[0];
-    return row ? { id: row.id, sha256: row.sha256, body: new Uint8Array(row.body), fetchedAt: row.fetched_at } : null;
+      (row) => ({ id: textColumn(row, 'id'), sha256: textColumn(row, 'sha256'), body: new Uint8Array(bytesColumn(row, 'body')), fetchedAt: timestampColumn(row, 'fetched_at') }),
+    );
+    return snapshot ?? null;
   }
 
   async cumulativeOf(manager: EntityManager, epoch: number): Promise<Map<string, bigint>> {
-    const rows = (await manager.query(`SELECT hotkey, cumulative::text AS cumulative FROM epoch_allocations WHERE epoch = $1`, [epoch])) as { hotkey: string; cumulative: string }[];
-    return new Map(rows.map((r) => [r.hotkey, BigInt(r.cumulative)]));
+    return new Map(
+      await queryRows(manager, `SELECT hotkey, cumulative::text AS cumulative FROM epoch_allocations WHERE epoch = $1`, [epoch], (row) => [textColumn(row, 'hotkey'), BigInt(textColumn(row, 'cumulative'))] as const),
+    );
   }
 
   /**
@@ -116,12 +110,14 @@ export class EpochsRepository {
    */
   async recipients(manager: EntityManager, hotkeys: string[]): Promise<Map<string, string>> {
     if (hotkeys.length === 0) return new Map();
-    const rows = (await manager.query(
+    const rows = await queryRows(
+      manager,
       `SELECT hotkey, coalesce(recipient_coldkey, declared_coldkey) AS recipient FROM miners
        WHERE hotkey = ANY($1::text[]) AND coalesce(recipient_coldkey, declared_coldkey) IS NOT NULL`,
       [hotkeys],
-    )) as { hotkey: string; recipient: string }[];
-    return new Map(rows.map((r) => [r.hotkey, r.recipient]));
+      (row) => [textColumn(row, 'hotkey'), textColumn(row, 'recipient')] as const,
+    );
+    return new Map(rows);
   }
 
   /**
@@ -129,7 +125,8 @@ export class EpochsRepository {
    * with at least `minActivity` in-consensus evaluations in it; positive sums only.
    */
   async localScores(manager: EntityManager, from: Date | null, to: Date, minActivity: number): Promise<SplitMiner[]> {
-    const rows = (await manager.query(
+    return queryRows(
+      manager,
       `SELECT miner_hotkey AS hotkey, sum(amount)::float8 AS score
        FROM reputation_events
        WHERE ($1::timestamptz IS NULL OR created_at > $1) AND created_at <= $2
@@ -137,8 +134,8 @@ export class EpochsRepository {
        HAVING count(*) FILTER (WHERE kind = 'evaluation_in_consensus') >= $3 AND sum(amount) > 0
        ORDER BY miner_hotkey`,
       [from, to, minActivity],
-    )) as { hotkey: string; score: number }[];
-    return rows;
+      (row) => ({ hotkey: textColumn(row, 'hotkey'), score: floatColumn(row, 'score') }),
+    );
   }
 
   /** Inserts a rolled-over epoch, its publication pending. */
@@ -164,22 +161,27 @@ export class EpochsRepository {
 
   /** The leaves of an epoch in index order. */
   async leaves(manager: EntityManager, epoch: number): Promise<{ hotkey: string; recipientColdkey: string; amount: bigint; index: number }[]> {
-    const rows = (await manager.query(
+    return queryRows(
+      manager,
       `SELECT hotkey, recipient_coldkey, cumulative::text AS cumulative, leaf_index FROM epoch_allocations
        WHERE epoch = $1 AND leaf_index IS NOT NULL ORDER BY leaf_index`,
       [epoch],
-    )) as { hotkey: string; recipient_coldkey: string; cumulative: string; leaf_index: number }[];
-    return rows.map((r) => ({ hotkey: r.hotkey, recipientColdkey: r.recipient_coldkey, amount: BigInt(r.cumulative), index: r.leaf_index }));
+      (row) => ({ hotkey: textColumn(row, 'hotkey'), recipientColdkey: textColumn(row, 'recipient_coldkey'), amount: BigInt(textColumn(row, 'cumulative')), index: intColumn(row, 'leaf_index') }),
+    );
   }
 
   /** Marks the epoch published once; false when it already was. */
   async markPublished(manager: EntityManager, epoch: number, at: { block: number | null; claimsOpenAt: number | null; txHash: string | null }): Promise<boolean> {
-    const rows = await updateReturning<{ epoch: number }>(
+    // A CTE: a bare UPDATE … RETURNING comes back from the driver as [rows, count].
+    const rows = await queryRows(
       manager,
-      `UPDATE epochs SET publication = 'published', published_at = now(), published_block = $2, claims_open_at_block = $3, tx_hash = $4,
-         publish_attempts = publish_attempts + 1, last_publish_attempt_at = now(), last_publish_error = NULL
-       WHERE epoch = $1 AND publication = 'pending' RETURNING epoch`,
+      `WITH published AS (
+         UPDATE epochs SET publication = 'published', published_at = now(), published_block = $2, claims_open_at_block = $3, tx_hash = $4,
+           publish_attempts = publish_attempts + 1, last_publish_attempt_at = now(), last_publish_error = NULL
+         WHERE epoch = $1 AND publication = 'pending' RETURNING epoch
+       ) SELECT epoch FROM published`,
       [epoch, at.block, at.claimsOpenAt, at.txHash],
+      (row) => intColumn(row, 'epoch'),
     );
     return rows.length === 1;
   }
@@ -223,38 +225,38 @@ export class EpochsRepository {
    * paid, so this names a superset of what is needed, never less.
    */
   async retainedSnapshots(manager: EntityManager): Promise<{ oldestUnclaimed: number | null; sha256: string[] }> {
-    const [oldest] = (await manager.query(
+    const oldestUnclaimed = await queryOneRow(
+      manager,
       `SELECT min(a.epoch) AS epoch
          FROM epoch_allocations a
          LEFT JOIN (SELECT hotkey, sum(paid) AS paid FROM simulated_claims GROUP BY hotkey) p ON p.hotkey = a.hotkey
         WHERE a.cumulative > COALESCE(p.paid, 0)`,
-    )) as { epoch: number | null }[];
-    const rows = (await manager.query(
+      [],
+      (row) => nullableIntColumn(row, 'epoch'),
+    );
+    const sha256 = await queryRows(
+      manager,
       `SELECT DISTINCT s.sha256 FROM epochs e JOIN reward_snapshots s ON s.id = e.snapshot_id
         WHERE e.epoch >= COALESCE($1::integer, (SELECT max(epoch) FROM epochs)) ORDER BY s.sha256`,
-      [oldest.epoch],
-    )) as { sha256: string }[];
-    return { oldestUnclaimed: oldest.epoch, sha256: rows.map((row) => row.sha256) };
+      [oldestUnclaimed],
+      (row) => textColumn(row, 'sha256'),
+    );
+    return { oldestUnclaimed, sha256 };
   }
 
   /** What the ledger holds as paid to each hotkey, over all epochs. */
   async ledgerPaid(manager: EntityManager, hotkeys: string[]): Promise<Map<string, bigint>> {
-    const rows = (await manager.query(`SELECT hotkey, sum(paid)::text AS paid FROM simulated_claims WHERE hotkey = ANY($1) GROUP BY hotkey`, [hotkeys])) as { hotkey: string; paid: string }[];
-    return new Map(rows.map((row) => [row.hotkey, BigInt(row.paid)]));
+    return new Map(
+      await queryRows(manager, `SELECT hotkey, sum(paid)::text AS paid FROM simulated_claims WHERE hotkey = ANY($1) GROUP BY hotkey`, [hotkeys], (row) => [textColumn(row, 'hotkey'), BigInt(textColumn(row, 'paid'))] as const),
+    );
   }
 
   /** The ledger rows of one hotkey, over all epochs, oldest first. */
-  async payments(manager: EntityManager, hotkey: string): Promise<LedgerRow[]> {
-    return (await manager.query(
-      `SELECT epoch, hotkey, recipient_coldkey, amount::text AS amount, paid::text AS paid, block, reconciled, created_at FROM simulated_claims WHERE hotkey = $1 ORDER BY id`,
-      [hotkey],
-    )) as LedgerRow[];
+  payments(manager: EntityManager, hotkey: string): Promise<SimulatedClaimEntity[]> {
+    return manager.find(SimulatedClaimEntity, { where: { hotkey }, order: { id: 'ASC' } });
   }
 
-  async ledger(manager: EntityManager, epoch: number): Promise<LedgerRow[]> {
-    return (await manager.query(
-      `SELECT epoch, hotkey, recipient_coldkey, amount::text AS amount, paid::text AS paid, block, reconciled, created_at FROM simulated_claims WHERE epoch = $1 ORDER BY id`,
-      [epoch],
-    )) as LedgerRow[];
+  ledger(manager: EntityManager, epoch: number): Promise<SimulatedClaimEntity[]> {
+    return manager.find(SimulatedClaimEntity, { where: { epoch }, order: { id: 'ASC' } });
   }
 }

@@ -236,7 +236,7 @@ export class PayoutClaimsService {
       epoch,
       hotkey,
       claimed_cumulative: claimed.toString(),
-      payments: payments.map((p) => ({ epoch: p.epoch, recipient_coldkey: p.recipient_coldkey, amount: p.amount, paid: p.paid, block: p.block, reconciled: p.reconciled, claimed_at: p.created_at.toISOString() })),
+      payments: payments.map((p) => ({ epoch: p.epoch, recipient_coldkey: p.recipientColdkey, amount: p.amount, paid: p.paid, block: p.block, reconciled: p.reconciled, claimed_at: p.createdAt.toISOString() })),
     });
   }
 
@@ -315,7 +315,7 @@ export class PayoutClaimsService {
     const rows = await this.epochs.ledger(this.dataSource.manager, row.epoch);
     return {
       epoch: row.epoch,
-      claims: rows.map((r) => ({ hotkey: r.hotkey, recipient_coldkey: r.recipient_coldkey, amount: r.amount, paid: r.paid, block: r.block, reconciled: r.reconciled, claimed_at: r.created_at.toISOString() })),
+      claims: rows.map((r) => ({ hotkey: r.hotkey, recipient_coldkey: r.recipientColdkey, amount: r.amount, paid: r.paid, block: r.block, reconciled: r.reconciled, claimed_at: r.createdAt.toISOString() })),
     };
   }
 }

@@ -5,15 +5,7 @@ import { u8aToHex } from '@polkadot/util';
 import { decodeWeightsPayload, devBeacon, timelockDecrypt, type DevBeacon } from '@rcs/timelock';
 import { accountIdOf, isZeroAccount, toSs58 } from '../address';
 import { ExtrinsicFailedError } from '../errors';
-import type {
-  CommitTimelockedWeightsRequest,
-  DrandBeaconConfig,
-  SetWeightsRequest,
-  SubtensorPort,
-  TimelockedCommit,
-  WeightsInclusion,
-  WeightsRules,
-} from '../ports/subtensor.port';
+import type { CommitTimelockedWeightsRequest, DrandBeaconConfig, SetWeightsRequest, SubtensorPort, TimelockedCommit, WeightsInclusion, WeightsRules } from '../ports/subtensor.port';
 import { legacyCommitEpoch, legacyEpochIndex, legacyEpochStartBlock } from '../weights/reveal-schedule';
 import { emptyDevChainSeed, type DevChainSeed } from './dev-chain-seed';
 import { InMemoryDevWeightsStore, sharedGenesisKey, type DevCommitRecord, type DevWeightsRecord, type DevWeightsStore } from './dev-weights-store';

@@ -3,23 +3,8 @@ import { encodeClaimLeaf, fromHex, hashLeaf, toHex, verifyAuditPath } from '@rcs
 import type { Redis } from 'ioredis';
 import { accountIdOf, toSs58 } from '../address';
 import { errorText } from '../errors';
-import {
-  ClaimContractError,
-  claimStateOf,
-  REQUIRED_CLAIM_CONTRACT_MESSAGES,
-  type ClaimContractErrorCode,
-  type ClaimContractEvent,
-  type ClaimContractPort,
-  type ClaimContractState,
-  type ClaimData,
-  type ClaimReceipt,
-  type ContractCaller,
-  type ContractEpoch,
-  type ContractTxReceipt,
-  type HexHash,
-  type OnchainStatus,
-  type PublishEpochArgs,
-} from '../ports/claim-contract.port';
+import { ClaimContractError, claimStateOf, REQUIRED_CLAIM_CONTRACT_MESSAGES } from '../ports/claim-contract.port';
+import type { ClaimContractErrorCode, ClaimContractEvent, ClaimContractPort, ClaimContractState, ClaimData, ClaimReceipt, ContractCaller, ContractEpoch, ContractTxReceipt, HexHash, OnchainStatus, PublishEpochArgs } from '../ports/claim-contract.port';
 import type { DevChain } from './dev-chain';
 import { devChainKey, sharedGenesisKey } from './dev-weights-store';
 

@@ -103,6 +103,13 @@ export function nullableTimestampColumn(row: SqlRow, column: string): Date | nul
   return row[column] === null ? null : timestampColumn(row, column);
 }
 
+/** A `bytea` column (pg answers it as a Buffer). */
+export function bytesColumn(row: SqlRow, column: string): Buffer {
+  const value = row[column];
+  if (!Buffer.isBuffer(value)) throw unexpected(column, 'bytea', value);
+  return value;
+}
+
 /** A text column holding one of an enum's values. */
 export function enumColumn<E extends string>(row: SqlRow, column: string, values: Readonly<Record<string, E>>): E {
   const value = textColumn(row, column);

@@ -1,5 +1,37 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { childProcessBaseEnv } from '../config';
+import { freePort } from '../net/free-port';
 import { REPO_ROOT } from './repo-node';
+
+/** Where a test's local stack lives: its own data directory and free ports, so that it never meets another stack. */
+export interface LocalStackPlace {
+  dataDir: string;
+  ports: { coordinator: number; runner: number; pool: number; weightSetter: number; web: number };
+  /** DATA_DIR, LOG_LEVEL warn and the ports of the coordinator, runner, pool and web UI (a stack with the weight setter adds WEIGHT_SETTER_PORT). */
+  env: NodeJS.ProcessEnv;
+}
+
+/** A fresh data directory `<tmp>/<name>-…` and free ports for a stack that `startLocalStack` starts. */
+export async function localStackPlace(name: string): Promise<LocalStackPlace> {
+  const dataDir = mkdtempSync(join(tmpdir(), `${name}-`));
+  const [coordinator, runner, pool, weightSetter, web] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  return {
+    dataDir,
+    ports: { coordinator, runner, pool, weightSetter, web },
+    env: {
+      ...childProcessBaseEnv(),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      COORDINATOR_PORT: String(coordinator),
+      VALIDATOR_RUNNER_PORT: String(runner),
+      POOL_PORT: String(pool),
+      WEB_PORT: String(web),
+    },
+  };
+}
 
 /** `npm start`'s launcher, started by a test and ready (its banner ended with `stack: ready`). */
 export interface LocalStack {
