@@ -90,7 +90,8 @@ export async function recordRescore(
   const { task, result } = decision;
   const metric = observedNumber(result.observedMetrics, task.metricName);
   const accepted = result.status === VerificationStatus.Accepted && metric !== null;
-  const outcome = accepted ? await tx.rescore(task, decision.submissionId, exposureId, metric) : null;
+  // A failed replay still comes back: R stops waiting for a leader that has no value on the new shard.
+  const outcome = await tx.rescore(task, decision.submissionId, exposureId, accepted ? metric : null, decision.scoredOn);
   return verifications.insert(tx.manager, {
     submissionId: decision.submissionId,
     jobId: decision.jobId,
@@ -102,11 +103,11 @@ export async function recordRescore(
     observedMetrics: result.observedMetrics,
     notes: result.notes,
     replayLog: result.replayLog,
-    release: outcome?.release ?? null,
-    releasedMetricValue: outcome?.released ?? null,
-    exposureId,
-    // Raw stays private while its shard is in use; a task without a budget re-scores in the open.
-    metricWithheld: exposureId !== null,
+    release: outcome.release,
+    releasedMetricValue: outcome.released,
+    exposureId: outcome.exposureId,
+    // Raw stays private while the shard it was scored on is in use; a task without a budget re-scores in the open.
+    metricWithheld: outcome.withheld,
   });
 }
 
