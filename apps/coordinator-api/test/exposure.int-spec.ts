@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BestResultChangeDto, BestResultDto, DashboardDto, RescoreResponseDto, SubmissionDto, TaskDto, VerificationSummaryDto } from '@rcs/contracts';
+import type { BestResultChangeDto, BestResultDto, DashboardDto, HeldoutVerificationDto, RescoreResponseDto, SubmissionDto, TaskDto, VerificationSummaryDto } from '@rcs/contracts';
 import { SseClient, type SseEvent } from '@rcs/testing';
 import { expectStatus, itemsOf } from './submissions-fixtures';
 import { startValidation, ValidationSetup } from './validator-jobs-fixtures';
@@ -118,6 +118,17 @@ describe('held-out exposure budget', () => {
       JSON.stringify(announced),
     ];
     for (const text of publicTexts) for (const raw of ['0.4987', '0.4801', '0.4612']) expect(text).not.toContain(raw);
+
+    // Admins read the raw metrics while the shard is in use, beside what each result released.
+    const audit = await setup.api.admin<HeldoutVerificationDto[]>('GET', `/api/v1/tasks/${budgeted.id}/heldout/verifications`);
+    expectStatus(audit, 200);
+    expect(audit.body.map((row) => [row.submission_id, row.metric_value, row.observed_metrics.loss, row.release, row.released_metric_value, row.metric_withheld])).toEqual([
+      [held.submission.id, 0.3, 0.3, 'held_for_rotation', 0.45, true],
+      [real.submission.id, 0.4612, 0.4612, 'improved', 0.45, true],
+      [lucky.submission.id, 0.4801, 0.4801, 'not_significant', 0.5, true],
+      [first.submission.id, 0.4987, 0.4987, 'improved', 0.5, true],
+    ]);
+    expectStatus(await setup.api.anonymous('GET', `/api/v1/tasks/${budgeted.id}/heldout/verifications`), 401);
   });
 
   it('scores a budgeted task on its active shard, rotates to the next uploaded one when the budget is spent, re-scores the leader and held results there, and publishes the retired shard', async () => {
