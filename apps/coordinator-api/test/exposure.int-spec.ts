@@ -267,6 +267,41 @@ describe('held-out exposure budget', () => {
     ]);
   });
 
+  it('uses the paired per-item spread against the leader when results report per_item, and derives a shard\'s budget from n and σ', async () => {
+    /** n 0/1 values with `ones` ones at the given positions' start, as a benchmark's `per_item` of a 0/1 loss. */
+    const items = (n: number, ones: (i: number) => boolean): number[] => Array.from({ length: n }, (_, i) => (ones(i) ? 1 : 0));
+    const decidedWith = async (taskId: string, loss: number, perItem: unknown): Promise<SubmissionDto> => {
+      const pending = await setup.api.pending(setup.people.dave, taskId);
+      const job = await setup.api.leaseOf(setup.people.alice, pending);
+      expectStatus(await setup.api.result(setup.people.alice, job.job_id, { status: 'accepted', observed_metrics: { loss }, per_item: perItem }), 200);
+      return (await setup.api.signed<SubmissionDto>(setup.people.dave, 'GET', `/api/v1/submissions/${pending.id}`)).body;
+    };
+
+    const paired = await setup.api.createTask({ heldout_budget: { step: 0.025, bits: 48 } });
+    const first = await decidedWith(paired.id, 0.5, items(100, (i) => i < 50));
+    expect(first.release).toBe('improved');
+    // 0.46 beats R = 0.5 by more than the step, but its per-item differences against the leader spread by s = 0.71:
+    // s/√n = 0.071 > 0.04, so the gain is not significant.
+    const noisy = await decidedWith(paired.id, 0.46, items(100, (i) => i < 23 || (i >= 50 && i < 73)));
+    expect(noisy.release).toBe('not_significant');
+    // 0.3: s = 0.40, s/√n = 0.040 < 0.2.
+    const real = await decidedWith(paired.id, 0.3, items(100, (i) => i < 30));
+    expect(real.release).toBe('improved');
+    expect(await best(paired.id)).toMatchObject({ submission_id: real.id, metric_value: 0.3 });
+    // Per-item values are the coordinator's only: no public read carries them.
+    expect((await setup.api.anonymous('GET', `/api/v1/verifications?submission_id=${noisy.id}`)).text).not.toContain('per_item');
+
+    // Without bits, the shard's budget comes from its first per-item result: (20000·0.025²/(2·0.5²) − ln 40) / ln 2 = 30.7.
+    const derived = await setup.api.createTask({ heldout_budget: { step: 0.025 } });
+    await decidedWith(derived.id, 0.5, items(20_000, (i) => i % 2 === 0));
+    expect((await task(derived.id)).exposure).toEqual({ spent_bits: 16, budget_bits: 30, releases: 1, status: 'open' });
+
+    const pending = await setup.api.pending(setup.people.dave, derived.id);
+    const job = await setup.api.leaseOf(setup.people.alice, pending);
+    expectStatus(await setup.api.result(setup.people.alice, job.job_id, { status: 'accepted', observed_metrics: { loss: 0.4 }, per_item: [0, 'one'] }), 422);
+    expectStatus(await setup.api.result(setup.people.alice, job.job_id, { status: 'accepted', observed_metrics: { loss: 0.4 }, per_item: items(20_001, () => true) }), 422);
+  });
+
   it('re-scores the leader of a task without a budget on admin request, and the best restarts from its new raw value', async () => {
     const plain = await setup.api.createTask();
     const leader = await decided(plain.id, 0.42);

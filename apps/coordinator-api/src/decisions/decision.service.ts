@@ -24,6 +24,8 @@ export interface SubmissionDecision {
   verdict: Verdict;
   /** The held-out shard the result was scored on, when the caller knows it (DECISIONS §17: a retired shard's result is re-scored). */
   scoredOn?: string | null;
+  /** The task metric per held-out item, when the benchmark reported it: the release rule's paired spread (DECISIONS §17). */
+  perItem?: readonly number[] | null;
 }
 
 /** A recorded decision: the decided submission and, for an accepted one, what it did to the task's best. */
@@ -112,7 +114,7 @@ export class DecisionTransaction {
     if (this.open !== null) throw new DecisionStepOrderError('decideSubmission', this.open.submission.id);
     const accepted = verdict.status === SubmissionStatus.Accepted;
     // Under a held-out budget the public value is the released one (DECISIONS §17): decided here, recorded once the submission is.
-    const pending = accepted && ExposureService.governs(task) ? await this.services.exposure.decide(this.manager, task, verdict.metric, decision.scoredOn) : null;
+    const pending = accepted && ExposureService.governs(task) ? await this.services.exposure.decide(this.manager, task, verdict.metric, decision.scoredOn, decision.perItem) : null;
     const values = {
       status: verdict.status,
       verifiedMetric: accepted ? (pending ? pending.outcome.released : verdict.metric) : null,
@@ -162,10 +164,16 @@ export class DecisionTransaction {
    * decided before: the leader's restarts R and the best from its new value, better or worse, and then releases what
    * was held meanwhile; another's waits for it, or is released as a new result would be and may become the best.
    */
-  async rescore(task: TaskEntity, submissionId: string, exposureId: string | null, raw: number | null, scoredOn?: string | null): Promise<RescoreOutcome> {
+  async rescore(
+    task: TaskEntity,
+    submissionId: string,
+    exposureId: string | null,
+    observed: { raw: number | null; perItem?: readonly number[] | null },
+    scoredOn?: string | null,
+  ): Promise<RescoreOutcome> {
     if (!this.locked.has(task.id)) throw new TaskNotLockedError(task.id);
     const exposure = this.services.exposure;
-    const outcome = await exposure.rescored(this.manager, task, submissionId, exposureId, raw, scoredOn);
+    const outcome = await exposure.rescored(this.manager, task, submissionId, exposureId, observed, scoredOn);
     if (outcome.changed) this.announce.exposureChanges.push(outcome.changed);
     if (outcome.kind === 'restart' && outcome.released !== null) {
       const submission = await this.repositories.submissions.get(this.manager, submissionId);

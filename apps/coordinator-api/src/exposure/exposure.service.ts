@@ -4,7 +4,7 @@ import { ExposureStatus, ReleaseState, TaskExposureDto } from '@rcs/contracts';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { HeldoutExposureEntity } from './entities/heldout-exposure.entity';
 import { ExposureRepository } from './exposure.repository';
-import { MIN_BUDGET_BITS, RELEASE_COST_BITS, ReleaseOutcome, ReleaseRule, decideRelease, onGrid } from './release-rule';
+import { MIN_BUDGET_BITS, RELEASE_COST_BITS, ReleaseCandidate, ReleaseOutcome, ReleaseRule, decideRelease, defaultBudgetBits, onGrid, spread } from './release-rule';
 
 /** A task's exposure after a change, as `exposure.changed` announces it once the transaction has committed. */
 export interface ExposureChanged {
@@ -92,14 +92,35 @@ export class ExposureService {
   }
 
   /** The release of a raw metric against the task's active shard (created with its first result); nothing is written yet but that row. */
-  async decide(manager: EntityManager, task: TaskEntity, raw: number, scoredOn?: string | null): Promise<PendingRelease> {
+  async decide(manager: EntityManager, task: TaskEntity, raw: number, scoredOn?: string | null, perItem?: readonly number[] | null): Promise<PendingRelease> {
     const exposure = await this.activeOrFirst(manager, task);
     const held = { release: ReleaseState.HeldForRotation, released: exposure.releasedBest, state: stateOf(exposure) };
     if (!scoredOnShard(exposure, scoredOn)) return { exposure, stale: true, outcome: held };
     if (exposure.status === ExposureStatus.Exhausted) return { exposure, outcome: held };
     // Released against no R, it would restart the best from any lucky result and spend the shard's budget on it.
     if (await this.awaitsLeader(manager, exposure)) return { exposure, waiting: true, outcome: held };
-    return { exposure, outcome: decideRelease(releaseRule(task), stateOf(exposure), { raw }) };
+    await this.deriveBudget(manager, task, exposure, perItem);
+    return { exposure, outcome: decideRelease(releaseRule(task), stateOf(exposure), await this.candidate(manager, exposure, raw, perItem)) };
+  }
+
+  /**
+   * A task without `bits` gets each shard's budget from its first result with per-item values (DECISIONS §17):
+   * `(n·step²/(2σ²) − ln(2/δ)) / ln 2` with n and σ of those values, floored at one release. Before the shard's first release only.
+   */
+  private async deriveBudget(manager: EntityManager, task: TaskEntity, exposure: HeldoutExposureEntity, perItem: readonly number[] | null | undefined): Promise<void> {
+    const budget = task.heldoutBudget;
+    if (budget === null || budget.bits !== null || exposure.releases > 0 || !perItem || perItem.length < 2) return;
+    exposure.budgetBits = defaultBudgetBits(perItem.length, releaseStep(task), spread(perItem), budget.delta);
+    await this.exposures.save(manager, exposure);
+  }
+
+  /** The release rule's candidate: with per-item values, its paired differences against the leader's on this shard. */
+  private async candidate(manager: EntityManager, exposure: HeldoutExposureEntity, raw: number, perItem: readonly number[] | null | undefined): Promise<ReleaseCandidate> {
+    const leader = exposure.leaderSubmissionId;
+    if (!perItem || leader === null || exposure.releasedBest === null) return { raw };
+    const leaderItems = await this.exposures.perItemOf(manager, leader, exposure.shardSha256);
+    if (leaderItems === null || leaderItems.length !== perItem.length) return { raw };
+    return { raw, pairedDifferences: perItem.map((value, i) => value - leaderItems[i]) };
   }
 
   /** R restarts from the leader's re-score on this shard (after a rotation or an admin re-score), which is still to come. */
@@ -162,7 +183,15 @@ export class ExposureService {
    * then releases in order what was held meanwhile; another result waits for it, or goes through the release rule
    * as a new result would. A job of a shard retired since releases nothing.
    */
-  async rescored(manager: EntityManager, task: TaskEntity, submissionId: string, exposureId: string | null, raw: number | null, scoredOn?: string | null): Promise<RescoreOutcome> {
+  async rescored(
+    manager: EntityManager,
+    task: TaskEntity,
+    submissionId: string,
+    exposureId: string | null,
+    observed: { raw: number | null; perItem?: readonly number[] | null },
+    scoredOn?: string | null,
+  ): Promise<RescoreOutcome> {
+    const { raw, perItem } = observed;
     const quiet = { release: null, released: null, changed: null, releasesHeld: false };
     if (exposureId === null || !ExposureService.governs(task)) {
       return { ...quiet, kind: raw === null ? 'none' : 'restart', released: raw, exposureId: null, withheld: false };
@@ -181,7 +210,7 @@ export class ExposureService {
     }
     if (raw === null) return { ...quiet, ...recordedOn, kind: 'none' };
     if (await this.awaitsLeader(manager, exposure)) return { ...quiet, ...recordedOn, kind: 'wait', release: ReleaseState.HeldForRotation };
-    const recorded = await this.record(manager, task, submissionId, await this.decide(manager, task, raw));
+    const recorded = await this.record(manager, task, submissionId, await this.decide(manager, task, raw, undefined, perItem));
     return { ...recorded, withheld: true, kind: 'release', releasesHeld: false };
   }
 
@@ -193,8 +222,10 @@ export class ExposureService {
   async releaseHeld(manager: EntityManager, task: TaskEntity, apply: (held: HeldRelease) => Promise<void>): Promise<void> {
     const exposure = await this.exposures.active(manager, task.id);
     if (exposure === null) return;
-    for (const { verificationId, submissionId, raw } of await this.exposures.heldOn(manager, exposure.id, exposure.shardSha256)) {
-      const recorded = await this.record(manager, task, submissionId, { exposure, outcome: decideRelease(releaseRule(task), stateOf(exposure), { raw }) });
+    for (const { verificationId, submissionId, raw, perItem } of await this.exposures.heldOn(manager, exposure.id, exposure.shardSha256)) {
+      await this.deriveBudget(manager, task, exposure, perItem);
+      const candidate = await this.candidate(manager, exposure, raw, perItem);
+      const recorded = await this.record(manager, task, submissionId, { exposure, outcome: decideRelease(releaseRule(task), stateOf(exposure), candidate) });
       await this.exposures.setVerificationRelease(manager, verificationId, recorded.release, recorded.released);
       await apply({ ...recorded, submissionId });
       if (recorded.release === ReleaseState.HeldForRotation) return;

@@ -52,7 +52,8 @@ export class SubmissionDecider {
     const metric = observedNumber(result.observedMetrics, task.metricName);
     const accepted = result.status === VerificationStatus.Accepted && metric !== null;
     // A failed replay still comes back: R stops waiting for a leader that has no value on the new shard.
-    const outcome = await tx.rescore(task, decision.submissionId, exposureId, accepted ? metric : null, decision.scoredOn);
+    const observed = accepted ? { raw: metric, perItem: result.perItem } : { raw: null };
+    const outcome = await tx.rescore(task, decision.submissionId, exposureId, observed, decision.scoredOn);
     return this.verifications.insert(
       tx.manager,
       verificationRow(decision, metric, {
@@ -71,7 +72,7 @@ export class SubmissionDecider {
     const metric = observedNumber(result.observedMetrics, task.metricName);
     const secondary = observedNumber(result.observedMetrics, task.secondaryMetricName);
     const verdict = verdictOf(decision.submissionId, result.status, metric, secondary);
-    const submission = await tx.decideSubmission({ task, submissionId: decision.submissionId, verdict, scoredOn: decision.scoredOn });
+    const submission = await tx.decideSubmission({ task, submissionId: decision.submissionId, verdict, scoredOn: decision.scoredOn, perItem: result.perItem });
     if (submission === null) return null;
     const release = tx.release;
     return this.verifications.insert(
@@ -104,6 +105,7 @@ function verificationRow(decision: ValidatorDecision, metric: number | null, rel
     observedMetrics: result.observedMetrics,
     notes: result.notes,
     replayLog: result.replayLog,
+    perItem: result.perItem ?? null,
     ...release,
   };
 }
