@@ -11,24 +11,35 @@ import { rcs } from './support/run-cli';
 
 /**
  * Blum & Hardt's attack (ICML 2015) end to end (issue 38 item 5, DECISIONS §17): a miner posts K random label files
- * through `rcs` against a pack that scores 0/1 loss on a coordinator-held shard of N balanced labels (true loss of any
+ * through `rcs` against a pack that scores 0/1 loss on a coordinator-held shard of balanced labels (true loss of any
  * guess: 0.5), replayed by `rcs validator once` (the runner, in bwrap where installed). Exact release: the released
  * best is the minimum of K noisy losses, well below 0.5. Under the exposure budget: one release per shard, the shard
- * rotates when a result would overspend it, and the leader re-scored on a fresh shard comes back to ≈ 0.5.
+ * rotates when a result would overspend it, and R and the best restart from the leader re-scored on the fresh shard.
+ *
+ * The first shard is small (n = 100, σ = 0.05), so the attack's lucky files come fast: the exact release drifts and
+ * the budget's first shard is spent and rotates. The next shard is large (n = 3600, σ ≈ 0.0083: a step is 6σ), so no
+ * random file is released there. With X ~ Bin(n, ½) the number of wrong labels:
+ * - a random file scores below 0.5 − STEP = 0.45 on the small shard with p = P(X ≤ 44 | n = 100) = 0.1356; none of
+ *   the K = 100 do (the exact best stays ≥ 0.45, and the budget never rotates) with (1 − p)^100 = 4.7e-7;
+ * - on the large shard p = P(X ≤ 1619 | n = 3600) = 8.6e-10; at most 2K + 1 results are scored there (the fresh ones,
+ *   the held ones' re-scores and the leader's), so a false release has probability < 1.8e-7.
+ * So the assertions below fail with probability < 1e-6 over the seeds; this seed is fixed, so a run is the same run.
  */
-const N = 400;
 const K = 100;
-/** The spread of one random guess's loss on N labels. */
-const SIGMA = Math.sqrt(0.25 / N);
-/** The budget's step: 2σ, on a grid that holds 0.5. */
+/** The shards' sizes: the first spent by the attack, the second where R restarts. */
+const SHARD_SIZES = [100, 3600];
+/** The length of a label file: the largest shard's; a shard scores its first n labels. */
+const N = Math.max(...SHARD_SIZES);
+/** The spread of one random guess's loss on n labels. */
+const sigma = (n: number): number => Math.sqrt(0.25 / n);
+/** The budget's step, on a grid that holds 0.5: 1σ on the small shard, 6σ on the large one. */
 const STEP = 0.05;
-const SHARDS = 3;
 
 const BENCH_PY = `import json, os
 truth = open(os.environ['HELDOUT_PATH']).read().strip()
 guess = open('labels.txt').read().strip()
-if len(guess) != len(truth) or set(guess) - {'0', '1'}:
-    raise SystemExit('labels.txt must hold %d characters 0/1' % len(truth))
+if len(guess) < len(truth) or set(guess) - {'0', '1'}:
+    raise SystemExit('labels.txt must hold at least %d characters 0/1' % len(truth))
 json.dump({'loss': sum(a != b for a, b in zip(guess, truth)) / len(truth)}, open('result.json', 'w'))
 `;
 
@@ -44,10 +55,10 @@ function generator(seed: number): () => number {
   };
 }
 
-/** N labels with exactly N/2 ones, shuffled: a constant guess scores exactly 0.5 on every shard. */
-function balancedShard(random: () => number): string {
-  const labels: string[] = Array.from({ length: N }, (_, i) => (i < N / 2 ? '1' : '0'));
-  for (let i = N - 1; i > 0; i -= 1) {
+/** n labels with exactly n/2 ones, shuffled: a constant guess scores exactly 0.5 on every shard. */
+function balancedShard(n: number, random: () => number): string {
+  const labels: string[] = Array.from({ length: n }, (_, i) => (i < n / 2 ? '1' : '0'));
+  for (let i = n - 1; i > 0; i -= 1) {
     const j = Math.floor(random() * (i + 1));
     [labels[i], labels[j]] = [labels[j], labels[i]];
   }
@@ -217,23 +228,25 @@ describe('the exposure attack through rcs: k random label files, exact release v
     };
   }
 
-  it(`drifts below the true 0.5 with exact release, and does not under the budget (k = ${K}, n = ${N})`, async () => {
-    const shards = Array.from({ length: SHARDS }, (_, i) => balancedShard(generator(1000 + i)));
+  it(`drifts below the true 0.5 with exact release, and does not under the budget (k = ${K}, shards of ${SHARD_SIZES.join(' and ')} labels)`, async () => {
+    const shards = SHARD_SIZES.map((n, i) => balancedShard(n, generator(1000 + i)));
     const exact = await attack(await createTask('exact', { metric_resolution: 0.001 }, [shards[0]]), 7);
     const budgeted = await attack(await createTask('budget', { metric_resolution: STEP, heldout_budget: { step: STEP, bits: 16 } }, shards), 7);
     console.log(
-      `exposure e2e (k=${K}, n=${N}, step=${STEP}, ${SHARDS} shards): released best exact ${exact.best}, budget ${budgeted.best}; ` +
+      `exposure e2e (k=${K}, shards n=${SHARD_SIZES.join('/')}, step=${STEP}): released best exact ${exact.best}, budget ${budgeted.best}; ` +
         `rotations ${budgeted.rotations} (${budgeted.status}); re-scored leader ${budgeted.rescoredLeader.join(', ')}; ` +
         `best changes exact ${exact.bestChanges}, budget ${budgeted.bestChanges} ; budget best history ${budgeted.history}; releases ${JSON.stringify(budgeted.releases)}`,
     );
-    // Exact release: the minimum of K noisy losses, more than 1.5σ below the truth.
-    expect(exact.best).toBeLessThan(0.5 - 1.5 * SIGMA);
-    // Budget: the shard rotated, the leader re-scored on a fresh shard is within 3σ of the truth, and the
-    // released best is not below it by more than one step.
+    const [small, large] = SHARD_SIZES.map(sigma);
+    // Exact release: the minimum of K noisy losses on the small shard, more than 1σ below the truth.
+    expect(exact.best).toBeLessThan(0.5 - small);
+    // Budget: the first shard was spent and rotated; the leader re-scored on the large shard is within 3σ of the truth
+    // (it is the owner's constant baseline: exactly 0.5 there); R and the best restarted from it, and nothing random
+    // was released after, so the released best is within half a step of the truth.
     expect(budgeted.rotations).toBeGreaterThanOrEqual(1);
     expect(budgeted.rescoredLeader.length).toBeGreaterThanOrEqual(1);
-    for (const value of budgeted.rescoredLeader) expect(Math.abs(value - 0.5)).toBeLessThanOrEqual(3 * SIGMA);
-    expect(budgeted.best).toBeGreaterThanOrEqual(0.5 - STEP);
-    expect(budgeted.best).toBeGreaterThan(exact.best);
+    for (const value of budgeted.rescoredLeader) expect(Math.abs(value - 0.5)).toBeLessThanOrEqual(3 * large);
+    expect(budgeted.best).toBeGreaterThanOrEqual(0.5 - STEP / 2);
+    expect(budgeted.releases.improved ?? 0).toBe(0);
   }, 600_000);
 });

@@ -21,6 +21,7 @@ import { RewardSnapshotHistory1764550036000 } from './migrations/1764550036000-r
 import { MinerTaskResults1764633600000 } from './migrations/1764633600000-miner-task-results';
 import { HeldoutExposure1765038000000 } from './migrations/1765038000000-heldout-exposure';
 import { RescoreJobs1765038100000 } from './migrations/1765038100000-rescore-jobs';
+import { VerificationPerItem1765038200000 } from './migrations/1765038200000-verification-per-item';
 import { MinerTaskResultEntity } from './miners/entities/miner-task-result.entity';
 import { RewardPolicyEntity } from './rewards/entities/reward-policy.entity';
 import { RewardSnapshotEntity } from './rewards/entities/reward-snapshot.entity';
@@ -71,4 +72,5 @@ export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
   MinerTaskResults1764633600000,
   HeldoutExposure1765038000000,
   RescoreJobs1765038100000,
+  VerificationPerItem1765038200000,
 ];

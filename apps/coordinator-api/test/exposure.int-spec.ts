@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BestResultDto, DashboardDto, RescoreResponseDto, SubmissionDto, TaskDto, VerificationSummaryDto } from '@rcs/contracts';
+import type { BestResultChangeDto, BestResultDto, DashboardDto, HeldoutVerificationDto, RescoreResponseDto, SubmissionDto, TaskDto, VerificationSummaryDto } from '@rcs/contracts';
 import { SseClient, type SseEvent } from '@rcs/testing';
 import { expectStatus, itemsOf } from './submissions-fixtures';
 import { startValidation, ValidationSetup } from './validator-jobs-fixtures';
@@ -118,6 +118,17 @@ describe('held-out exposure budget', () => {
       JSON.stringify(announced),
     ];
     for (const text of publicTexts) for (const raw of ['0.4987', '0.4801', '0.4612']) expect(text).not.toContain(raw);
+
+    // Admins read the raw metrics while the shard is in use, beside what each result released.
+    const audit = await setup.api.admin<HeldoutVerificationDto[]>('GET', `/api/v1/tasks/${budgeted.id}/heldout/verifications`);
+    expectStatus(audit, 200);
+    expect(audit.body.map((row) => [row.submission_id, row.metric_value, row.observed_metrics.loss, row.release, row.released_metric_value, row.metric_withheld])).toEqual([
+      [held.submission.id, 0.3, 0.3, 'held_for_rotation', 0.45, true],
+      [real.submission.id, 0.4612, 0.4612, 'improved', 0.45, true],
+      [lucky.submission.id, 0.4801, 0.4801, 'not_significant', 0.5, true],
+      [first.submission.id, 0.4987, 0.4987, 'improved', 0.5, true],
+    ]);
+    expectStatus(await setup.api.anonymous('GET', `/api/v1/tasks/${budgeted.id}/heldout/verifications`), 401);
   });
 
   it('scores a budgeted task on its active shard, rotates to the next uploaded one when the budget is spent, re-scores the leader and held results there, and publishes the retired shard', async () => {
@@ -193,14 +204,102 @@ describe('held-out exposure budget', () => {
     const rescores = await setup.api.leased(setup.people.bob, { task_id: budgeted.id, limit: 16 });
     expect(rescores.map((job) => job.submission_id)).toEqual([leader.submission.id, held.submission.id, late.id]);
 
-    // The held result's re-score comes back before the leader's: it restarts the best on the new shard outright.
+    // The held result's re-score comes back before the leader's: it waits for R to restart from the leader's value.
     expectStatus(await setup.api.result(setup.people.bob, rescores[1].job_id, { status: 'accepted', observed_metrics: { loss: 0.4093 } }), 200);
-    expect(await best(budgeted.id)).toMatchObject({ submission_id: held.submission.id, metric_value: 0.4 });
+    expect(await best(budgeted.id)).toMatchObject({ submission_id: leader.submission.id, metric_value: 0.5 });
+    const waiting = await setup.api.signed<SubmissionDto>(setup.people.dave, 'GET', `/api/v1/submissions/${held.submission.id}`);
+    expect(waiting.body.release).toBe('held_for_rotation');
     expectStatus(await setup.api.result(setup.people.bob, rescores[0].job_id, { status: 'accepted', observed_metrics: { loss: 0.5104 } }), 200);
     expect(await best(budgeted.id)).toMatchObject({ submission_id: held.submission.id, metric_value: 0.4 });
     const leaderNow = await setup.api.signed<SubmissionDto>(setup.people.dave, 'GET', `/api/v1/submissions/${leader.submission.id}`);
     // Its re-score released nothing new: the leader's own earlier release stands.
     expect(leaderNow.body.release).toBe('improved');
+  });
+
+  it('restarts R and the best from the leader\'s new value, worse than its old one, and only then releases what came back meanwhile', async () => {
+    const budgeted = await setup.api.createTask({ heldout_budget: { step: 0.025 }, validator_benchmark_env: { HELDOUT_SHARD: 'coordinator' } });
+    await upload(budgeted.id, 'a.bin');
+    const shardB = await upload(budgeted.id, 'b.bin');
+    const shardC = await upload(budgeted.id, 'c.bin');
+    const leader = await decided(budgeted.id, 0.4612);
+    expect(await best(budgeted.id)).toMatchObject({ submission_id: leader.submission.id, metric_value: 0.45 });
+    const held = await decided(budgeted.id, 0.38);
+    expect(held.submission.release).toBe('held_for_rotation');
+
+    // A fresh result on shard B before the leader's re-score: R is not there yet, so it is held, not released against nothing.
+    const early = await setup.api.pending(setup.people.eve, budgeted.id);
+    const jobs = await setup.api.leased(setup.people.alice, { task_id: budgeted.id, limit: 16 });
+    const jobOf = (submissionId: string): string => jobs.find((job) => job.submission_id === submissionId)?.job_id ?? 'none';
+    expect(jobs.map((job) => job.replay_spec.validator_benchmark_env.HELDOUT_SHA256)).toEqual([shardB, shardB, shardB]);
+    expectStatus(await setup.api.result(setup.people.alice, jobOf(early.id), { status: 'accepted', observed_metrics: { loss: 0.39 } }), 200);
+    const earlyNow = await setup.api.signed<SubmissionDto>(setup.people.eve, 'GET', `/api/v1/submissions/${early.id}`);
+    expect(earlyNow.body).toMatchObject({ release: 'held_for_rotation' });
+    expect((await task(budgeted.id)).exposure).toEqual({ spent_bits: 0, budget_bits: 16, releases: 0, status: 'open' });
+    expect((await best(budgeted.id)).submission_id).toBe(leader.submission.id);
+
+    // The leader scores worse on shard B: R and the best restart from 0.5 (not its old 0.45); then the early result is released against it.
+    expectStatus(await setup.api.result(setup.people.alice, jobOf(leader.submission.id), { status: 'accepted', observed_metrics: { loss: 0.5104 } }), 200);
+    const history = (await setup.api.anonymous<BestResultChangeDto[]>('GET', `/api/v1/tasks/${budgeted.id}/best/history`)).body;
+    expect(history.map((change) => [change.submission_id, change.metric_value])).toEqual([
+      [leader.submission.id, 0.45],
+      [leader.submission.id, 0.5],
+      [early.id, 0.4],
+    ]);
+    // The public sees the leader's new value on the grid, never its raw one.
+    expect(await publicVerification(leader.submission.id)).toMatchObject({ metric_value: 0.5, observed_metrics: { loss: 0.5 } });
+    expect((await setup.api.signed<SubmissionDto>(setup.people.eve, 'GET', `/api/v1/submissions/${early.id}`)).body.release).toBe('improved');
+    expect(await publicVerification(early.id)).toMatchObject({ metric_value: 0.4 });
+    expect((await task(budgeted.id)).exposure).toEqual({ spent_bits: 16, budget_bits: 16, releases: 1, status: 'open' });
+
+    // Shard B spent: a significant result rotates to C before the held result's re-score on B comes back. That re-score
+    // releases nothing, and its raw metric, on a shard retired now, is public like the rest of B's.
+    const rotating = await decided(budgeted.id, 0.3);
+    expect(rotating.submission.release).toBe('held_for_rotation');
+    expect((await task(budgeted.id)).exposure).toEqual({ spent_bits: 0, budget_bits: 16, releases: 0, status: 'open' });
+    expectStatus(await setup.api.result(setup.people.alice, jobOf(held.submission.id), { status: 'accepted', observed_metrics: { loss: 0.4171 } }), 200);
+    expect((await publicVerification(held.submission.id)).metric_value).toBe(0.4171);
+    expect((await setup.api.signed<SubmissionDto>(setup.people.dave, 'GET', `/api/v1/submissions/${held.submission.id}`)).body.release).toBe('held_for_rotation');
+    const onC = await setup.api.leased(setup.people.bob, { task_id: budgeted.id, limit: 16 });
+    expect(onC.map((job) => [job.submission_id, job.replay_spec.validator_benchmark_env.HELDOUT_SHA256])).toEqual([
+      [early.id, shardC],
+      [held.submission.id, shardC],
+      [rotating.submission.id, shardC],
+    ]);
+  });
+
+  it('uses the paired per-item spread against the leader when results report per_item, and derives a shard\'s budget from n and σ', async () => {
+    /** n 0/1 values with `ones` ones at the given positions' start, as a benchmark's `per_item` of a 0/1 loss. */
+    const items = (n: number, ones: (i: number) => boolean): number[] => Array.from({ length: n }, (_, i) => (ones(i) ? 1 : 0));
+    const decidedWith = async (taskId: string, loss: number, perItem: unknown): Promise<SubmissionDto> => {
+      const pending = await setup.api.pending(setup.people.dave, taskId);
+      const job = await setup.api.leaseOf(setup.people.alice, pending);
+      expectStatus(await setup.api.result(setup.people.alice, job.job_id, { status: 'accepted', observed_metrics: { loss }, per_item: perItem }), 200);
+      return (await setup.api.signed<SubmissionDto>(setup.people.dave, 'GET', `/api/v1/submissions/${pending.id}`)).body;
+    };
+
+    const paired = await setup.api.createTask({ heldout_budget: { step: 0.025, bits: 48 } });
+    const first = await decidedWith(paired.id, 0.5, items(100, (i) => i < 50));
+    expect(first.release).toBe('improved');
+    // 0.46 beats R = 0.5 by more than the step, but its per-item differences against the leader spread by s = 0.71:
+    // s/√n = 0.071 > 0.04, so the gain is not significant.
+    const noisy = await decidedWith(paired.id, 0.46, items(100, (i) => i < 23 || (i >= 50 && i < 73)));
+    expect(noisy.release).toBe('not_significant');
+    // 0.3: s = 0.40, s/√n = 0.040 < 0.2.
+    const real = await decidedWith(paired.id, 0.3, items(100, (i) => i < 30));
+    expect(real.release).toBe('improved');
+    expect(await best(paired.id)).toMatchObject({ submission_id: real.id, metric_value: 0.3 });
+    // Per-item values are the coordinator's only: no public read carries them.
+    expect((await setup.api.anonymous('GET', `/api/v1/verifications?submission_id=${noisy.id}`)).text).not.toContain('per_item');
+
+    // Without bits, the shard's budget comes from its first per-item result: (20000·0.025²/(2·0.5²) − ln 40) / ln 2 = 30.7.
+    const derived = await setup.api.createTask({ heldout_budget: { step: 0.025 } });
+    await decidedWith(derived.id, 0.5, items(20_000, (i) => i % 2 === 0));
+    expect((await task(derived.id)).exposure).toEqual({ spent_bits: 16, budget_bits: 30, releases: 1, status: 'open' });
+
+    const pending = await setup.api.pending(setup.people.dave, derived.id);
+    const job = await setup.api.leaseOf(setup.people.alice, pending);
+    expectStatus(await setup.api.result(setup.people.alice, job.job_id, { status: 'accepted', observed_metrics: { loss: 0.4 }, per_item: [0, 'one'] }), 422);
+    expectStatus(await setup.api.result(setup.people.alice, job.job_id, { status: 'accepted', observed_metrics: { loss: 0.4 }, per_item: items(20_001, () => true) }), 422);
   });
 
   it('re-scores the leader of a task without a budget on admin request, and the best restarts from its new raw value', async () => {

@@ -11,7 +11,7 @@ import type { ValidatorJobToReplay } from '../src/replay/replay-pipeline';
  * BENCH_MODE=exit-3 exits 3, BENCH_MODE=sleep-forever outlives any budget, BENCH_MODE=print-only only prints the metric,
  * BENCH_MODE=leak-heldout writes every held-out row as a metric name (a miner trying to publish hidden data),
  * BENCH_MODE=snoop looks for what it was not given (see SNOOP_PY) and publishes whatever it found.
- * It records its environment in env.json, and reads HELDOUT_PATH and ARTIFACT_PATH when given.
+ * Its `per_item` is the loss per data row (DECISIONS §17). It records its environment in env.json, and reads HELDOUT_PATH and ARTIFACT_PATH when given.
  */
 export const BENCH_PY = `import json, os, sys, time
 from model import SCALE
@@ -20,7 +20,7 @@ data = [float(x) for x in open("data.txt").read().split()]
 loss = abs(SCALE - 2.0) * sum(data) / len(data)
 mode = os.environ.get("BENCH_MODE", "")
 json.dump(dict(os.environ), open("env.json", "w"))
-metrics = {"loss": loss, "rows": len(data)}
+metrics = {"loss": loss, "rows": len(data), "per_item": [abs(SCALE - 2.0) * x for x in data]}
 if os.environ.get("HELDOUT_PATH"):
     rows = open(os.environ["HELDOUT_PATH"]).read().splitlines()
     metrics["heldout_rows"] = len(rows)

@@ -51,6 +51,8 @@ describe('validator-runner replay --job-file', () => {
     const result = JSON.parse(run.stdout) as Record<string, unknown>;
     expect(result).toMatchObject({ status: 'accepted', observed_metrics: { loss: 1.25 }, notes: 'Observed loss=1.25 (from result.json).', submission_id: submissionId });
     expect(result.observed_metrics).toEqual({ loss: 1.25 });
+    // The benchmark's per-item losses go to the coordinator's release rule, beside (never inside) the public metrics.
+    expect(result.per_item).toEqual([0.5, 1, 1.5, 2]);
     expect(result.replay_log).toEqual(expect.stringContaining('verdict: accepted'));
     expect(run.stderr).toContain('"msg":"benchmark: done"');
     expect(run.stderr).not.toContain('"phase":"post"');

@@ -184,7 +184,7 @@ describe('replay pipeline on the bwrap sandbox', () => {
     // And it published nothing of the kind: the posted metrics, the notes, the result file and the replay log.
     expect(result).toMatchObject({ status: VerificationStatus.Accepted, observedMetrics: { loss: 1.25 }, notes: 'Observed loss=1.25 (from result.json).' });
     const resultFile = readFileSync(join(workspace(hostile), 'result.json'), 'utf8');
-    expect(Object.keys(JSON.parse(resultFile) as object).sort()).toEqual(['found:' + heldoutPath, 'found:' + manifestPath, 'heldout_rows', 'loss', 'rows'].sort());
+    expect(Object.keys(JSON.parse(resultFile) as object).sort()).toEqual(['found:' + heldoutPath, 'found:' + manifestPath, 'heldout_rows', 'loss', 'per_item', 'rows'].sort());
     const body = JSON.stringify(toResultBody({ submission_id: hostile.submission_id }, result));
     for (const text of [resultFile, body, result.replayLog]) {
       for (const secret of [TOKEN, rig.baseUrl, `127.0.0.1:${port}`, '/heldout/rows.jsonl', '[redacted:HELDOUT_URL]', '[redacted:HELDOUT_TOKEN]']) expect(text).not.toContain(secret);

@@ -77,3 +77,4 @@ export * from './queues/queues';
 export * from './common/page-query.dto';
 export * from './pool';
 export * from './events/sse-frames';
+export { MAX_PER_ITEM } from './common/request-fields';

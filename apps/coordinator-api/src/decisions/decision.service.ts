@@ -24,6 +24,8 @@ export interface SubmissionDecision {
   verdict: Verdict;
   /** The held-out shard the result was scored on, when the caller knows it (DECISIONS §17: a retired shard's result is re-scored). */
   scoredOn?: string | null;
+  /** The task metric per held-out item, when the benchmark reported it: the release rule's paired spread (DECISIONS §17). */
+  perItem?: readonly number[] | null;
 }
 
 /** A recorded decision: the decided submission and, for an accepted one, what it did to the task's best. */
@@ -112,7 +114,7 @@ export class DecisionTransaction {
     if (this.open !== null) throw new DecisionStepOrderError('decideSubmission', this.open.submission.id);
     const accepted = verdict.status === SubmissionStatus.Accepted;
     // Under a held-out budget the public value is the released one (DECISIONS §17): decided here, recorded once the submission is.
-    const pending = accepted && ExposureService.governs(task) ? await this.services.exposure.decide(this.manager, task, verdict.metric, decision.scoredOn) : null;
+    const pending = accepted && ExposureService.governs(task) ? await this.services.exposure.decide(this.manager, task, verdict.metric, decision.scoredOn, decision.perItem) : null;
     const values = {
       status: verdict.status,
       verifiedMetric: accepted ? (pending ? pending.outcome.released : verdict.metric) : null,
@@ -158,31 +160,48 @@ export class DecisionTransaction {
   }
 
   /**
-   * A re-score's accepted raw metric (DECISIONS §17), under the task lock, for a submission decided before: the
-   * leader's restarts R and the best; another's is released as a new result would be, and may become the best.
-   * Null when nothing changed (a re-score for a shard retired since).
+   * A re-score's raw metric (DECISIONS §17; null when the replay failed), under the task lock, for a submission
+   * decided before: the leader's restarts R and the best from its new value, better or worse, and then releases what
+   * was held meanwhile; another's waits for it, or is released as a new result would be and may become the best.
    */
-  async rescore(task: TaskEntity, submissionId: string, exposureId: string | null, raw: number): Promise<RescoreOutcome | null> {
+  async rescore(
+    task: TaskEntity,
+    submissionId: string,
+    exposureId: string | null,
+    observed: { raw: number | null; perItem?: readonly number[] | null },
+    scoredOn?: string | null,
+  ): Promise<RescoreOutcome> {
     if (!this.locked.has(task.id)) throw new TaskNotLockedError(task.id);
-    const outcome = await this.services.exposure.rescored(this.manager, task, submissionId, exposureId, raw);
-    if (outcome === null) return null;
+    const exposure = this.services.exposure;
+    const outcome = await exposure.rescored(this.manager, task, submissionId, exposureId, observed, scoredOn);
     if (outcome.changed) this.announce.exposureChanges.push(outcome.changed);
-    const submission = await this.repositories.submissions.get(this.manager, submissionId);
     if (outcome.kind === 'restart' && outcome.released !== null) {
+      const submission = await this.repositories.submissions.get(this.manager, submissionId);
+      // The leader's public value is its value on the shard in use now (a task without a budget keeps its decision's).
+      if (outcome.release !== null) await this.repositories.submissions.setRelease(this.manager, submissionId, outcome.released, outcome.release);
       const restarted = await this.services.bestResults.restart(this.manager, task, submission, outcome.released);
       this.announceBest(task, submission, restarted, { metric: outcome.released, secondary: null });
-      return outcome;
     }
-    if (outcome.release === null) return outcome;
-    // A re-score that released nothing leaves a result that had been released as it was; a held one now shows R.
-    if (outcome.release !== ReleaseState.Improved && submission.release !== ReleaseState.HeldForRotation) return outcome;
-    await this.repositories.submissions.setRelease(this.manager, submissionId, outcome.released, outcome.release);
-    if (outcome.release === ReleaseState.Improved && outcome.released !== null) {
-      const shown = { metric: outcome.released, secondary: null };
-      const best = outcome.restartsBest === true ? this.services.bestResults.restart(this.manager, task, submission, shown.metric) : this.services.bestResults.consider(this.manager, task, submission, shown);
-      this.announceBest(task, submission, await best, shown);
+    if (outcome.kind === 'release' && outcome.release !== null) await this.applyRelease(task, submissionId, outcome);
+    if (outcome.releasesHeld) {
+      await exposure.releaseHeld(this.manager, task, async (held) => {
+        if (held.changed) this.announce.exposureChanges.push(held.changed);
+        await this.applyRelease(task, held.submissionId, held);
+      });
     }
     return outcome;
+  }
+
+  /** A decided submission's new release: its public value, and the best when it improved. */
+  private async applyRelease(task: TaskEntity, submissionId: string, recorded: { release: ReleaseState | null; released: number | null; restartsBest?: boolean }): Promise<void> {
+    const submission = await this.repositories.submissions.get(this.manager, submissionId);
+    // A release that released nothing leaves a result that had been released as it was; a held one now shows R.
+    if (recorded.release === null || (recorded.release !== ReleaseState.Improved && submission.release !== ReleaseState.HeldForRotation)) return;
+    await this.repositories.submissions.setRelease(this.manager, submissionId, recorded.released, recorded.release);
+    if (recorded.release !== ReleaseState.Improved || recorded.released === null) return;
+    const shown = { metric: recorded.released, secondary: null };
+    const best = recorded.restartsBest === true ? this.services.bestResults.restart(this.manager, task, submission, shown.metric) : this.services.bestResults.consider(this.manager, task, submission, shown);
+    this.announceBest(task, submission, await best, shown);
   }
 
   /** The admin re-score of a locked task (ExposureService.adminRescore), its exposure change announced after the commit. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, IsNull } from 'typeorm';
+import { ReleaseState } from '@rcs/contracts';
 import { queryRows, textColumn } from '@rcs/persistence';
 import { HeldoutExposureEntity } from './entities/heldout-exposure.entity';
 
@@ -108,9 +109,68 @@ export class ExposureRepository {
     return row ?? 0;
   }
 
+  /** Whether this submission's re-score on the exposure's shard is still to come back. */
+  async rescorePending(manager: EntityManager, exposureId: string, submissionId: string): Promise<boolean> {
+    const [row] = await queryRows(
+      manager,
+      `SELECT EXISTS (SELECT 1 FROM validator_jobs WHERE exposure_id = $1 AND submission_id = $2 AND reason = 'rescore' AND status <> 'completed') AS pending`,
+      [exposureId, submissionId],
+      (r) => r.pending === true,
+    );
+    return row ?? false;
+  }
+
+  /**
+   * The results held for rotation whose raw metric on this exposure's shard is known (its latest accepted
+   * verification scored there), oldest verification first: what waited for the leader's re-score.
+   */
+  heldOn(manager: EntityManager, exposureId: string, shardSha256: string | null): Promise<{ verificationId: string; submissionId: string; raw: number; perItem: number[] | null }[]> {
+    return queryRows(
+      manager,
+      `SELECT id, submission_id, metric_value, per_item FROM (
+         SELECT DISTINCT ON (v.submission_id) v.submission_id, v.metric_value, v.per_item, v.created_at, v.id
+         FROM verifications v JOIN submissions s ON s.id = v.submission_id
+         WHERE v.exposure_id = $1 AND v.heldout_sha256 IS NOT DISTINCT FROM $2 AND v.status = 'accepted' AND v.metric_value IS NOT NULL
+           AND s.status = 'accepted' AND s.release = 'held_for_rotation'
+         ORDER BY v.submission_id, v.created_at DESC, v.id DESC
+       ) latest
+       ORDER BY created_at, id`,
+      [exposureId, shardSha256],
+      (row) => ({
+        verificationId: textColumn(row, 'id'),
+        submissionId: textColumn(row, 'submission_id'),
+        raw: Number(row.metric_value),
+        perItem: perItemColumn(row.per_item),
+      }),
+    );
+  }
+
+  /** The per-item values of the submission's latest accepted verification on this shard that reported them; null when none did. */
+  async perItemOf(manager: EntityManager, submissionId: string, shardSha256: string | null): Promise<number[] | null> {
+    const [row] = await queryRows(
+      manager,
+      `SELECT per_item FROM verifications
+       WHERE submission_id = $1 AND heldout_sha256 IS NOT DISTINCT FROM $2 AND status = 'accepted' AND per_item IS NOT NULL
+       ORDER BY created_at DESC, id DESC LIMIT 1`,
+      [submissionId, shardSha256],
+      (r) => perItemColumn(r.per_item),
+    );
+    return row ?? null;
+  }
+
+  /** What a held verification released once the leader's re-score came back. */
+  async setVerificationRelease(manager: EntityManager, verificationId: string, release: ReleaseState, released: number | null): Promise<void> {
+    await manager.query(`UPDATE verifications SET release = $2, released_metric_value = $3 WHERE id = $1`, [verificationId, release, released]);
+  }
+
   /** The submission holding the task's best, null before the first accepted result. */
   async leader(manager: EntityManager, taskId: string): Promise<string | null> {
     const [row] = await queryRows(manager, `SELECT submission_id FROM best_results WHERE task_id = $1`, [taskId], (r) => textColumn(r, 'submission_id'));
     return row ?? null;
   }
+}
+
+/** A jsonb `per_item` as stored from a validated body: an array of finite numbers, else null. */
+function perItemColumn(value: unknown): number[] | null {
+  return Array.isArray(value) && value.every((item) => typeof item === 'number' && Number.isFinite(item)) ? (value as number[]) : null;
 }

@@ -4,7 +4,7 @@ import { ExposureStatus, ReleaseState, TaskExposureDto } from '@rcs/contracts';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { HeldoutExposureEntity } from './entities/heldout-exposure.entity';
 import { ExposureRepository } from './exposure.repository';
-import { MIN_BUDGET_BITS, RELEASE_COST_BITS, ReleaseOutcome, ReleaseRule, decideRelease, onGrid } from './release-rule';
+import { MIN_BUDGET_BITS, RELEASE_COST_BITS, ReleaseCandidate, ReleaseOutcome, ReleaseRule, decideRelease, defaultBudgetBits, onGrid, spread } from './release-rule';
 
 /** A task's exposure after a change, as `exposure.changed` announces it once the transaction has committed. */
 export interface ExposureChanged {
@@ -25,6 +25,8 @@ export interface PendingRelease {
   exposure: HeldoutExposureEntity;
   /** Scored on a shard retired since: held, and re-scored on the active one (no rotation). */
   stale?: boolean;
+  /** R awaits the leader's re-score on this shard: held (no rotation) until it is back, then released in order. */
+  waiting?: boolean;
 }
 
 /** What a recorded release did: the exposure the verification belongs to, and the change to announce (null: none). */
@@ -34,14 +36,33 @@ export interface RecordedRelease {
   exposureId: string;
   changed: ExposureChanged | null;
   /**
-   * The first release on a shard whose R awaits its leader's re-score (after a rotation or an admin re-score): it
-   * restarts the best outright, which still holds the leader's value from the old shard.
+   * The first release on a shard whose leader has no value there (its re-score failed): it restarts the best
+   * outright, which still holds the leader's value from the old shard.
    */
   restartsBest?: boolean;
 }
 
-/** What a re-score did: restarted R from the leader (or, without a budget, its raw value), or released like a new result. */
-export type RescoreOutcome = { kind: 'restart' | 'release'; release: ReleaseState | null; exposureId: string | null } & Omit<RecordedRelease, 'exposureId' | 'release'>;
+/** A result held while R awaited the leader's re-score, released (or not) once it came back. */
+export type HeldRelease = RecordedRelease & { submissionId: string };
+
+/**
+ * What a re-score did (DECISIONS §17). `restart`: the leader's new value restarted R (without a budget: the best
+ * from its raw value); `release`: released as a new result would be; `wait`: held until the leader's re-score is
+ * back; `none`: nothing released (a failed replay, or a job of a shard retired since).
+ */
+export interface RescoreOutcome {
+  kind: 'restart' | 'release' | 'wait' | 'none';
+  release: ReleaseState | null;
+  released: number | null;
+  /** The exposure the verification belongs to: the one whose shard it was scored on (null: a task without a budget). */
+  exposureId: string | null;
+  /** Scored on the shard in use: the raw metric stays with validators and admins until that shard retires. */
+  withheld: boolean;
+  restartsBest?: boolean;
+  changed: ExposureChanged | null;
+  /** The leader's re-score came back: what was held meanwhile is to be released now (releaseHeld). */
+  releasesHeld: boolean;
+}
 
 /** The task's release step: the budget's own, else the task's `metric_resolution`. */
 export function releaseStep(task: TaskEntity): number {
@@ -71,15 +92,41 @@ export class ExposureService {
   }
 
   /** The release of a raw metric against the task's active shard (created with its first result); nothing is written yet but that row. */
-  async decide(manager: EntityManager, task: TaskEntity, raw: number, scoredOn?: string | null): Promise<PendingRelease> {
+  async decide(manager: EntityManager, task: TaskEntity, raw: number, scoredOn?: string | null, perItem?: readonly number[] | null): Promise<PendingRelease> {
     const exposure = await this.activeOrFirst(manager, task);
-    if (scoredOn !== undefined && scoredOn !== null && exposure.shardSha256 !== null && scoredOn !== exposure.shardSha256) {
-      return { exposure, stale: true, outcome: { release: ReleaseState.HeldForRotation, released: exposure.releasedBest, state: stateOf(exposure) } };
-    }
-    if (exposure.status === ExposureStatus.Exhausted) {
-      return { exposure, outcome: { release: ReleaseState.HeldForRotation, released: exposure.releasedBest, state: stateOf(exposure) } };
-    }
-    return { exposure, outcome: decideRelease(releaseRule(task), stateOf(exposure), { raw }) };
+    const held = { release: ReleaseState.HeldForRotation, released: exposure.releasedBest, state: stateOf(exposure) };
+    if (!scoredOnShard(exposure, scoredOn)) return { exposure, stale: true, outcome: held };
+    if (exposure.status === ExposureStatus.Exhausted) return { exposure, outcome: held };
+    // Released against no R, it would restart the best from any lucky result and spend the shard's budget on it.
+    if (await this.awaitsLeader(manager, exposure)) return { exposure, waiting: true, outcome: held };
+    await this.deriveBudget(manager, task, exposure, perItem);
+    return { exposure, outcome: decideRelease(releaseRule(task), stateOf(exposure), await this.candidate(manager, exposure, raw, perItem)) };
+  }
+
+  /**
+   * A task without `bits` gets each shard's budget from its first result with per-item values (DECISIONS §17):
+   * `(n·step²/(2σ²) − ln(2/δ)) / ln 2` with n and σ of those values, floored at one release. Before the shard's first release only.
+   */
+  private async deriveBudget(manager: EntityManager, task: TaskEntity, exposure: HeldoutExposureEntity, perItem: readonly number[] | null | undefined): Promise<void> {
+    const budget = task.heldoutBudget;
+    if (budget === null || budget.bits !== null || exposure.releases > 0 || !perItem || perItem.length < 2) return;
+    exposure.budgetBits = defaultBudgetBits(perItem.length, releaseStep(task), spread(perItem), budget.delta);
+    await this.exposures.save(manager, exposure);
+  }
+
+  /** The release rule's candidate: with per-item values, its paired differences against the leader's on this shard. */
+  private async candidate(manager: EntityManager, exposure: HeldoutExposureEntity, raw: number, perItem: readonly number[] | null | undefined): Promise<ReleaseCandidate> {
+    const leader = exposure.leaderSubmissionId;
+    if (!perItem || leader === null || exposure.releasedBest === null) return { raw };
+    const leaderItems = await this.exposures.perItemOf(manager, leader, exposure.shardSha256);
+    if (leaderItems === null || leaderItems.length !== perItem.length) return { raw };
+    return { raw, pairedDifferences: perItem.map((value, i) => value - leaderItems[i]) };
+  }
+
+  /** R restarts from the leader's re-score on this shard (after a rotation or an admin re-score), which is still to come. */
+  private async awaitsLeader(manager: EntityManager, exposure: HeldoutExposureEntity): Promise<boolean> {
+    const leader = exposure.leaderSubmissionId;
+    return exposure.releasedBest === null && leader !== null && (await this.exposures.rescorePending(manager, exposure.id, leader));
   }
 
   /** Applies a decided release: R and the bits when improved; a rotation (or `exhausted`) when held for one. */
@@ -101,6 +148,8 @@ export class ExposureService {
           await this.exposures.queueRescores(manager, task.id, exposure.id, true);
           return { ...base, changed: null };
         }
+        // Its raw metric on this shard is recorded with it: the leader's re-score releases it (releaseHeld).
+        if (pending.waiting === true) return { ...base, changed: null };
         return { ...base, changed: await this.rotate(manager, task, exposure) };
       case ReleaseState.NotSignificant:
         return { ...base, changed: null };
@@ -121,7 +170,7 @@ export class ExposureService {
     }
     await this.exposures.retire(manager, current.id);
     const fresh = await this.exposures.insert(manager, { taskId: task.id, seq: current.seq + 1, shardSha256: next, budgetBits: budgetBitsOf(task) });
-    // R restarts from the leader's value on the new shard: its re-score, queued first, sets it (restartFrom).
+    // R restarts from the leader's value on the new shard: its re-score, queued first, sets it (rescored).
     fresh.leaderSubmissionId = await this.exposures.leader(manager, task.id);
     await this.exposures.save(manager, fresh);
     await this.exposures.queueRescores(manager, task.id, fresh.id, true);
@@ -129,20 +178,58 @@ export class ExposureService {
   }
 
   /**
-   * A re-score's result (DECISIONS §17), in the decision transaction of its job. The leader's first re-score on a
-   * shard restarts R (no bits); any other goes through the release rule as a new result would. Null when the job
-   * belongs to a shard retired since (its verification is kept, nothing is released).
+   * A re-score's result (DECISIONS §17), in the decision transaction of its job; `raw` null when the replay failed.
+   * The leader's re-score on a shard whose R awaits it restarts R from its new value, better or worse (no bits), and
+   * then releases in order what was held meanwhile; another result waits for it, or goes through the release rule
+   * as a new result would. A job of a shard retired since releases nothing.
    */
-  async rescored(manager: EntityManager, task: TaskEntity, submissionId: string, exposureId: string | null, raw: number): Promise<RescoreOutcome | null> {
-    if (exposureId === null || !ExposureService.governs(task)) return { kind: 'restart', released: raw, release: null, exposureId: null, changed: null };
-    const exposure = await this.exposures.active(manager, task.id);
-    if (exposure === null || exposure.id !== exposureId) return null;
-    if (exposure.leaderSubmissionId === submissionId && exposure.releasedBest === null) {
-      const changed = await this.restartFrom(manager, task, submissionId, raw);
-      return { kind: 'restart', released: onGrid(raw, releaseStep(task)), release: ReleaseState.Improved, exposureId, changed };
+  async rescored(
+    manager: EntityManager,
+    task: TaskEntity,
+    submissionId: string,
+    exposureId: string | null,
+    observed: { raw: number | null; perItem?: readonly number[] | null },
+    scoredOn?: string | null,
+  ): Promise<RescoreOutcome> {
+    const { raw, perItem } = observed;
+    const quiet = { release: null, released: null, changed: null, releasesHeld: false };
+    if (exposureId === null || !ExposureService.governs(task)) {
+      return { ...quiet, kind: raw === null ? 'none' : 'restart', released: raw, exposureId: null, withheld: false };
     }
-    const recorded = await this.record(manager, task, submissionId, await this.decide(manager, task, raw));
-    return { kind: 'release', ...recorded };
+    const exposure = await this.exposures.active(manager, task.id);
+    const onActive = exposure !== null && scoredOnShard(exposure, scoredOn);
+    // Recorded with the exposure of the shard it was scored on: the active one keeps it private until it retires.
+    const recordedOn = { exposureId: onActive ? exposure.id : exposureId, withheld: onActive };
+    if (exposure === null || exposure.id !== exposureId) return { ...quiet, ...recordedOn, kind: 'none' };
+    if (exposure.leaderSubmissionId === submissionId && exposure.releasedBest === null) {
+      if (raw === null) return { ...quiet, ...recordedOn, kind: 'none', releasesHeld: true };
+      exposure.releasedBest = onGrid(raw, releaseStep(task));
+      await this.exposures.save(manager, exposure);
+      const changed = changeOf(task, exposure, false);
+      return { ...recordedOn, kind: 'restart', release: ReleaseState.Improved, released: exposure.releasedBest, changed, releasesHeld: true };
+    }
+    if (raw === null) return { ...quiet, ...recordedOn, kind: 'none' };
+    if (await this.awaitsLeader(manager, exposure)) return { ...quiet, ...recordedOn, kind: 'wait', release: ReleaseState.HeldForRotation };
+    const recorded = await this.record(manager, task, submissionId, await this.decide(manager, task, raw, undefined, perItem));
+    return { ...recorded, withheld: true, kind: 'release', releasesHeld: false };
+  }
+
+  /**
+   * The results held while R awaited the leader's re-score, through the release rule in the order they came back, on
+   * their raw metric on this shard, each applied by `apply` before the next; one that would overspend rotates the
+   * shard, and the rest are re-scored on the next one.
+   */
+  async releaseHeld(manager: EntityManager, task: TaskEntity, apply: (held: HeldRelease) => Promise<void>): Promise<void> {
+    const exposure = await this.exposures.active(manager, task.id);
+    if (exposure === null) return;
+    for (const { verificationId, submissionId, raw, perItem } of await this.exposures.heldOn(manager, exposure.id, exposure.shardSha256)) {
+      await this.deriveBudget(manager, task, exposure, perItem);
+      const candidate = await this.candidate(manager, exposure, raw, perItem);
+      const recorded = await this.record(manager, task, submissionId, { exposure, outcome: decideRelease(releaseRule(task), stateOf(exposure), candidate) });
+      await this.exposures.setVerificationRelease(manager, verificationId, recorded.release, recorded.released);
+      await apply({ ...recorded, submissionId });
+      if (recorded.release === ReleaseState.HeldForRotation) return;
+    }
   }
 
   /**
@@ -162,15 +249,6 @@ export class ExposureService {
     exposure.releasedBest = null;
     await this.exposures.save(manager, exposure);
     return { queued: await this.exposures.queueRescores(manager, task.id, exposure.id, true), changed: changeOf(task, exposure, false) };
-  }
-
-  /** The leader re-scored on a new shard: R restarts from its value on the grid (the restart costs no bits). */
-  async restartFrom(manager: EntityManager, task: TaskEntity, leaderSubmissionId: string, raw: number): Promise<ExposureChanged> {
-    const exposure = await this.activeOrFirst(manager, task);
-    exposure.releasedBest = onGrid(raw, releaseStep(task));
-    exposure.leaderSubmissionId = leaderSubmissionId;
-    await this.exposures.save(manager, exposure);
-    return changeOf(task, exposure, false);
   }
 
   /** The task's exposure as `/tasks/{id}` shows it; null when the task has no enabled budget. */
@@ -201,6 +279,11 @@ export class ExposureService {
   private activeOrFirst(manager: EntityManager, task: TaskEntity): Promise<HeldoutExposureEntity> {
     return this.exposures.ensureActive(manager, task.id, budgetBitsOf(task));
   }
+}
+
+/** Whether a result scored on `scoredOn` (undefined: not known) was scored on this exposure's shard. */
+function scoredOnShard(exposure: HeldoutExposureEntity, scoredOn: string | null | undefined): boolean {
+  return scoredOn === undefined || scoredOn === null || exposure.shardSha256 === null || scoredOn === exposure.shardSha256;
 }
 
 function stateOf(exposure: HeldoutExposureEntity): ReleaseOutcome['state'] {

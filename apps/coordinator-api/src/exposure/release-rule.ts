@@ -60,13 +60,17 @@ export function onGrid(value: number, step: number): number {
   return Number((Math.round(value / step) * step).toPrecision(12));
 }
 
+/** The sample standard deviation of at least two values. */
+export function spread(values: readonly number[]): number {
+  const n = values.length;
+  const mean = values.reduce((sum, value) => sum + value, 0) / n;
+  return Math.sqrt(values.reduce((sum, value) => sum + (value - mean) * (value - mean), 0) / (n - 1));
+}
+
 /** The threshold a candidate must beat R by: `max(step, s/√n)` with `s` the paired per-item spread when known. */
 export function releaseThreshold(step: number, pairedDifferences: readonly number[] | null | undefined): number {
   if (!pairedDifferences || pairedDifferences.length < 2) return step;
-  const n = pairedDifferences.length;
-  const mean = pairedDifferences.reduce((sum, d) => sum + d, 0) / n;
-  const variance = pairedDifferences.reduce((sum, d) => sum + (d - mean) * (d - mean), 0) / (n - 1);
-  return Math.max(step, Math.sqrt(variance) / Math.sqrt(n));
+  return Math.max(step, spread(pairedDifferences) / Math.sqrt(pairedDifferences.length));
 }
 
 /**

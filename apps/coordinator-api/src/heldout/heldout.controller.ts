@@ -76,8 +76,10 @@ export class HeldoutController {
   @Get('tasks/:task_id/heldout/verifications')
   @Admin()
   @ApiOperation({
-    summary: "Which held-out shard each of a task's verifications used",
-    description: 'Admin only, newest first: the audit trail of private held-out delivery.',
+    summary: "Which held-out shard each of a task's verifications used, with its raw metrics",
+    description:
+      'Admin only, newest first: the audit trail of private held-out delivery. Under a held-out budget it carries the raw ' +
+      'metrics the public does not see until their shard retires (DECISIONS §17), beside what each result released.',
   })
   @ApiParam(TASK_ID)
   @ApiOkResponse({ type: HeldoutVerificationDto, isArray: true, description: 'The verifications with their shards.' })
@@ -91,6 +93,11 @@ export class HeldoutController {
       status: use.status,
       heldout_sha256: use.heldoutSha256,
       heldout_name: use.heldoutName,
+      metric_value: use.metricValue,
+      observed_metrics: use.observedMetrics,
+      release: use.release,
+      released_metric_value: use.releasedMetricValue,
+      metric_withheld: use.metricWithheld,
       created_at: use.createdAt.toISOString(),
     }));
   }

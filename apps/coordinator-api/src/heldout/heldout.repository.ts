@@ -1,7 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { ValidatorJobStatus } from '@rcs/contracts';
-import { nullableTextColumn, nullableTimestampColumn, queryOneRow, queryRows, SqlRow, textColumn, timestampColumn } from '@rcs/persistence';
+import { ReleaseState, ValidatorJobStatus } from '@rcs/contracts';
+import {
+  booleanColumn,
+  enumColumn,
+  nullableFloatColumn,
+  nullableTextColumn,
+  nullableTimestampColumn,
+  queryOneRow,
+  queryRows,
+  SqlRow,
+  textColumn,
+  timestampColumn,
+} from '@rcs/persistence';
 import { HeldoutShardEntity } from './entities/heldout-shard.entity';
 
 export interface NewShard {
@@ -32,6 +43,12 @@ export interface ShardUse {
   status: string;
   heldoutSha256: string | null;
   heldoutName: string | null;
+  /** The raw metric and what it released (DECISIONS §17): admins read them before the shard retires. */
+  metricValue: number | null;
+  observedMetrics: Record<string, unknown>;
+  release: ReleaseState | null;
+  releasedMetricValue: number | null;
+  metricWithheld: boolean;
   createdAt: Date;
 }
 
@@ -141,7 +158,8 @@ export class HeldoutRepository {
   shardUses(manager: EntityManager, taskId: string): Promise<ShardUse[]> {
     return queryRows(
       manager,
-      `SELECT v.id, v.job_id, v.submission_id, v.validator_hotkey, v.status, v.heldout_sha256, h.name AS heldout_name, v.created_at
+      `SELECT v.id, v.job_id, v.submission_id, v.validator_hotkey, v.status, v.heldout_sha256, h.name AS heldout_name, v.created_at,
+              v.metric_value, v.observed_metrics, v.release, v.released_metric_value, v.metric_withheld
        FROM verifications v
        LEFT JOIN heldout_shards h ON h.task_id = v.task_id AND h.sha256 = v.heldout_sha256
        WHERE v.task_id = $1
@@ -155,6 +173,11 @@ export class HeldoutRepository {
         status: textColumn(row, 'status'),
         heldoutSha256: nullableTextColumn(row, 'heldout_sha256'),
         heldoutName: nullableTextColumn(row, 'heldout_name'),
+        metricValue: nullableFloatColumn(row, 'metric_value'),
+        observedMetrics: row.observed_metrics as Record<string, unknown>,
+        release: row.release === null ? null : enumColumn(row, 'release', ReleaseState),
+        releasedMetricValue: nullableFloatColumn(row, 'released_metric_value'),
+        metricWithheld: booleanColumn(row, 'metric_withheld'),
         createdAt: timestampColumn(row, 'created_at'),
       }),
     );

@@ -14,6 +14,8 @@ export interface ObservedResult {
   observedMetrics: Record<string, unknown>;
   notes: string | null;
   replayLog: string | null;
+  /** The task metric per held-out item (`per_item`), when the benchmark reported it. */
+  perItem?: number[] | null;
 }
 
 /** The metric names a result is read with. */
@@ -53,6 +55,7 @@ export function toObservedResult(body: VerifyDto): ObservedResult {
     observedMetrics: asStoredJson(body.observed_metrics),
     notes: body.notes,
     replayLog: body.replay_log,
+    perItem: body.per_item,
   };
 }
 

@@ -5,7 +5,7 @@ import { DecisionTransaction, Verdict } from '../decisions/decisions.module';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { VerificationEntity } from './entities/verification.entity';
 import { ObservedResult, observedNumber } from './observed-result';
-import { VerificationsRepository } from './verifications.repository';
+import { NewVerification, VerificationsRepository } from './verifications.repository';
 
 /** One validator decision on one submission, about to be recorded. */
 export interface ValidatorDecision {
@@ -46,9 +46,24 @@ export class AcceptedWithoutMetricError extends Error {
 export class SubmissionDecider {
   constructor(private readonly verifications: VerificationsRepository) {}
 
-  /** A re-score job's result: the submission stays decided; its release, R and the best may move (DecisionTransaction.rescore). */
-  rescore(tx: DecisionTransaction, decision: ValidatorDecision, exposureId: string | null): Promise<VerificationEntity> {
-    return recordRescore(this.verifications, tx, decision, exposureId);
+  /** A re-score job's result (DECISIONS §17): the submission stays decided; its release, R and the best may move (DecisionTransaction.rescore). */
+  async rescore(tx: DecisionTransaction, decision: ValidatorDecision, exposureId: string | null): Promise<VerificationEntity> {
+    const { task, result } = decision;
+    const metric = observedNumber(result.observedMetrics, task.metricName);
+    const accepted = result.status === VerificationStatus.Accepted && metric !== null;
+    // A failed replay still comes back: R stops waiting for a leader that has no value on the new shard.
+    const observed = accepted ? { raw: metric, perItem: result.perItem } : { raw: null };
+    const outcome = await tx.rescore(task, decision.submissionId, exposureId, observed, decision.scoredOn);
+    return this.verifications.insert(
+      tx.manager,
+      verificationRow(decision, metric, {
+        release: outcome.release,
+        releasedMetricValue: outcome.released,
+        exposureId: outcome.exposureId,
+        // Raw stays private while the shard it was scored on is in use; a task without a budget re-scores in the open.
+        metricWithheld: outcome.withheld,
+      }),
+    );
   }
 
   /** The verification recorded, or null when the submission was already decided (nothing written). */
@@ -57,41 +72,29 @@ export class SubmissionDecider {
     const metric = observedNumber(result.observedMetrics, task.metricName);
     const secondary = observedNumber(result.observedMetrics, task.secondaryMetricName);
     const verdict = verdictOf(decision.submissionId, result.status, metric, secondary);
-    const submission = await tx.decideSubmission({ task, submissionId: decision.submissionId, verdict, scoredOn: decision.scoredOn });
+    const submission = await tx.decideSubmission({ task, submissionId: decision.submissionId, verdict, scoredOn: decision.scoredOn, perItem: result.perItem });
     if (submission === null) return null;
     const release = tx.release;
-    return this.verifications.insert(tx.manager, {
-      submissionId: submission.id,
-      jobId: decision.jobId,
-      taskId: task.id,
-      validatorHotkey: decision.validatorHotkey,
-      status: result.status,
-      metricName: task.metricName,
-      metricValue: metric,
-      observedMetrics: result.observedMetrics,
-      notes: result.notes,
-      replayLog: result.replayLog,
-      // Under a held-out budget the raw metric stays with validators and admins until its shard retires (DECISIONS §17).
-      release: release?.release ?? null,
-      releasedMetricValue: release?.released ?? null,
-      exposureId: release?.exposureId ?? null,
-      metricWithheld: release !== null,
-    });
+    return this.verifications.insert(
+      tx.manager,
+      verificationRow(decision, metric, {
+        release: release?.release ?? null,
+        releasedMetricValue: release?.released ?? null,
+        exposureId: release?.exposureId ?? null,
+        // Under a held-out budget the raw metric stays with validators and admins until its shard retires (DECISIONS §17).
+        metricWithheld: release !== null,
+      }),
+    );
   }
 }
 
-/** The verification of a re-score, after its release (DECISIONS §17); see SubmissionDecider.rescore. */
-export async function recordRescore(
-  verifications: VerificationsRepository,
-  tx: DecisionTransaction,
-  decision: ValidatorDecision,
-  exposureId: string | null,
-): Promise<VerificationEntity> {
+/** What a verification records of its release (DECISIONS §17); all null and not withheld for a task without a budget. */
+type ReleaseColumns = Pick<NewVerification, 'release' | 'releasedMetricValue' | 'exposureId' | 'metricWithheld'>;
+
+/** The verification row of a validator decision or re-score: the observed result, and what its release did. */
+function verificationRow(decision: ValidatorDecision, metric: number | null, release: ReleaseColumns): NewVerification {
   const { task, result } = decision;
-  const metric = observedNumber(result.observedMetrics, task.metricName);
-  const accepted = result.status === VerificationStatus.Accepted && metric !== null;
-  const outcome = accepted ? await tx.rescore(task, decision.submissionId, exposureId, metric) : null;
-  return verifications.insert(tx.manager, {
+  return {
     submissionId: decision.submissionId,
     jobId: decision.jobId,
     taskId: task.id,
@@ -102,12 +105,9 @@ export async function recordRescore(
     observedMetrics: result.observedMetrics,
     notes: result.notes,
     replayLog: result.replayLog,
-    release: outcome?.release ?? null,
-    releasedMetricValue: outcome?.released ?? null,
-    exposureId,
-    // Raw stays private while its shard is in use; a task without a budget re-scores in the open.
-    metricWithheld: exposureId !== null,
-  });
+    perItem: result.perItem ?? null,
+    ...release,
+  };
 }
 
 function verdictOf(submissionId: string, status: VerificationStatus, metric: number | null, secondary: number | null): Verdict {

@@ -18,8 +18,8 @@ export class VerificationsRepository {
       // clock_timestamp(), not now(): decisions of a task commit in lock order, not in transaction-start order.
       `INSERT INTO verifications
          (submission_id, job_id, task_id, validator_hotkey, status, metric_name, metric_value, observed_metrics, notes, replay_log,
-          release, released_metric_value, exposure_id, metric_withheld, created_at, heldout_sha256)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, clock_timestamp(),
+          release, released_metric_value, exposure_id, metric_withheld, per_item, created_at, heldout_sha256)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15::jsonb, clock_timestamp(),
                -- The held-out shard the job was given: the audit of which data decided (DECISIONS.md §6).
                (SELECT heldout_sha256 FROM validator_jobs WHERE id = $2))
        RETURNING id`,
@@ -38,6 +38,7 @@ export class VerificationsRepository {
         verification.releasedMetricValue,
         verification.exposureId,
         verification.metricWithheld,
+        verification.perItem === null ? null : JSON.stringify(verification.perItem),
       ],
     );
   }

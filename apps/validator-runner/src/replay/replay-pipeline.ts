@@ -31,6 +31,8 @@ export interface ReplayResult {
   replayLog: string;
   /** Milliseconds per phase that ran, and `total`. */
   timings: Record<string, number>;
+  /** The task metric per held-out item, when an accepted benchmark reported `per_item` (coordinator only, never logged). */
+  perItem?: number[];
 }
 
 /** A validator job as the scan answers it, as much of it as a replay reads (the queue's job name is `ReplayJob`). */
@@ -355,7 +357,9 @@ export class ReplayPipeline {
     const limitsHit = bench.exitCode === 0 ? '' : await this.limitsHit(run, bench);
     const verdict = benchmarkVerdict(bench, { metricName: spec.metric_name, observed, read, source, limitsHit, ...phase });
     // A failed run posts no metric: what it printed is no observation the coordinator should weigh.
-    return { status: verdict.status, observedMetrics: verdict.status === VerificationStatus.Error ? {} : observed, notes: verdict.notes };
+    if (verdict.status === VerificationStatus.Error) return { status: verdict.status, observedMetrics: {}, notes: verdict.notes };
+    const perItem = read !== null && 'perItem' in read && source === spec.result_path ? read.perItem : undefined;
+    return { status: verdict.status, observedMetrics: observed, notes: verdict.notes, ...(perItem === undefined ? {} : { perItem }) };
   }
 
   /** `; it hit …` naming the sandbox limits a failed command ran into (the workspace quota, the file size limit), or ''. */

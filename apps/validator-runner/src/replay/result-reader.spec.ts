@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchmarkReason, lastMetricInOutput, metricsFromJson, readResultFile, REASON_MAX_CHARS, taskMetrics } from './result-reader';
+import { MAX_PER_ITEM } from '@rcs/contracts';
+import { benchmarkReason, lastMetricInOutput, metricsFromJson, perItemFromJson, readResultFile, REASON_MAX_CHARS, taskMetrics } from './result-reader';
 
 describe('result file', () => {
   let root: string;
@@ -24,6 +25,17 @@ describe('result file', () => {
   it("carries a failed benchmark's one-line reason from the top-level error string", async () => {
     writeFileSync(join(workspace, 'out', 'refused.json'), JSON.stringify({ error: ' Ineligible: 12.0 % rescue, over the cap of 10 %. ' }));
     expect(await readResultFile(workspace, 'out/refused.json', 1024)).toEqual({ metrics: {}, named: ['error'], reason: 'Ineligible: 12.0 % rescue, over the cap of 10 %.' });
+  });
+
+  it('carries the per-item values of `per_item` for the coordinator\'s release rule (DECISIONS §17)', async () => {
+    writeFileSync(join(workspace, 'out', 'items.json'), JSON.stringify({ loss: 0.5, per_item: [1, 0, 0.5, 1] }));
+    expect(await readResultFile(workspace, 'out/items.json', 1024)).toEqual({ metrics: { loss: 0.5 }, named: ['loss', 'per_item'], perItem: [1, 0, 0.5, 1] });
+  });
+
+  it('takes per_item only as 2..MAX_PER_ITEM finite numbers', () => {
+    expect(perItemFromJson({ per_item: [0, 1] })).toEqual([0, 1]);
+    for (const bad of [[1], [0, 'x'], [0, null], { a: 1 }, 'x', Array.from({ length: MAX_PER_ITEM + 1 }, () => 0)]) expect(perItemFromJson({ per_item: bad })).toBeNull();
+    expect(perItemFromJson([0, 1])).toBeNull();
   });
 
   it('takes no reason that is not one short line of printable ASCII, which bounds what a benchmark can publish', () => {

@@ -1,8 +1,12 @@
 import { lstat, open, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { MAX_PER_ITEM } from '@rcs/contracts';
 
-/** A read result file: its finite metrics, every key it names (finite or not), and its one-sentence `error`; or why it could not be read. */
-export type ResultFileRead = { metrics: Record<string, number>; named: string[]; reason?: string } | { problem: string; tooLarge?: true };
+/**
+ * A read result file: its finite metrics, every key it names (finite or not), its one-sentence `error` and its
+ * `per_item` values; or why it could not be read.
+ */
+export type ResultFileRead = { metrics: Record<string, number>; named: string[]; reason?: string; perItem?: number[] } | { problem: string; tooLarge?: true };
 
 /** The longest benchmark reason a verification's public notes carry. */
 export const REASON_MAX_CHARS = 240;
@@ -52,7 +56,20 @@ export async function readResultFile(workspace: string, resultPath: string, maxB
   const object = value as Record<string, unknown>;
   const named = [...Object.keys(object), ...(isObject(object.metrics) ? Object.keys(object.metrics) : [])];
   const reason = benchmarkReason(value);
-  return reason === null ? { metrics, named } : { metrics, named, reason };
+  const perItem = perItemFromJson(value);
+  return { metrics, named, ...(reason === null ? {} : { reason }), ...(perItem === null ? {} : { perItem }) };
+}
+
+/**
+ * The task metric per held-out item (`per_item`: an array of 2..MAX_PER_ITEM finite numbers), for the coordinator's
+ * release rule under a held-out budget (DECISIONS §17); null when absent or anything else. Posted to the coordinator
+ * only, which never shows it: per item, it says what the held-out data holds.
+ */
+export function perItemFromJson(value: unknown): number[] | null {
+  if (!isObject(value) || !Array.isArray(value.per_item)) return null;
+  const items: unknown[] = value.per_item;
+  if (items.length < 2 || items.length > MAX_PER_ITEM) return null;
+  return items.every((item): item is number => typeof item === 'number' && Number.isFinite(item)) ? (items as number[]) : null;
 }
 
 /**

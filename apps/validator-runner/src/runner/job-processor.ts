@@ -17,6 +17,7 @@ export function toResultBody(job: Pick<ValidatorJobDto, 'submission_id'>, result
   return {
     status: result.status,
     observed_metrics: result.observedMetrics,
+    per_item: result.perItem ?? null,
     notes: result.notes,
     replay_log: result.replayLog,
     submission_id: job.submission_id,

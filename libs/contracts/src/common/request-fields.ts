@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEnum, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsEnum, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { VERDICT_STATUSES } from '../enums';
 import { enumName } from './api-fields';
 import { IsMetricRecord, MaxProperties } from './validators';
@@ -60,6 +60,20 @@ export function FilterText(description: string): PropertyDecorator {
 /** A list query's optional filter on a wire enumeration of `enums.ts`. */
 export function FilterEnum(values: object, description: string): PropertyDecorator {
   return stacked(ApiPropertyOptional({ description, enum: values, enumName: enumName(values) }), IsOptional(), IsEnum(values));
+}
+
+/** Most per-item values one result may carry: 20,000 numbers stay well inside a request body. */
+export const MAX_PER_ITEM = 20_000;
+
+/** Per-item values of a replay's task metric, in the held-out data's order: finite numbers, optional (default null). */
+export function PerItemField(description: string): PropertyDecorator {
+  return stacked(
+    ApiPropertyOptional({ description, type: 'array', items: { type: 'number' }, maxItems: MAX_PER_ITEM, nullable: true, default: null }),
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(MAX_PER_ITEM),
+    IsNumber({ allowNaN: false, allowInfinity: false }, { each: true }),
+  );
 }
 
 /** Most metrics one object may carry. */

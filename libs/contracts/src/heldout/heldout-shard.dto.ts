@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ApiDateTime, ApiInteger, ApiText, ApiTextOrNull } from '../common/api-fields';
+import { ReleaseState } from '../enums';
+import { ApiDateTime, ApiEnumOrNull, ApiInteger, ApiJsonObject, ApiNumberOrNull, ApiText, ApiTextOrNull } from '../common/api-fields';
 
 /**
  * The header naming an uploaded shard (`POST /api/v1/tasks/{task_id}/heldout`, whose body is the raw bytes):
@@ -49,6 +50,21 @@ export class HeldoutVerificationDto {
 
   @ApiTextOrNull('Name of that shard, while the task still holds it.')
   heldout_name!: string | null;
+
+  @ApiNumberOrNull('Raw observed value of the task metric, when the replay produced one; under a held-out budget the public sees it only once its shard retires (DECISIONS §17).')
+  metric_value!: number | null;
+
+  @ApiJsonObject('Raw metrics the replay produced.')
+  observed_metrics!: Record<string, unknown>;
+
+  @ApiEnumOrNull(ReleaseState, 'Under a held-out budget, what this result released (`improved`, `not_significant`, `held_for_rotation`); null otherwise.')
+  release!: ReleaseState | null;
+
+  @ApiNumberOrNull('Under a held-out budget, the value the public sees for it (the released best R when it released nothing); null otherwise.')
+  released_metric_value!: number | null;
+
+  @ApiProperty({ type: Boolean, description: 'Whether the public still sees only the released value: its shard is in use.' })
+  metric_withheld!: boolean;
 
   @ApiDateTime('When the verification was recorded.')
   created_at!: string;

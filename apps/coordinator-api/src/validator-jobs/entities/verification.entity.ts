@@ -65,6 +65,10 @@ export class VerificationEntity {
   @ForeignKeyColumn(() => HeldoutExposureEntity, 'verifications_exposure_id_fkey', nullable)
   exposureId!: string | null;
 
+  /** The task metric per held-out item, when the benchmark reported `per_item`: for the release rule only, never public. */
+  @JsonbColumn(nullable)
+  perItem!: number[] | null;
+
   /** True while the raw metric is for validators and admins only: until its shard retires. */
   @Column({ type: 'boolean', default: false })
   metricWithheld!: boolean;
