@@ -1,12 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
-import { keypairFromUri } from '@rcs/auth';
 import type { BestResultChangeDto, BestResultDto, TaskDto, VerificationSummaryDto } from '@rcs/contracts';
-import { benchTaskBody, callService, childProcessBaseEnv, SseClient, startCoordinatorProcess, suiteTempDir, type RunningCoordinator } from '@rcs/testing';
+import { benchTaskBody, callService, SseClient, suiteTempDir, type RunningCoordinator } from '@rcs/testing';
 import { EXIT } from '../src/errors';
+import { createTaskWithRcs, git, originRepo, startCoordinatorWithValidator, validatorOnce } from './support/bench-round';
 import { rcs } from './support/run-cli';
 
 /**
@@ -67,20 +66,6 @@ function balancedShard(n: number, random: () => number): string {
 
 const randomLabels = (random: () => number): string => Array.from({ length: N }, () => (random() < 0.5 ? '1' : '0')).join('');
 
-function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@rcs.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8' }).trim();
-}
-
-/** The runner's bwrap sandbox where it is installed; else unconfined (the benchmark is this test's own script). */
-function sandboxEnv(): NodeJS.ProcessEnv {
-  try {
-    execFileSync('which', ['bwrap'], { stdio: 'ignore' });
-    return {};
-  } catch {
-    return { SANDBOX: 'none', SANDBOX_ALLOW_NONE: 'true' };
-  }
-}
-
 interface Outcome {
   best: number;
   /** How many submissions ended in each release state (`exact` without a budget). */
@@ -105,22 +90,14 @@ describe('the exposure attack through rcs: k random label files, exact release v
   let baseRef: string;
 
   beforeAll(async () => {
-    validatorUri = mnemonicGenerate();
-    coordinator = await startCoordinatorProcess({
-      validatorHotkey: (await keypairFromUri(validatorUri)).address,
+    ({ coordinator, validatorUri } = await startCoordinatorWithValidator({
       database: 'cli_exposure',
       env: { HELDOUT_STORE_DIR: join(dir, 'store'), CLAIM_RATE_LIMIT_MAX: '10000', SUBMISSION_RATE_LIMIT_MAX: '10000' },
-    });
+    }));
     events = await SseClient.connect(`${coordinator.url}/api/v1/events`);
-    const origin = join(dir, 'origin');
-    mkdirSync(origin);
-    git(origin, 'init', '-q', '-b', 'main');
-    writeFileSync(join(origin, 'bench.py'), BENCH_PY);
-    writeFileSync(join(origin, 'labels.txt'), `${'0'.repeat(N)}\n`);
-    git(origin, 'add', '.');
-    git(origin, 'commit', '-q', '-m', 'labels');
-    baseRef = git(origin, 'rev-parse', 'HEAD');
-    git(dir, 'clone', '-q', origin, join(dir, 'clone'));
+    const origin = originRepo(dir, { 'bench.py': BENCH_PY, 'labels.txt': `${'0'.repeat(N)}\n` }, 'labels');
+    baseRef = origin.ref;
+    git(dir, 'clone', '-q', origin.path, join(dir, 'clone'));
     miner = { HOME: join(dir, 'home'), RCS_COORDINATOR_URL: coordinator.url, RCS_KEY_URI: mnemonicGenerate(), RCS_ADMIN_TOKEN: coordinator.adminToken };
   }, 180_000);
 
@@ -130,7 +107,6 @@ describe('the exposure attack through rcs: k random label files, exact release v
   });
 
   async function createTask(name: string, overrides: Record<string, unknown>, shards: string[]): Promise<string> {
-    const file = join(dir, `${name}.json`);
     const body = benchTaskBody(`file://${join(dir, 'origin')}`, baseRef, {
       slug: `${name}-${randomBytes(4).toString('hex')}`,
       title: `Exposure attack (${name})`,
@@ -138,10 +114,7 @@ describe('the exposure attack through rcs: k random label files, exact release v
       validator_benchmark_env: { HELDOUT_SHARD: 'coordinator' },
       ...overrides,
     });
-    writeFileSync(file, JSON.stringify(body));
-    const created = await rcs(['admin', 'task', 'create', '--file', file, '--json'], miner);
-    expect(created.code === EXIT.ok ? created.code : created.stderr).toBe(EXIT.ok);
-    const taskId = (JSON.parse(created.stdout) as { id: string }).id;
+    const taskId = await createTaskWithRcs(dir, body, miner);
     for (const [index, labels] of shards.entries()) {
       const upload = await fetch(`${coordinator.url}/api/v1/tasks/${taskId}/heldout`, {
         method: 'POST',
@@ -167,17 +140,7 @@ describe('the exposure attack through rcs: k random label files, exact release v
   async function replayAll(): Promise<number> {
     let replays = 0;
     for (;;) {
-      const run = await rcs(['validator', 'once'], {
-        ...childProcessBaseEnv(),
-        ...sandboxEnv(),
-        HOME: join(dir, 'home'),
-        RCS_COORDINATOR_URL: coordinator.url,
-        RCS_KEY_URI: validatorUri,
-        ALLOW_LOCAL_REPOSITORIES: 'true',
-        RUNNER_WORK_DIR: join(dir, 'work'),
-        RUNNER_SCAN_LIMIT: '16',
-        RUNNER_CONCURRENCY: '1',
-      });
+      const run = await validatorOnce(dir, coordinator.url, validatorUri, { RUNNER_SCAN_LIMIT: '16', RUNNER_CONCURRENCY: '1' });
       const output = `${run.stdout}${run.stderr}`;
       expect(run.code === 0 ? 0 : output).toBe(0);
       const leased = Number(/leased (\d+) job/.exec(output)?.[1] ?? 'NaN');

@@ -5,7 +5,7 @@ import { ReleaseState, SubmissionStatus } from '@rcs/contracts';
 import { inTransaction } from '@rcs/persistence';
 import { BestResultConsideration, BestResultsService } from '../best-results/best-results.service';
 import { BestChanged, DomainEvents, SubmissionDecided } from '../events/domain-events';
-import { ExposureChanged, ExposureService, RecordedRelease, RescoreOutcome } from '../exposure/exposure.module';
+import { ExposureChanged, ExposureService, RecordedRelease, RescoreInput, RescoreOutcome } from '../exposure/exposure.module';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';
 import { SubmissionsRepository } from '../submissions/submissions.module';
 import { TaskEntity } from '../tasks/entities/task.entity';
@@ -164,16 +164,11 @@ export class DecisionTransaction {
    * decided before: the leader's restarts R and the best from its new value, better or worse, and then releases what
    * was held meanwhile; another's waits for it, or is released as a new result would be and may become the best.
    */
-  async rescore(
-    task: TaskEntity,
-    submissionId: string,
-    exposureId: string | null,
-    observed: { raw: number | null; perItem?: readonly number[] | null },
-    scoredOn?: string | null,
-  ): Promise<RescoreOutcome> {
+  async rescore(task: TaskEntity, input: RescoreInput): Promise<RescoreOutcome> {
     if (!this.locked.has(task.id)) throw new TaskNotLockedError(task.id);
+    const { submissionId } = input;
     const exposure = this.services.exposure;
-    const outcome = await exposure.rescored(this.manager, task, submissionId, exposureId, observed, scoredOn);
+    const outcome = await exposure.rescored(this.manager, task, input);
     if (outcome.changed) this.announce.exposureChanges.push(outcome.changed);
     if (outcome.kind === 'restart' && outcome.released !== null) {
       const submission = await this.repositories.submissions.get(this.manager, submissionId);

@@ -9,4 +9,4 @@ import { ExposureService } from './exposure.service';
 })
 export class ExposureModule {}
 
-export { ExposureService, type ExposureChanged, type PendingRelease, type RecordedRelease, type HeldRelease, type RescoreOutcome } from './exposure.service';
+export { ExposureService, type ExposureChanged, type PendingRelease, type RecordedRelease, type HeldRelease, type RescoreInput, type RescoreOutcome } from './exposure.service';

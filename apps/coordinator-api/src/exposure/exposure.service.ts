@@ -50,6 +50,15 @@ export type HeldRelease = RecordedRelease & { submissionId: string };
  * from its raw value); `release`: released as a new result would be; `wait`: held until the leader's re-score is
  * back; `none`: nothing released (a failed replay, or a job of a shard retired since).
  */
+/** A re-score job's result for the exposure: whose, on which exposure and shard, its raw metric (null when the replay failed). */
+export interface RescoreInput {
+  submissionId: string;
+  exposureId: string | null;
+  raw: number | null;
+  perItem?: readonly number[] | null;
+  scoredOn?: string | null;
+}
+
 export interface RescoreOutcome {
   kind: 'restart' | 'release' | 'wait' | 'none';
   release: ReleaseState | null;
@@ -183,15 +192,8 @@ export class ExposureService {
    * then releases in order what was held meanwhile; another result waits for it, or goes through the release rule
    * as a new result would. A job of a shard retired since releases nothing.
    */
-  async rescored(
-    manager: EntityManager,
-    task: TaskEntity,
-    submissionId: string,
-    exposureId: string | null,
-    observed: { raw: number | null; perItem?: readonly number[] | null },
-    scoredOn?: string | null,
-  ): Promise<RescoreOutcome> {
-    const { raw, perItem } = observed;
+  async rescored(manager: EntityManager, task: TaskEntity, input: RescoreInput): Promise<RescoreOutcome> {
+    const { submissionId, exposureId, raw, perItem, scoredOn } = input;
     const quiet = { release: null, released: null, changed: null, releasesHeld: false };
     if (exposureId === null || !ExposureService.governs(task)) {
       return { ...quiet, kind: raw === null ? 'none' : 'restart', released: raw, exposureId: null, withheld: false };

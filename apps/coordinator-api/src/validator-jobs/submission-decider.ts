@@ -53,7 +53,7 @@ export class SubmissionDecider {
     const accepted = result.status === VerificationStatus.Accepted && metric !== null;
     // A failed replay still comes back: R stops waiting for a leader that has no value on the new shard.
     const observed = accepted ? { raw: metric, perItem: result.perItem } : { raw: null };
-    const outcome = await tx.rescore(task, decision.submissionId, exposureId, observed, decision.scoredOn);
+    const outcome = await tx.rescore(task, { submissionId: decision.submissionId, exposureId, ...observed, scoredOn: decision.scoredOn });
     return this.verifications.insert(
       tx.manager,
       verificationRow(decision, metric, {
