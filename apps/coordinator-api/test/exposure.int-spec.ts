@@ -267,6 +267,34 @@ describe('held-out exposure budget', () => {
     ]);
   });
 
+  it('ends the wait when the leader\'s re-score runs out of lease attempts: what was held for it is released, not held until the next rotation', async () => {
+    const budgeted = await setup.api.createTask({ heldout_budget: { step: 0.025 }, validator_benchmark_env: { HELDOUT_SHARD: 'coordinator' } });
+    await upload(budgeted.id, 'a.bin');
+    await upload(budgeted.id, 'b.bin');
+    const leader = await decided(budgeted.id, 0.4612);
+    const held = await decided(budgeted.id, 0.38);
+    expect(held.submission.release).toBe('held_for_rotation');
+    const early = await setup.api.pending(setup.people.eve, budgeted.id);
+    const jobs = await setup.api.leased(setup.people.alice, { task_id: budgeted.id, limit: 16 });
+    const jobOf = (submissionId: string): string => jobs.find((job) => job.submission_id === submissionId)?.job_id ?? 'none';
+    expectStatus(await setup.api.result(setup.people.alice, jobOf(early.id), { status: 'accepted', observed_metrics: { loss: 0.39 } }), 200);
+    const earlyRelease = async (): Promise<string | null | undefined> => (await setup.api.signed<SubmissionDto>(setup.people.eve, 'GET', `/api/v1/submissions/${early.id}`)).body.release;
+    expect(await earlyRelease()).toBe('held_for_rotation');
+
+    // The leader's re-score job loses its last lease: the sweeper ends it as a failed re-score.
+    await setup.api.query(`UPDATE validator_jobs SET attempts = 1000, lease_expires_at = now() - interval '1 second' WHERE id = $1`, [jobOf(leader.submission.id)]);
+    await setup.api.sweepLeases();
+    expect(await setup.api.query('SELECT status FROM validator_jobs WHERE id = $1', [jobOf(leader.submission.id)])).toEqual([{ status: 'completed' }]);
+    const leaderVerifications = await setup.api.query<{ status: string }>('SELECT status FROM verifications WHERE submission_id = $1 ORDER BY created_at', [leader.submission.id]);
+    expect(leaderVerifications.map((row) => row.status)).toEqual(['accepted', 'error']);
+    // The leader's submission stays as decided; the early result no longer waits, and is released.
+    expect((await setup.api.signed<SubmissionDto>(setup.people.dave, 'GET', `/api/v1/submissions/${leader.submission.id}`)).body.status).toBe('accepted');
+    expect(await earlyRelease()).toBe('improved');
+    expect((await best(budgeted.id)).submission_id).toBe(early.id);
+    // The held result still waits for its own re-score, which is leased and comes back as usual.
+    expectStatus(await setup.api.result(setup.people.alice, jobOf(held.submission.id), { status: 'accepted', observed_metrics: { loss: 0.41 } }), 200);
+  });
+
   it('uses the paired per-item spread against the leader when results report per_item, and derives a shard\'s budget from n and σ', async () => {
     /** n 0/1 values with `ones` ones at the given positions' start, as a benchmark's `per_item` of a 0/1 loss. */
     const items = (n: number, ones: (i: number) => boolean): number[] => Array.from({ length: n }, (_, i) => (ones(i) ? 1 : 0));

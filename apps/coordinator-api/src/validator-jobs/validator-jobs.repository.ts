@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { SubmissionStatus, ValidatorJobReason, ValidatorJobStatus } from '@rcs/contracts';
-import { intColumn, queryOneRow, queryRows, SqlRow, textColumn } from '@rcs/persistence';
+import { enumColumn, intColumn, nullableTextColumn, queryOneRow, queryRows, SqlRow, textColumn } from '@rcs/persistence';
 import { REPLAYED_MODES } from '../tasks/competition-modes';
 import { ValidatorJobEntity } from './entities/validator-job.entity';
 import type { RotationPair } from './heldout-rotation';
@@ -26,6 +26,10 @@ export interface ExhaustedJob {
   id: string;
   taskId: string;
   submissionId: string;
+  reason: ValidatorJobReason;
+  /** A re-score's exposure and the shard it was given (DECISIONS §17); null for a decide job. */
+  exposureId: string | null;
+  heldoutSha256: string | null;
   /** Expiries including this one. */
   expiries: number;
 }
@@ -137,7 +141,7 @@ export class ValidatorJobsRepository {
   findExhausted(manager: EntityManager, maxAttempts: number): Promise<ExhaustedJob[]> {
     return queryRows(
       manager,
-      `SELECT id, task_id, submission_id, attempts + 1 AS expiries FROM validator_jobs
+      `SELECT id, task_id, submission_id, reason, exposure_id, heldout_sha256, attempts + 1 AS expiries FROM validator_jobs
        WHERE status = $2 AND lease_expires_at <= now() AND attempts + 1 >= $1
        ORDER BY lease_expires_at, id`,
       [maxAttempts, ValidatorJobStatus.Leased],
@@ -145,6 +149,9 @@ export class ValidatorJobsRepository {
         id: textColumn(row, 'id'),
         taskId: textColumn(row, 'task_id'),
         submissionId: textColumn(row, 'submission_id'),
+        reason: enumColumn(row, 'reason', ValidatorJobReason),
+        exposureId: nullableTextColumn(row, 'exposure_id'),
+        heldoutSha256: nullableTextColumn(row, 'heldout_sha256'),
         expiries: intColumn(row, 'expiries'),
       }),
     );

@@ -210,17 +210,30 @@ export class ValidatorJobsService {
     });
   }
 
-  /** The submission of a job that ran out of lease attempts is decided as `error`; false when another sweep did it. */
+  /**
+   * The submission of a job that ran out of lease attempts is decided as `error`; false when another sweep did it.
+   * A re-score job that ran out ends as a failed re-score (DECISIONS §17): the submission stays decided, and a leader's
+   * ends the wait of what was held for it, which is then released, instead of holding it until the next rotation.
+   */
   private async decideExhausted(tx: DecisionTransaction, job: ExhaustedJob): Promise<boolean> {
     const task = await tx.lockTask(job.taskId);
     const note = `The validator lease expired ${job.expiries} times without a result; the coordinator stopped replaying this submission.`;
-    const verification = await this.decider.decide(tx, {
+    const decision = {
       task,
       submissionId: job.submissionId,
       jobId: job.id,
       validatorHotkey: COORDINATOR_HOTKEY,
       result: { status: VerificationStatus.Error, observedMetrics: {}, notes: note, replayLog: null },
-    });
+    };
+    if (job.reason === ValidatorJobReason.Rescore) {
+      const current = await this.jobs.find(tx.manager, job.id, { lock: true });
+      // Another replica's sweep, or a late result, ended it first.
+      if (!current || current.status !== ValidatorJobStatus.Leased) return false;
+      await this.decider.rescore(tx, { ...decision, scoredOn: job.heldoutSha256 }, job.exposureId);
+      if (!(await this.jobs.completeExhausted(tx.manager, job.id, note))) throw new JobCompletionLostError(job.id);
+      return true;
+    }
+    const verification = await this.decider.decide(tx, decision);
     const completed = await this.jobs.completeExhausted(tx.manager, job.id, note);
     // Its submission was decided another way (or by another replica's sweep): the job only needed closing.
     if (verification === null) return false;
