@@ -22,6 +22,7 @@ import { MinerTaskResults1764633600000 } from './migrations/1764633600000-miner-
 import { HeldoutExposure1765038000000 } from './migrations/1765038000000-heldout-exposure';
 import { RescoreJobs1765038100000 } from './migrations/1765038100000-rescore-jobs';
 import { VerificationPerItem1765038200000 } from './migrations/1765038200000-verification-per-item';
+import { PendingRescoreJobs1765038300000 } from './migrations/1765038300000-pending-rescore-jobs';
 import { MinerTaskResultEntity } from './miners/entities/miner-task-result.entity';
 import { RewardPolicyEntity } from './rewards/entities/reward-policy.entity';
 import { RewardSnapshotEntity } from './rewards/entities/reward-snapshot.entity';
@@ -73,4 +74,5 @@ export const COORDINATOR_MIGRATIONS: MigrationClass[] = [
   HeldoutExposure1765038000000,
   RescoreJobs1765038100000,
   VerificationPerItem1765038200000,
+  PendingRescoreJobs1765038300000,
 ];

@@ -345,6 +345,17 @@ describe('held-out exposure budget', () => {
     expectStatus(await setup.api.anonymous('POST', `/api/v1/tasks/${plain.id}/rescore`), 401);
   });
 
+  it('leases re-score jobs before older decide jobs, so the releases that wait for a leader\'s re-score do not wait for a backlog', async () => {
+    const plain = await setup.api.createTask();
+    const leader = await decided(plain.id, 0.42);
+    const older = await setup.api.pending(setup.people.eve, plain.id);
+    expectStatus(await setup.api.admin<RescoreResponseDto>('POST', `/api/v1/tasks/${plain.id}/rescore`), 200);
+    const [first] = await setup.api.leased(setup.people.alice, { task_id: plain.id, limit: 1 });
+    expect(first).toMatchObject({ reason: 'rescore', submission_id: leader.submission.id });
+    const [next] = await setup.api.leased(setup.people.alice, { task_id: plain.id, limit: 1 });
+    expect(next).toMatchObject({ reason: 'decide', submission_id: older.id });
+  });
+
   it('sets a budget on an existing task, and refuses a bad one with 422 and an unknown task with 404', async () => {
     const plain = await setup.api.createTask();
     const set = await setup.api.admin<TaskDto>('PUT', `/api/v1/tasks/${plain.id}/heldout-budget`, { bits: 48 });

@@ -58,29 +58,36 @@ const HAS_NAMED_SHARDS = `NOT EXISTS (
 @Injectable()
 export class ValidatorJobsRepository {
   /**
-   * Leases up to `limit` pending jobs, oldest first, to one validator. `SKIP LOCKED` lets concurrent
+   * Leases up to `limit` pending jobs to one validator: re-score jobs first (a rotated shard's leader and held results,
+   * DECISIONS §17: releases on the new shard wait for the leader's), then the oldest. `SKIP LOCKED` lets concurrent
    * scans pass each other's rows, so no job is ever handed to two validators. Only jobs of pending
    * submissions of standard or centerless tasks whose hardware the validator meets qualify: a job it
    * cannot run is never leased to it, so it never loses an attempt there.
    */
   async lease(manager: EntityManager, request: LeaseRequest): Promise<ValidatorJobEntity[]> {
-    const ids = await queryRows(
-      manager,
-      `WITH picked AS (
+    const eligible = (reason: ValidatorJobReason): string => `
          SELECT j.id, t.time_budget_seconds
          FROM validator_jobs j
          JOIN tasks t ON t.id = j.task_id
          JOIN submissions s ON s.id = j.submission_id
-         WHERE j.status = $6
-           AND (s.status = $8 OR j.reason = '${ValidatorJobReason.Rescore}')
+         WHERE j.status = $6 AND j.reason = '${reason}'
+           ${reason === ValidatorJobReason.Rescore ? '' : 'AND s.status = $8'}
            AND t.competition_mode = ANY($9::text[])
            AND ($1::uuid IS NULL OR t.id = $1::uuid)
            AND ($2::text IS NULL OR t.slug = $2::text)
            AND (t.hardware_gpu_count IS NULL OR (t.hardware_gpu_count <= $10::int AND t.hardware_gpu_memory_gb <= $11::float8))
            AND ${HAS_NAMED_SHARDS}
-         ORDER BY j.created_at, j.id
+         ORDER BY j.created_at, j.id`;
+    const ids = await queryRows(
+      manager,
+      `WITH rescores AS (${eligible(ValidatorJobReason.Rescore)}
          LIMIT $3
          FOR UPDATE OF j SKIP LOCKED
+       ), decides AS (${eligible(ValidatorJobReason.Decide)}
+         LIMIT $3::int - (SELECT count(*) FROM rescores)::int
+         FOR UPDATE OF j SKIP LOCKED
+       ), picked AS (
+         SELECT * FROM rescores UNION ALL SELECT * FROM decides
        ), leased AS (
          UPDATE validator_jobs j
          SET status = $7,

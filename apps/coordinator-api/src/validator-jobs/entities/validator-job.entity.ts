@@ -11,6 +11,7 @@ import { TaskEntity } from '../../tasks/entities/task.entity';
 @Index('validator_jobs_one_open_rescore_idx', ['submissionId', 'exposureId'], { unique: true, where: "reason = 'rescore' AND status <> 'completed'" })
 @Check('validator_jobs_reason_check', "reason IN ('decide', 'rescore')")
 @Index('validator_jobs_pending_idx', ['createdAt', 'id'], { where: "status = 'pending'" })
+@Index('validator_jobs_pending_rescore_idx', ['createdAt', 'id'], { where: "status = 'pending' AND reason = 'rescore'" })
 @Index('validator_jobs_lease_idx', ['leaseExpiresAt'], { where: "status = 'leased'" })
 @Check('validator_jobs_status_check', "status IN ('pending', 'leased', 'completed')")
 @Check('validator_jobs_heldout_rotation_check', '(heldout_rotation_slot IS NULL) = (heldout_rotation_number IS NULL)')
