@@ -78,3 +78,20 @@ export function canonicalSpelling(address: string): string | null {
 export function publicKeyOf(address: string): Uint8Array | null {
   return canonicalAccountId(address) ?? decodePublicKey(address);
 }
+
+/** One judgement's reads: each distinct string decoded once (an epoch names a hotkey in its snapshot, once per competition, and in its entry). */
+export class CanonicalAccounts {
+  readonly #ids = new Map<string, Uint8Array | null>();
+
+  /** `canonicalAccountId`. */
+  id(address: string): Uint8Array | null {
+    let id = this.#ids.get(address);
+    if (id === undefined) this.#ids.set(address, (id = canonicalAccountId(address)));
+    return id;
+  }
+
+  /** `canonicalSpelling`. */
+  spelling(address: string): string | null {
+    return this.id(address) !== null ? address : canonicalSs58(address);
+  }
+}
