@@ -229,7 +229,7 @@ const U64_MAX = (1n << 64n) - 1n;
  * and `MerkleTree` of @rcs/merkle, without its SS58 re-encoding of every account. Null for any other
  * leaves, which then go through `buildClaimEpoch` itself (its spelling mismatch or its error).
  */
-function canonicalTree(epoch: number, leaves: readonly { hotkey: string; recipientColdkey: string; amount: bigint }[], accounts: CanonicalAccounts): { root: string; num_of_leaves: number; total_rao: string } | null {
+export function canonicalTree(epoch: number, leaves: readonly { hotkey: string; recipientColdkey: string; amount: bigint }[], accounts = new CanonicalAccounts()): { root: string; num_of_leaves: number; total_rao: string } | null {
   if (!Number.isSafeInteger(epoch) || epoch < 0) return null;
   const encoded: Uint8Array[] = new Array<Uint8Array>(leaves.length);
   let total = 0n;
