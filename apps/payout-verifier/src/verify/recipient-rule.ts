@@ -1,8 +1,12 @@
-import { canonicalSs58, recipientUpdateMessage, verifySignature } from '@rcs/auth';
+import { decodeSignature, recipientUpdateMessage, verifyDecoded } from '@rcs/auth';
 import type { RecipientRecordDto } from '@rcs/contracts';
+import { canonicalSpelling, publicKeyOf } from './ss58';
 
 /** One record of `GET /api/v1/miners/recipient-coldkey/{hotkey}/history`. */
 export type RecipientRecord = RecipientRecordDto;
+
+/** The fields of a record its signature check reads. */
+export type SignedFields = Pick<RecipientRecord, 'timestamp' | 'signed_coldkey' | 'recipient_coldkey' | 'signature'>;
 
 /** Records judged already (a record never changes, so an epoch after the first checks only new ones); bounded, oldest forgotten first. */
 const judged = new Map<string, boolean>();
@@ -14,11 +18,12 @@ export function recordKey(hotkey: string, record: RecipientRecord): string {
 }
 
 /** The check itself: the miner hotkey signed `recipient_coldkey:update:{timestamp}:{signed_coldkey}` (DECISIONS §2 Pool), and the record names the coldkey it signed. */
-export function checkRecord(hotkey: string, record: RecipientRecord): boolean {
-  return (
-    canonicalSs58(record.signed_coldkey) === record.recipient_coldkey &&
-    verifySignature(recipientUpdateMessage(record.timestamp, record.signed_coldkey), record.signature, hotkey)
-  );
+export function checkRecord(hotkey: string, record: SignedFields): boolean {
+  if (canonicalSpelling(record.signed_coldkey) !== record.recipient_coldkey) return false;
+  // `verifySignature` of @rcs/auth, with the hotkey read by the verifier's fast SS58 reader.
+  const signature = decodeSignature(record.signature);
+  const publicKey = signature && publicKeyOf(hotkey);
+  return signature !== null && publicKey !== null && verifyDecoded(recipientUpdateMessage(record.timestamp, record.signed_coldkey), signature, publicKey);
 }
 
 /** The verdict remembered for a record, or undefined when it was never judged in this process. */

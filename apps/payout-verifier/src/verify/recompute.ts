@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { canonicalSs58 } from '@rcs/auth';
 import { ContractHotkeyMode, RewardScope, type AllocationDocument, type AllocationEntry, type RewardSnapshotDto } from '@rcs/contracts';
-import { buildClaimEpoch, splitEpoch, type SplitCompetition } from '@rcs/merkle';
+import { buildClaimEpoch, encodeClaimLeaf, MerkleTree, splitEpoch, toHex, type SplitCompetition } from '@rcs/merkle';
 import { expectedRecipient, type RecipientRecord } from './recipient-rule';
+import { CanonicalAccounts } from './ss58';
 
 /**
  * The verifier's recomputation of one published epoch (DECISIONS.md §16), pure: from the allocation
@@ -93,7 +93,7 @@ function shapeProblems(epoch: number, doc: AllocationDocument): string[] {
 }
 
 /** The snapshot's competitions and the pool's `local` one (scores from the allocation, pool-attested), as the split reads them. */
-function competitionsOf(snapshot: RewardSnapshotDto, doc: AllocationDocument): { competitions: SplitCompetition[]; pools: { poolId: string; enabled: boolean; dedicatedContract: boolean }[] } {
+function competitionsOf(snapshot: RewardSnapshotDto, doc: AllocationDocument, accounts: CanonicalAccounts): { competitions: SplitCompetition[]; pools: { poolId: string; enabled: boolean; dedicatedContract: boolean }[] } {
   const scope = (s: RewardScope | undefined) => (s === RewardScope.SharedPool ? 'shared_pool' : 'competition_only');
   const competitions: SplitCompetition[] = snapshot.competitions.map((c) => ({
     competitionId: c.competition_id,
@@ -101,7 +101,7 @@ function competitionsOf(snapshot: RewardSnapshotDto, doc: AllocationDocument): {
     weight: c.weight,
     poolId: c.target_pool_id,
     scope: scope(c.reward_scope),
-    miners: c.miners.map((m) => ({ hotkey: canonicalSs58(m.miner_hotkey) ?? m.miner_hotkey, score: m.score })),
+    miners: c.miners.map((m) => ({ hotkey: accounts.spelling(m.miner_hotkey) ?? m.miner_hotkey, score: m.score })),
   }));
   const local = snapshot.reward_policy.local_competition;
   const localMiners = doc.entries.flatMap((entry) => entry.competitions.filter((c) => c.competition_id === 'local').map((c) => ({ hotkey: entry.hotkey, score: c.score })));
@@ -138,9 +138,10 @@ export interface StagedJudgement {
  * answers exactly what `judgeEpoch` answers: the first failing check in CHECKS order, or `verified`.
  */
 export function stageJudgement(input: EpochInputs): StagedJudgement {
-  const early = splitChecks(input);
+  const accounts = new CanonicalAccounts();
+  const early = splitChecks(input, accounts);
   if ('result' in early) return { finish: () => early };
-  const root = rootCheck(input);
+  const root = rootCheck(input, accounts);
   return {
     finish: () => {
       const recipients = recipientCheck(input);
@@ -151,14 +152,14 @@ export function stageJudgement(input: EpochInputs): StagedJudgement {
 }
 
 /** Snapshot, cumulative and units: the cumulative amounts when they hold, else the first mismatch. */
-function splitChecks(input: EpochInputs): Map<string, bigint> | Mismatch {
+function splitChecks(input: EpochInputs, accounts: CanonicalAccounts): Map<string, bigint> | Mismatch {
   const { document: doc, previous } = input;
   if (input.snapshot === null) return mismatch('snapshot_served', 'the coordinator never served the snapshot the allocation names', 'a snapshot served by the coordinator', doc.snapshot_sha256);
 
   const cumulative = checkCumulative(doc, previous);
   if ('result' in cumulative) return cumulative;
 
-  const { competitions, pools } = competitionsOf(input.snapshot, doc);
+  const { competitions, pools } = competitionsOf(input.snapshot, doc, accounts);
   const split = splitEpoch(BigInt(doc.budget) + BigInt(doc.carried_in), competitions, pools);
   if (split.carried.toString() !== doc.carried_over) return mismatch('units', 'the carried-over units differ from the recomputed split', split.carried.toString(), doc.carried_over);
   for (const entry of doc.entries) {
@@ -185,12 +186,15 @@ function recipientCheck(input: EpochInputs): Mismatch | null {
 }
 
 /** The leaves spelled canonically and giving the contract's root, leaf count and total; null when they do. */
-function rootCheck(input: EpochInputs): Mismatch | null {
+function rootCheck(input: EpochInputs, accounts: CanonicalAccounts): Mismatch | null {
   const leaves = leavesOf(input.document.entries);
-  const tree = buildClaimEpoch(input.epoch, leaves);
-  const respelled = tree.entries.findIndex((entry, i) => entry.hotkey !== leaves[i].hotkey || entry.recipientColdkey !== leaves[i].recipientColdkey);
-  if (respelled >= 0) return mismatch('allocation_shape', `entry ${leaves[respelled].hotkey} is not spelled canonically (SS58, prefix 42)`, tree.entries[respelled].hotkey, leaves[respelled].hotkey);
-  const rebuilt = { root: tree.root, num_of_leaves: tree.entries.length, total_rao: tree.totalAmount.toString() };
+  let rebuilt = canonicalTree(input.epoch, leaves, accounts);
+  if (rebuilt === null) {
+    const tree = buildClaimEpoch(input.epoch, leaves);
+    const respelled = tree.entries.findIndex((entry, i) => entry.hotkey !== leaves[i].hotkey || entry.recipientColdkey !== leaves[i].recipientColdkey);
+    if (respelled >= 0) return mismatch('allocation_shape', `entry ${leaves[respelled].hotkey} is not spelled canonically (SS58, prefix 42)`, tree.entries[respelled].hotkey, leaves[respelled].hotkey);
+    rebuilt = { root: tree.root, num_of_leaves: tree.entries.length, total_rao: tree.totalAmount.toString() };
+  }
   const published = { root: input.contract.root.toLowerCase(), num_of_leaves: input.contract.numOfLeaves, total_rao: input.contract.totalRao.toString() };
   if (rebuilt.root.toLowerCase() !== published.root || rebuilt.num_of_leaves !== published.num_of_leaves || rebuilt.total_rao !== published.total_rao) {
     return mismatch('root', "the allocation's leaves do not give the contract's root, leaf count and total", rebuilt, published);
@@ -215,6 +219,31 @@ function checkCumulative(doc: AllocationDocument, previous: PreviousEpoch): Map<
     if (amount > 0n && !next.has(hotkey)) return mismatch('cumulative', `hotkey ${hotkey} had a cumulative of ${amount} and is missing`, amount.toString(), null);
   }
   return next;
+}
+
+const U64_MAX = (1n << 64n) - 1n;
+
+/**
+ * What `buildClaimEpoch` answers for leaves that are all spelled canonically and in strict hotkey order
+ * (as the shape check required of the entries): the same leaves (`encodeClaimLeaf`, index = position)
+ * and `MerkleTree` of @rcs/merkle, without its SS58 re-encoding of every account. Null for any other
+ * leaves, which then go through `buildClaimEpoch` itself (its spelling mismatch or its error).
+ */
+export function canonicalTree(epoch: number, leaves: readonly { hotkey: string; recipientColdkey: string; amount: bigint }[], accounts = new CanonicalAccounts()): { root: string; num_of_leaves: number; total_rao: string } | null {
+  if (!Number.isSafeInteger(epoch) || epoch < 0) return null;
+  const encoded: Uint8Array[] = new Array<Uint8Array>(leaves.length);
+  let total = 0n;
+  for (let index = 0; index < leaves.length; index += 1) {
+    const leaf = leaves[index];
+    if (index > 0 && !(leaves[index - 1].hotkey < leaf.hotkey)) return null;
+    const hotkey = accounts.id(leaf.hotkey);
+    const recipient = accounts.id(leaf.recipientColdkey);
+    if (hotkey === null || recipient === null) return null;
+    if (leaf.amount < 0n || leaf.amount > U64_MAX) return null; // the library's own error, in its order
+    encoded[index] = encodeClaimLeaf({ epoch, index, hotkey, recipientColdkey: recipient, amount: leaf.amount });
+    total += leaf.amount;
+  }
+  return { root: toHex(MerkleTree.fromLeaves(encoded).root), num_of_leaves: leaves.length, total_rao: total.toString() };
 }
 
 function leavesOf(entries: readonly AllocationEntry[]): { hotkey: string; recipientColdkey: string; amount: bigint }[] {
