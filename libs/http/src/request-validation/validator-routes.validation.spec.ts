@@ -54,10 +54,23 @@ describe('VerifyDto and ValidatorJobResultDto', () => {
     await expectBounds(ValidatorJobResultDto, { status: 'accepted' }, 'replay_log', [{ value: 'log' }, { value: 9, error: { type: 'string_type' } }]);
   });
 
+  it('take per_item as finite numbers (at most 20,000) or null', async () => {
+    for (const dto of [VerifyDto, ValidatorJobResultDto]) {
+      await expectBounds(dto, { status: 'accepted' }, 'per_item', [{ value: null }, { value: [0.25, 1, 0] }, { value: Array.from({ length: 20_000 }, () => 1) }]);
+      await expectBounds(dto, { status: 'accepted' }, 'per_item', [
+        { value: 'x', error: { type: 'list_type' } },
+        { value: [1, 'a'], error: { type: 'float_type', loc: ['body', 'per_item', 1] } },
+        { value: [1, Infinity], error: { type: 'float_type', loc: ['body', 'per_item', 1] } },
+        { value: Array.from({ length: 20_001 }, () => 1), error: { type: 'too_long' } },
+      ]);
+    }
+  });
+
   it('ValidatorJobResultDto also takes submission_id, string or null', async () => {
     expect(await accept(ValidatorJobResultDto, { status: 'rejected' })).toEqual({
       status: 'rejected',
       observed_metrics: {},
+      per_item: null,
       notes: null,
       replay_log: null,
       submission_id: null,
