@@ -1,18 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ReleaseState, ValidatorJobStatus } from '@rcs/contracts';
-import {
-  booleanColumn,
-  enumColumn,
-  nullableFloatColumn,
-  nullableTextColumn,
-  nullableTimestampColumn,
-  queryOneRow,
-  queryRows,
-  SqlRow,
-  textColumn,
-  timestampColumn,
-} from '@rcs/persistence';
+import { booleanColumn, enumColumn, nullableFloatColumn, nullableTextColumn, nullableTimestampColumn, queryOneRow, queryRows, SqlRow, textColumn, timestampColumn } from '@rcs/persistence';
 import { HeldoutShardEntity } from './entities/heldout-shard.entity';
 
 export interface NewShard {
