@@ -44,7 +44,7 @@ describe('payout verifier: tampered epochs (DECISIONS §16)', () => {
     await stores.release();
   });
 
-  it.each(CASES)('%s → exactly one challenge, with evidence naming %s', async (_name, check, tamper) => {
+  it.each(CASES)('%s → exactly one challenge, with evidence naming %s', async (name, check, tamper) => {
     await stores.world.publish(1);
     await stores.world.publish(2, tamper);
     const first = await h.verifier.pass();
@@ -58,6 +58,8 @@ describe('payout verifier: tampered epochs (DECISIONS §16)', () => {
     expect(evidence.status).toBe(200);
     const text = await evidence.text();
     expect(JSON.parse(text)).toMatchObject({ epoch: 2, result: 'mismatch', check, inputs: { allocation_uri: stores.world.allocations.get(2)?.uri } });
+    // The evidence line of each case, for the record (the issue's closing note lists them).
+    process.stdout.write(`tamper "${name}": evidence check ${check}: ${(JSON.parse(text) as { message: string }).message}\n`);
     const challenge = await stores.contract.challenge(2);
     expect(challenge).toMatchObject({ status: 'active', evidenceHash: blake(text) });
     expect((await stores.contract.epochInfo(2))?.disputed).toBe(true);
