@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 // Imported for the build's module graph (the worker requires the emitted file by path) and for its types.
@@ -34,7 +34,7 @@ type Reply = { id: number; digest: SnapshotDigest } | { id: number; error: strin
  * not load the module again), the bytes moved there rather than copied, only the vector and the summary coming back.
  */
 @Injectable()
-export class SnapshotDigester implements OnModuleDestroy {
+export class SnapshotDigester implements OnApplicationShutdown {
   private worker: Worker | null = null;
   private nextId = 0;
   private readonly waiting = new Map<number, { resolve: (digest: SnapshotDigest) => void; reject: (error: Error) => void }>();
@@ -49,7 +49,12 @@ export class SnapshotDigester implements OnModuleDestroy {
     });
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /**
+   * Last of the shutdown hooks: the queue's workers close in `beforeApplicationShutdown`, waiting for a running
+   * weights pass, and that pass may still be digesting (terminated earlier, it failed with a WARN on every Ctrl-C
+   * that met a pass).
+   */
+  async onApplicationShutdown(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
     if (worker !== null) await worker.terminate();
