@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { RewardSnapshotService } from '../src/rewards/reward-snapshot.service';
 import { CoordinatorHarness, startCoordinator } from './harness';
 import { insertRankedTask } from './support/best-results-rows';
+import { quietRewards } from './support/quiet-rewards';
 import { expectStatus, TestClient } from './submissions-fixtures';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -16,6 +17,8 @@ describe('reward snapshot history', () => {
   beforeAll(async () => {
     h = await startCoordinator({ SNAPSHOT_CHECK_INTERVAL_SECONDS: '3600', SCHEDULE_CHECK_INTERVAL_SECONDS: '3600', SNAPSHOT_HISTORY_DAYS: '30' });
     api = new TestClient(h);
+    // These tests decide when the snapshot is rebuilt: the boot's check must not land between a rebuild and its read.
+    await quietRewards(h);
   });
 
   afterAll(async () => {

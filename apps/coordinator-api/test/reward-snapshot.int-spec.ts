@@ -1,16 +1,12 @@
 import { DataSource } from 'typeorm';
-import { AcceptedRewardFloorMode, CompetitionMode, MetricDirection, QueueName } from '@rcs/contracts';
-import { JobQueue } from '@rcs/queue';
-import { CoordinatorJobs } from '../src/jobs/coordinator-jobs';
-import { SNAPSHOT_CHECK_SCHEDULER_ID } from '../src/rewards/rewards-rebuild.job';
-import { ScheduleKeeper } from '../src/jobs/schedule-keeper';
+import { AcceptedRewardFloorMode, CompetitionMode, MetricDirection } from '@rcs/contracts';
 import { defaultRewardPolicy, RewardPolicyBody } from '../src/rewards/reward-policy.defaults';
 import { buildRewardSnapshot } from '../src/rewards/reward-snapshot.builder';
 import { RewardSnapshotRepository } from '../src/rewards/reward-snapshot.repository';
 import { CoordinatorHarness, startCoordinator } from './harness';
 import { insertPendingSubmission, insertRankedTask } from './support/best-results-rows';
 import { expectStatus, TestClient } from './submissions-fixtures';
-import { until } from './support/until';
+import { quietRewards } from './support/quiet-rewards';
 
 /**
  * The snapshot built from real rows (set-based reads, cursor batches, decision order by decided_at
@@ -25,13 +21,10 @@ describe('reward snapshot', () => {
   let api: TestClient;
 
   beforeAll(async () => {
-    // These tests decide when the snapshot is rebuilt: the periodic check runs once at boot, then is removed.
+    // These tests decide when the snapshot is rebuilt.
     h = await startCoordinator({ SNAPSHOT_CHECK_INTERVAL_SECONDS: '3600', SCHEDULE_CHECK_INTERVAL_SECONDS: '3600' });
     api = new TestClient(h);
-    await h.app.get(ScheduleKeeper).scheduled;
-    const rewards = h.app.get<JobQueue<CoordinatorJobs>>(JobQueue).queue(QueueName.Rewards);
-    await rewards.removeJobScheduler(SNAPSHOT_CHECK_SCHEDULER_ID);
-    await until('no check waiting or running', () => rewards.getJobCounts('wait', 'active', 'delayed'), (c) => c.wait + c.active + c.delayed === 0);
+    await quietRewards(h);
     await sql('DELETE FROM reward_snapshots');
   });
 
