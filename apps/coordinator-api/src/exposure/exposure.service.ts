@@ -108,8 +108,13 @@ export class ExposureService {
     if (exposure.status === ExposureStatus.Exhausted) return { exposure, outcome: held };
     // Released against no R, it would restart the best from any lucky result and spend the shard's budget on it.
     if (await this.awaitsLeader(manager, exposure)) return { exposure, waiting: true, outcome: held };
+    return { exposure, outcome: await this.judge(manager, task, exposure, raw, perItem) };
+  }
+
+  /** The release rule on one result of the active shard: its budget derived first when due, then its candidate judged against R. */
+  private async judge(manager: EntityManager, task: TaskEntity, exposure: HeldoutExposureEntity, raw: number, perItem: readonly number[] | null | undefined): Promise<ReleaseOutcome> {
     await this.deriveBudget(manager, task, exposure, perItem);
-    return { exposure, outcome: decideRelease(releaseRule(task), stateOf(exposure), await this.candidate(manager, exposure, raw, perItem)) };
+    return decideRelease(releaseRule(task), stateOf(exposure), await this.candidate(manager, exposure, raw, perItem));
   }
 
   /**
@@ -225,9 +230,7 @@ export class ExposureService {
     const exposure = await this.exposures.active(manager, task.id);
     if (exposure === null) return;
     for (const { verificationId, submissionId, raw, perItem } of await this.exposures.heldOn(manager, exposure.id, exposure.shardSha256)) {
-      await this.deriveBudget(manager, task, exposure, perItem);
-      const candidate = await this.candidate(manager, exposure, raw, perItem);
-      const recorded = await this.record(manager, task, submissionId, { exposure, outcome: decideRelease(releaseRule(task), stateOf(exposure), candidate) });
+      const recorded = await this.record(manager, task, submissionId, { exposure, outcome: await this.judge(manager, task, exposure, raw, perItem) });
       await this.exposures.setVerificationRelease(manager, verificationId, recorded.release, recorded.released);
       await apply({ ...recorded, submissionId });
       if (recorded.release === ReleaseState.HeldForRotation) return;
