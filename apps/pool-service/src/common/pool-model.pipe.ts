@@ -1,4 +1,4 @@
-import { createParamDecorator, Query, type ExecutionContext, type PipeTransform, type Type } from '@nestjs/common';
+import { Body, createParamDecorator, Query, type ExecutionContext, type PipeTransform, type Type } from '@nestjs/common';
 import { ApiValidationError, type ValidationErrorItem } from '@rcs/contracts';
 import { modelAttributesTypeItem, reservedKeyItems, validatedByOwnPipe, validationErrorsToItems, validationItem, type ValidationLoc } from '@rcs/http';
 import { plainToInstance } from 'class-transformer';
@@ -63,9 +63,14 @@ export class IgnoredBodyPipe implements PipeTransform<unknown, undefined> {
 
 const requestBody = createParamDecorator((_data: unknown, context: ExecutionContext): unknown => context.switchToHttp().getRequest<FastifyRequest>().body);
 
-/** The request body as a pool model `dto` (unknown properties ignored). Document it with `@ApiBody({ type: dto })`. */
+/**
+ * The request body as a pool model `dto` (unknown properties ignored): Nest's `@Body()` with the pool's pipe,
+ * so the OpenAPI document shows the model as the coordinator's bodies do. A body clients may omit adds
+ * `@ApiBody({ type: dto, required: false })`.
+ */
 export function PoolBody<T extends object>(dto: Type<T>): ParameterDecorator {
-  return requestBody(new PoolModelPipe(dto, 'body'));
+  validatedByOwnPipe(dto);
+  return Body(new PoolModelPipe(dto, 'body'));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { applyDecorators, Controller, createParamDecorator, ExecutionContext, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AuthPrincipalMissingError, CurrentAuth, HotkeyPrincipal, PoolSigned, Public, RecipientColdkeyMissingError, RecipientUpdateSigned } from '@rcs/auth';
 import { ApiValidationFailure, ApiErrors, ColdkeyDeclaredDto, ErrorCode, LeaderboardEntryDto, LeaderboardQueryDto, MinerStatsDto, PoolMinerDto, RecipientDto, RecipientHistoryDto, RecipientUpdatedDto, RecipientUpdateDto, SIGNATURE_ERRORS } from '@rcs/contracts';
@@ -24,7 +24,6 @@ function RecipientUpdateRoute(summary: string): MethodDecorator {
     HttpCode(200),
     RecipientUpdateSigned(),
     ApiOperation({ summary, description: 'Recipient-update signed; body `recipient_coldkey` or legacy `coldkey_address`.' }),
-    ApiBody({ type: RecipientUpdateDto }),
     ApiOkResponse({ type: RecipientUpdatedDto, description: 'Stored; the next published epoch pays it.' }),
     ApiErrors(...RECIPIENT_SIGNATURE_ERRORS),
     ApiValidationFailure(RECIPIENT_INVALID),
@@ -166,7 +165,6 @@ export class RootColdkeyController {
     summary: 'Declare a coldkey (root compatibility route)',
     description: 'Records `declared_coldkey`: it never overrides the recipient stored through the governing routes, but a miner without one is paid to it.',
   })
-  @ApiBody({ type: RecipientUpdateDto })
   @ApiOkResponse({ type: ColdkeyDeclaredDto, description: '`{status: "success", coldkey_address}` (compat).' })
   @ApiErrors(...RECIPIENT_SIGNATURE_ERRORS)
   @ApiValidationFailure(RECIPIENT_INVALID)
