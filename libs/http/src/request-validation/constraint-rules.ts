@@ -92,7 +92,12 @@ const RULES: Record<string, Rule> = {
   isArray: ({ loc, value }) => [listType(loc, value)],
   isString: ({ loc, value }) => [stringType(loc, value)],
   isInt: ({ loc, value }) => [validationItem('int_type', loc, 'Input should be a valid integer', value)],
-  isNumber: ({ loc, value }) => [validationItem('float_type', loc, 'Input should be a valid number', value)],
+  // NaN and ±Infinity (a JSON 1e309) are numbers, just not finite ones: the type metric records answer too.
+  isNumber: ({ loc, value }) => [
+    typeof value === 'number'
+      ? validationItem('finite_number', loc, 'Input should be a finite number', value)
+      : validationItem('float_type', loc, 'Input should be a valid number', value),
+  ],
   isBoolean: ({ loc, value }) => [validationItem('bool_type', loc, 'Input should be a valid boolean', value)],
   isEnum: ({ loc, value, args }) => [enumItem(loc, value, asArray(args[1]))],
   isIn: ({ loc, value, args }) => [enumItem(loc, value, asArray(args[0]))],

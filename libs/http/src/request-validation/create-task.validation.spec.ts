@@ -214,12 +214,14 @@ describe('CreateTaskDto', () => {
       { value: undefined, error: { type: 'missing' } },
     ]));
 
-  it('requires metric_resolution to be a number >= 0', () =>
+  it('requires metric_resolution to be a finite number >= 0', () =>
     expectBounds(CreateTaskDto, valid, 'metric_resolution', [
       { value: -0.01, error: ge(0) },
       { value: 0 },
       { value: 0.02 },
       { value: '0.02', error: { type: 'float_type' } },
+      { value: Infinity, error: { type: 'finite_number' } },
+      { value: NaN, error: { type: 'finite_number' } },
     ]));
 
   it('bounds the optional model fields', async () => {
