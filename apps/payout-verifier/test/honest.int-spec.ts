@@ -1,3 +1,4 @@
+import { until } from '@rcs/testing';
 import { recordSha256 } from '../src/verdicts/record-verdicts.repository';
 import { recordKey } from '../src/verify/recipient-rule';
 import { createStores, startVerifier, type VerifierHarness, type VerifierStores } from './support/harness';
@@ -102,6 +103,24 @@ describe('payout verifier: honest epochs (DECISIONS §16)', () => {
       [2, 'verified'],
     ]);
     expect(await stores.contract.challenge(1)).toBeNull();
+  });
+
+  it('a pass cut short by shutdown records nothing, and the app closes without waiting for the read', async () => {
+    await stores.world.publish(1);
+    stores.world.heldSnapshotReads = [];
+    // A read that would wait its whole minute: the close below must not.
+    const started = await startVerifier(stores, { VERIFIER_HTTP_TIMEOUT_SECONDS: '60' });
+    const pass = started.verifier.pass();
+    await until('the snapshot read is held', async () => stores.world.heldSnapshotReads?.length ?? 0, (held) => held > 0);
+    // Closing ends the read (what `npm start`'s Ctrl-C does while a service beside it is stopping too).
+    await started.close();
+    expect(await pass).toEqual({ judged: [], challenged: 0, error: 'the verifier is stopping' });
+    // Nothing recorded: the next start judges epoch 1 as if the pass had never begun.
+    expect(await stores.db.dataSource.query('SELECT epoch, result FROM epoch_verdicts')).toEqual([]);
+    stores.world.heldSnapshotReads.forEach((res) => res.destroy());
+    stores.world.heldSnapshotReads = null;
+    h = await startVerifier(stores);
+    expect((await h.verifier.pass()).judged).toEqual([{ epoch: 1, result: 'verified', check: null }]);
   });
 
   it('answers /healthz and /readyz', async () => {

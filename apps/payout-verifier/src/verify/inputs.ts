@@ -30,7 +30,15 @@ const HISTORY_CONCURRENCY = 16;
  * says it never served it.
  */
 export class VerifierInputs {
+  /** Aborted by `stop()`: reads in flight end at once, later ones fail before they start. */
+  private readonly stopped = new AbortController();
+
   constructor(private readonly options: { coordinatorUrl: string; poolUrl: string; claimsMountPrefix: string; timeoutMs: number }) {}
+
+  /** The app is closing: every read in flight or asked for later fails as unavailable (`stopped`). */
+  stop(): void {
+    this.stopped.abort(new Error('stopped'));
+  }
 
   /** Every epoch the pool stored, oldest first. */
   async poolEpochs(): Promise<number[]> {
@@ -93,7 +101,7 @@ export class VerifierInputs {
   private async fetch(input: string, url: string, notFoundIsNull = false): Promise<{ bytes: Uint8Array } | null> {
     let response: Response;
     try {
-      response = await fetch(url, { signal: AbortSignal.timeout(this.options.timeoutMs) });
+      response = await fetch(url, { signal: AbortSignal.any([AbortSignal.timeout(this.options.timeoutMs), this.stopped.signal]) });
     } catch (error) {
       throw new InputUnavailableError(input, `${url}: ${(error as Error).message}`);
     }

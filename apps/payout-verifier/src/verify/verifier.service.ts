@@ -18,11 +18,14 @@ export interface PassSummary {
   judged: { epoch: number; result: 'verified' | 'mismatch' | 'unverified'; check: string | null }[];
   /** Challenges included by this pass. */
   challenged: number;
-  /** Why the pass stopped early (an input or the chain could not be read), or null. */
+  /** Why the pass stopped early (an input or the chain could not be read, or the app began to close), or null. */
   error: string | null;
 }
 
 const EMPTY_PREVIOUS: PreviousEpoch = { epoch: null, cumulative: new Map(), carriedOver: 0n };
+
+/** A pass's error when the app began to close during it (or before it started). */
+const STOPPING = 'the verifier is stopping';
 
 /**
  * The verifier's pass (DECISIONS.md §16): follows the contract's published epochs oldest unjudged
@@ -36,6 +39,8 @@ export class VerifierService implements OnApplicationBootstrap, OnModuleDestroy 
   private readonly logger = new Logger('Verifier');
   private running: Promise<PassSummary> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  /** Set when the app begins to close: no pass starts, and a read cut short says nothing about its epoch. */
+  private stopping = false;
   last: { at: Date; summary: PassSummary } | null = null;
 
   constructor(
@@ -55,7 +60,10 @@ export class VerifierService implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
     if (this.timer) clearInterval(this.timer);
+    // A read in flight ends now rather than at its timeout; the pass it belongs to records nothing more.
+    this.inputs.stop();
     await this.running?.catch(() => undefined);
   }
 
@@ -75,11 +83,16 @@ export class VerifierService implements OnApplicationBootstrap, OnModuleDestroy 
 
   private async runPass(): Promise<PassSummary> {
     const summary: PassSummary = { judged: [], challenged: 0, error: null };
+    if (this.stopping) return { ...summary, error: STOPPING };
     try {
       await this.judgePublished(summary);
     } catch (error) {
       summary.error = errorText(error);
       this.logger.warn(`Pass stopped: ${summary.error}`);
+    }
+    if (this.stopping) {
+      summary.error ??= STOPPING;
+      return summary;
     }
     try {
       summary.challenged = await this.challenger.challengePending();
@@ -114,6 +127,10 @@ export class VerifierService implements OnApplicationBootstrap, OnModuleDestroy 
         continue;
       }
       const result = await this.judge(epoch, info, previous);
+      if (result === null) {
+        summary.error = STOPPING;
+        return;
+      }
       summary.judged.push(result);
       if (result.result === 'unverified') {
         summary.error = `epoch ${epoch}: ${result.check ?? 'input'} unavailable`;
@@ -123,8 +140,12 @@ export class VerifierService implements OnApplicationBootstrap, OnModuleDestroy 
     }
   }
 
-  /** Judges one published epoch and records the verdict; an input it cannot read makes it `unverified`. */
-  private async judge(epoch: number, info: ContractEpoch, previousEpoch: number | null): Promise<PassSummary['judged'][number]> {
+  /**
+   * Judges one published epoch and records the verdict; an input it cannot read makes it `unverified`. Null when
+   * the app began to close meanwhile: a read cut short then (by this app, or by a service stopping beside it, as
+   * `npm start`'s Ctrl-C stops them all) says nothing of the input, so nothing is recorded and the next start judges it.
+   */
+  private async judge(epoch: number, info: ContractEpoch, previousEpoch: number | null): Promise<PassSummary['judged'][number] | null> {
     const manager = this.dataSource.manager;
     const contract: ContractView = { root: info.root, numOfLeaves: info.numOfLeaves, totalRao: info.totalRao };
     try {
@@ -180,6 +201,10 @@ export class VerifierService implements OnApplicationBootstrap, OnModuleDestroy 
       return { epoch, result: 'mismatch', check: outcome.check };
     } catch (error) {
       if (!(error instanceof InputUnavailableError)) throw error;
+      if (this.stopping) {
+        this.logger.log(`Epoch ${epoch}: not judged, the verifier is stopping (${error.input}: ${error.message})`);
+        return null;
+      }
       await this.verdicts.recordUnverified(manager, epoch, error.input, error.message);
       this.logger.warn(`Epoch ${epoch}: unverified (${error.input} unavailable: ${error.message}); retried next pass`);
       return { epoch, result: 'unverified', check: error.input };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { u8aToHex } from '@polkadot/util';
@@ -40,6 +40,8 @@ export class PayoutWorld {
   readonly allocations = new Map<number, { uri: string; bytes: string }>();
   readonly histories = new Map<string, RecipientRecordDto[]>();
   coordinatorDown = false;
+  /** While not null, snapshot reads are held here unanswered (a coordinator that hangs). */
+  heldSnapshotReads: ServerResponse[] | null = null;
   url = '';
   /** The pool's clock: each rollover reads recipients a minute after the last. */
   private clock = Date.UTC(2026, 0, 1);
@@ -137,6 +139,7 @@ export class PayoutWorld {
       let match: RegExpExecArray | null;
       if ((match = /^\/api\/v1\/reward-snapshots\/([0-9a-f]{64})$/.exec(path))) {
         if (this.coordinatorDown) return void res.destroy();
+        if (this.heldSnapshotReads) return void this.heldSnapshotReads.push(res);
         const body = this.snapshots.get(match[1]);
         return send(body === undefined ? 404 : 200, body ?? '{"detail":{"error":"reward_snapshot_not_found"}}');
       }
@@ -160,6 +163,7 @@ export class PayoutWorld {
   }
 
   close(): Promise<void> {
+    this.heldSnapshotReads?.forEach((res) => res.destroy());
     return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 }
