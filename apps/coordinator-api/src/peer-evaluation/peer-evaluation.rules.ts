@@ -1,10 +1,9 @@
 import { SubmissionStatus, ValidationErrorItem, VerificationStatus } from '@rcs/contracts';
-import { validationItem } from '@rcs/http';
+import { finiteNumberItem, validationItem } from '@rcs/http';
 
 /** 422 `type`s of the peer-evaluation rules that no DTO decorator can state. */
 export const PeerEvaluationRule = {
   MetricRequired: 'missing',
-  FiniteNumber: 'finite_number',
 } as const;
 
 /** The value of metric `name` in `observed`, when it is a finite number; null otherwise (or when there is no name). */
@@ -28,7 +27,7 @@ export function peerEvaluationViolations(
   if (!Object.hasOwn(body.observed_metrics, metricName)) {
     items.push(validationItem(PeerEvaluationRule.MetricRequired, loc, `An accepted evaluation must report the task metric '${metricName}'.`));
   } else if (finiteMetric(body.observed_metrics, metricName) === null) {
-    items.push(validationItem(PeerEvaluationRule.FiniteNumber, loc, 'Input should be a finite number', body.observed_metrics[metricName]));
+    items.push(finiteNumberItem(loc, body.observed_metrics[metricName]));
   }
   return items;
 }

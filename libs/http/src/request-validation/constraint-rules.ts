@@ -10,7 +10,7 @@ import {
   repoGlobViolation,
 } from '@rcs/contracts';
 import type { ValidationErrorItem } from '@rcs/contracts';
-import { missingItem, modelTypeItem, validationItem, ValidationLoc } from './validation-item';
+import { finiteNumberItem, missingItem, modelTypeItem, validationItem, ValidationLoc } from './validation-item';
 
 /** What a rule needs to describe one violation. */
 export interface Violation {
@@ -92,11 +92,9 @@ const RULES: Record<string, Rule> = {
   isArray: ({ loc, value }) => [listType(loc, value)],
   isString: ({ loc, value }) => [stringType(loc, value)],
   isInt: ({ loc, value }) => [validationItem('int_type', loc, 'Input should be a valid integer', value)],
-  // NaN and ±Infinity (a JSON 1e309) are numbers, just not finite ones: the type metric records answer too.
+  // NaN and ±Infinity are numbers, just not finite ones: the type metric records answer too.
   isNumber: ({ loc, value }) => [
-    typeof value === 'number'
-      ? validationItem('finite_number', loc, 'Input should be a finite number', value)
-      : validationItem('float_type', loc, 'Input should be a valid number', value),
+    typeof value === 'number' ? finiteNumberItem(loc, value) : validationItem('float_type', loc, 'Input should be a valid number', value),
   ],
   isBoolean: ({ loc, value }) => [validationItem('bool_type', loc, 'Input should be a valid boolean', value)],
   isEnum: ({ loc, value, args }) => [enumItem(loc, value, asArray(args[1]))],
@@ -109,7 +107,7 @@ const RULES: Record<string, Rule> = {
         case MetricEntryViolation.NameTooLong:
           return stringTooLong([...loc, key, '[key]'], key, METRIC_NAME_MAX_LENGTH);
         case MetricEntryViolation.NotFiniteNumber:
-          return validationItem('finite_number', [...loc, key], 'Input should be a finite number', entry);
+          return finiteNumberItem([...loc, key], entry);
       }
     }),
   isNotEmpty: (violation) =>

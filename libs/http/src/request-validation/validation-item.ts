@@ -20,6 +20,11 @@ export function missingItem(loc: ValidationLoc): ValidationErrorItem {
   return validationItem('missing', loc, 'Field required');
 }
 
+/** A number that is not finite (NaN, ±Infinity: a JSON `1e309`). */
+export function finiteNumberItem(loc: ValidationLoc, input: unknown): ValidationErrorItem {
+  return validationItem('finite_number', loc, 'Input should be a finite number', input);
+}
+
 export function extraForbiddenItem(loc: ValidationLoc, input: unknown): ValidationErrorItem {
   return validationItem('extra_forbidden', loc, 'Extra inputs are not permitted', input);
 }
