@@ -83,17 +83,16 @@ export class VerifierService implements OnApplicationBootstrap, OnModuleDestroy 
 
   private async runPass(): Promise<PassSummary> {
     const summary: PassSummary = { judged: [], challenged: 0, error: null };
-    if (this.stopping) return { ...summary, error: STOPPING };
-    try {
-      await this.judgePublished(summary);
-    } catch (error) {
-      summary.error = errorText(error);
-      this.logger.warn(`Pass stopped: ${summary.error}`);
+    if (!this.stopping) {
+      try {
+        await this.judgePublished(summary);
+      } catch (error) {
+        summary.error = errorText(error);
+        this.logger.warn(`Pass stopped: ${summary.error}`);
+      }
     }
-    if (this.stopping) {
-      summary.error ??= STOPPING;
-      return summary;
-    }
+    // The app began to close (before or during the pass): no challenge is sent.
+    if (this.stopping) return { ...summary, error: summary.error ?? STOPPING };
     try {
       summary.challenged = await this.challenger.challengePending();
     } catch (error) {
@@ -127,10 +126,7 @@ export class VerifierService implements OnApplicationBootstrap, OnModuleDestroy 
         continue;
       }
       const result = await this.judge(epoch, info, previous);
-      if (result === null) {
-        summary.error = STOPPING;
-        return;
-      }
+      if (result === null) return; // the app is closing
       summary.judged.push(result);
       if (result.result === 'unverified') {
         summary.error = `epoch ${epoch}: ${result.check ?? 'input'} unavailable`;
