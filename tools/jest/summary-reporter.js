@@ -1,7 +1,19 @@
-// Writes one JSON line of counts per Jest project when TEST_SUMMARY_DIR is set, so CI can print
-// a single "N passed, N failed" line for the whole workspace.
+// Writes one JSON line per Jest project when TEST_SUMMARY_DIR is set: the counts, so CI can print a
+// single "N passed, N failed" line for the whole workspace, and each failure's file, test and first
+// lines, so CI's closing lines name what failed (tools/jest/ci-counts.js reads them).
 const { mkdirSync, writeFileSync } = require('node:fs');
-const { join } = require('node:path');
+const { join, relative } = require('node:path');
+
+const MESSAGE_LINES = 6;
+const MESSAGE_CHARS = 600;
+
+// The first lines of a failure message, without colours, short enough for a CI log's tail.
+function firstLines(message) {
+  // eslint-disable-next-line no-control-regex -- colour escapes are exactly what this removes
+  const plain = String(message || '').replace(/\x1b\[[0-9;]*m/g, '');
+  const lines = plain.split('\n').map((line) => line.trimEnd()).filter((line) => line.trim() !== '');
+  return lines.slice(0, MESSAGE_LINES).join('\n').slice(0, MESSAGE_CHARS);
+}
 
 class SummaryReporter {
   constructor(globalConfig) {
@@ -12,12 +24,23 @@ class SummaryReporter {
   onRunComplete(_contexts, results) {
     if (!this.dir) return;
     mkdirSync(this.dir, { recursive: true });
+    const failures = [];
+    for (const suite of results.testResults) {
+      const file = relative(process.cwd(), suite.testFilePath);
+      if (suite.testExecError || (suite.failureMessage && suite.numFailingTests === 0)) {
+        failures.push({ file, test: '(the suite did not run)', message: firstLines(suite.testExecError?.message ?? suite.failureMessage) });
+      }
+      for (const test of suite.testResults) {
+        if (test.status === 'failed') failures.push({ file, test: test.fullName, message: firstLines(test.failureMessages.join('\n')) });
+      }
+    }
     const summary = {
       project: this.name,
       passed: results.numPassedTests,
       failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
       skipped: results.numPendingTests + results.numTodoTests,
       suites: results.numTotalTestSuites,
+      failures,
     };
     writeFileSync(join(this.dir, `${this.name}.json`), JSON.stringify(summary) + '\n');
   }
