@@ -133,7 +133,9 @@ function startApp(app: StackApp, env: NodeJS.ProcessEnv): Running {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', join('apps', app.name, 'src', 'main.ts')], {
     cwd: ROOT,
     env: { ...env, [app.portVariable]: String(port) },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // The IPC channel tells the service the launcher supervises it (runService, @rcs/http): Ctrl-C is
+    // then the launcher's to answer, and the service stops when the launcher is gone, however it went.
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return { app, child, url: `http://${localHost(env)}:${port}` };
 }
@@ -221,10 +223,13 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`\nstack: stopping (${signal})…\n`);
-    await stopAll(
-      running.map((r) => r.child),
-      'SIGTERM',
-    );
+    // Tier by tier (StackApp.stopTier): an app stops while everything it reads from still answers.
+    for (const tier of [0, 1, 2]) {
+      await stopAll(
+        running.filter((r) => r.app.stopTier === tier).map((r) => r.child),
+        'SIGTERM',
+      );
+    }
     if (redis) await stopAll([redis], 'SIGTERM');
     releaseLock();
     process.stdout.write('stack: stopped\n');

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '@rcs/testing';
+import { freePort, until } from '@rcs/testing';
 import { STACK_APPS } from './apps';
 import { redisAnswers } from './redis';
 
@@ -193,6 +193,33 @@ describe('local stack launcher: sharp edges', () => {
     }
   }, 180_000);
 
+  it('a launcher killed outright (SIGKILL, no clean-up of its own) leaves no service running', async () => {
+    const ports = await freePorts();
+    const stack = launch(['coordinator-api', 'pool-service'], { PATH: process.env.PATH, DATA_DIR: dataDir, ...ports }, true);
+    const group = stack.child.pid as number;
+    try {
+      await stack.ready;
+      stack.child.kill('SIGKILL');
+      await stack.exited;
+      // Each service sees its channel to the launcher close and stops itself.
+      for (const [variable, path] of [
+        ['COORDINATOR_PORT', '/healthz'],
+        ['POOL_PORT', '/health'],
+      ]) {
+        const url = `http://127.0.0.1:${ports[variable]}${path}`;
+        const answers = () => fetch(url, { signal: AbortSignal.timeout(2_000) }).then(() => 'answers', () => 'no answer');
+        await until(`${url} stops answering`, answers, (state) => state === 'no answer', 60_000);
+      }
+    } finally {
+      // Whatever is left of its process group (the services, when they did not stop).
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // the group is gone: nothing was left
+      }
+    }
+  }, 240_000);
+
   it('without bwrap runs every other app, and the banner says the runner is not started and how to get its sandbox', async () => {
     const ports = await freePorts();
     const env = { PATH: pathWithout('bwrap', join(dataDir, 'bin')), DATA_DIR: join(dataDir, 'data'), ...ports };
@@ -247,6 +274,13 @@ describe('local stack launcher: sharp edges', () => {
       const lines = `${stack.stdout().slice(from.stdout)}${stack.stderr().slice(from.stderr)}`.split('\n').filter((line) => line.trim() !== '');
       process.stdout.write(`Ctrl-C: ${lines.length} lines in ${seconds.toFixed(1)} s\n${lines.join('\n')}\n`);
       expect(lines.filter((line) => /\b(ERROR|WARN)\b/.test(line))).toEqual([]);
+      // Tier by tier: the apps that read from the others first, then the pool, then the coordinator,
+      // each on the launcher's SIGTERM (the terminal's SIGINT is the launcher's to answer).
+      const stopping = lines.filter((line) => line.includes('shutting down'));
+      expect(stopping.every((line) => line.includes('SIGTERM'))).toBe(true);
+      const order = stopping.map((line) => STACK_APPS.find((app) => line.includes(app.name))?.name);
+      expect(order.slice(-2)).toEqual(['pool-service', 'coordinator-api']);
+      expect(order.slice(0, -2).sort()).toEqual(['payout-verifier', 'validator-runner', 'weight-setter']);
       expect(lines.at(-1)).toBe('stack: stopped');
       expect(seconds).toBeLessThan(15);
       // Its Redis went with it, after the services that used it.

@@ -76,6 +76,9 @@ export async function runService<C extends ServiceBaseConfig>(appModule: Service
     throw err;
   }
   const logger = createLogger({ level: config.logLevel, name: options.name, format: config.logFormat });
+  // Under npm start's launcher, Ctrl-C is the launcher's to answer from the first moment (exitOnSignals).
+  const supervised = process.channel !== undefined;
+  if (supervised) process.on('SIGINT', () => undefined);
   try {
     await cryptoReady();
     const app = await createHttpApp(appModule.forRoot(config), {
@@ -86,7 +89,7 @@ export async function runService<C extends ServiceBaseConfig>(appModule: Service
     });
     const url = await listen(app, config.port, config.host);
     logger.info({ url, docs: `${url}/docs` }, `${options.name} listening`);
-    exitOnSignals(app, logger);
+    exitOnSignals(app, logger, supervised);
     return app;
   } catch (err) {
     logger.fatal({ err }, `${options.name} failed to start`);
@@ -94,13 +97,20 @@ export async function runService<C extends ServiceBaseConfig>(appModule: Service
   }
 }
 
-/** SIGINT/SIGTERM close the app (shutdown hooks: workers finish, connections close), then exit 0. */
-function exitOnSignals(app: NestFastifyApplication, logger: Logger): void {
+/**
+ * SIGINT/SIGTERM close the app (shutdown hooks: workers finish, connections close), then exit 0.
+ *
+ * Under `npm start`'s launcher (an IPC channel to it, tools/stack) a terminal's Ctrl-C reaches every
+ * process of the group at once. The launcher answers it by stopping the services tier by tier with
+ * SIGTERM, those that read from the others first, so the service leaves SIGINT to the launcher; and it
+ * stops when that channel closes, so a launcher killed outright leaves no service behind.
+ */
+function exitOnSignals(app: NestFastifyApplication, logger: Logger, supervised: boolean): void {
   let closing = false;
-  const stop = (signal: NodeJS.Signals) => {
+  const stop = (reason: NodeJS.Signals | 'launcher gone') => {
     if (closing) return;
     closing = true;
-    logger.info({ signal }, 'shutting down');
+    logger.info(reason === 'launcher gone' ? { reason } : { signal: reason }, 'shutting down');
     app.close().then(
       () => process.exit(0),
       (err: unknown) => {
@@ -109,6 +119,8 @@ function exitOnSignals(app: NestFastifyApplication, logger: Logger): void {
       },
     );
   };
-  process.once('SIGINT', stop);
+  if (!supervised) process.once('SIGINT', stop);
+  else if (process.connected) process.once('disconnect', () => stop('launcher gone'));
+  else stop('launcher gone'); // it went while this service was starting
   process.once('SIGTERM', stop);
 }
