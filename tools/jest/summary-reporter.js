@@ -3,14 +3,14 @@
 // lines, so CI's closing lines name what failed (tools/jest/ci-counts.js reads them).
 const { mkdirSync, writeFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
+const { stripVTControlCharacters } = require('node:util');
 
 const MESSAGE_LINES = 6;
 const MESSAGE_CHARS = 600;
 
 // The first lines of a failure message, without colours, short enough for a CI log's tail.
 function firstLines(message) {
-  // eslint-disable-next-line no-control-regex -- colour escapes are exactly what this removes
-  const plain = String(message || '').replace(/\x1b\[[0-9;]*m/g, '');
+  const plain = stripVTControlCharacters(String(message || ''));
   const lines = plain.split('\n').map((line) => line.trimEnd()).filter((line) => line.trim() !== '');
   return lines.slice(0, MESSAGE_LINES).join('\n').slice(0, MESSAGE_CHARS);
 }
