@@ -9,6 +9,7 @@ export * from './errors/error-response.dto';
 export * from './enums';
 export * from './common/validators';
 export * from './common/transforms';
+export * from './common/ids';
 
 export * from './tasks/task-hardware.dto';
 export * from './tasks/heldout-budget.dto';

@@ -23,11 +23,11 @@ import {
   TIMESTAMP_HEADER,
   verifyDecoded,
 } from '@rcs/auth';
+import { isUuid } from '@rcs/contracts';
 
 const [port, databaseUrl, mode] = process.argv.slice(2);
 /** A statement's name when writes are prepared, else undefined (pg's unnamed statement, parsed and planned each time). */
 const named = (name: string): string | undefined => (mode === 'prepared' ? name : undefined);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CLAIM_TTL_SECONDS = 2700;
 
 const pool = new Pool({ connectionString: databaseUrl, max: 10 });
@@ -113,13 +113,13 @@ app.get('/api/v1/tasks', async () => {
 });
 
 app.get<{ Params: { id: string } }>('/api/v1/tasks/:id', async (request, reply) => {
-  if (!UUID.test(request.params.id)) return notFound(reply, 'task_not_found');
+  if (!isUuid(request.params.id)) return notFound(reply, 'task_not_found');
   const { rows } = await pool.query(`SELECT ${TASK_COLUMNS} FROM tasks WHERE id = $1`, [request.params.id]);
   return rows.length === 0 ? notFound(reply, 'task_not_found') : taskDto(rows[0] as Row);
 });
 
 app.get<{ Params: { id: string } }>('/api/v1/tasks/:id/best', async (request, reply) => {
-  if (!UUID.test(request.params.id)) return notFound(reply, 'task_not_found');
+  if (!isUuid(request.params.id)) return notFound(reply, 'task_not_found');
   const { rows } = await pool.query(
     `SELECT t.id AS task, b.submission_id, b.metric_name, b.metric_direction, b.metric_value, b.miner_hotkey, b.updated_at
      FROM tasks t LEFT JOIN best_results b ON b.task_id = t.id WHERE t.id = $1`,
@@ -249,7 +249,7 @@ app.get('/api/v1/dashboard', async () => {
 
 app.get<{ Params: { id: string } }>('/api/v1/submissions/:id', async (request, reply) => {
   if (verify(request, undefined) === null) return reply.code(401).send({ detail: { code: 'invalid_signature', message: 'bad signature' } });
-  if (!UUID.test(request.params.id)) return notFound(reply, 'submission_not_found');
+  if (!isUuid(request.params.id)) return notFound(reply, 'submission_not_found');
   const { rows } = await pool.query(
     `SELECT id, task_id, claim_id, miner_hotkey, base_ref, patch, summary, proposed_idea, implemented_submission_id, artifact_uri,
             artifact_sha256, artifact_size_bytes, execution_log, claimed_metrics, status, created_at, updated_at
@@ -271,7 +271,7 @@ type Parsed = { raw: string; json: Record<string, unknown> };
 app.post<{ Params: { id: string }; Body: Parsed }>('/api/v1/tasks/:id/claim', async (request, reply) => {
   const hotkey = verify(request, request.body.raw);
   if (hotkey === null) return reply.code(401).send({ detail: { code: 'invalid_signature', message: 'bad signature' } });
-  if (!UUID.test(request.params.id)) return notFound(reply, 'task_not_found');
+  if (!isUuid(request.params.id)) return notFound(reply, 'task_not_found');
   // The one statement: the task must be live, one active claim per miner and task (the partial unique index).
   const { rows } = await pool.query({
     name: named('bare_claim'),

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ApiError, BestResultHistoryQueryDto, ErrorCode, TaskState } from '@rcs/contracts';
+import { ApiError, BestResultHistoryQueryDto, ErrorCode, isUuid, TaskState } from '@rcs/contracts';
 import { ReadReplicas } from '@rcs/persistence';
-import { isUuid } from '../common/ids';
 import { IdeaRewardEntity } from '../idea-rewards/entities/idea-reward.entity';
 import { IdeaRewardsRepository } from '../idea-rewards/idea-rewards.module';
 import { SubmissionEntity } from '../submissions/entities/submission.entity';

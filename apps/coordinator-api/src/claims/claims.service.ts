@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ApiError, ApiValidationError, ClaimQueryDto, ClaimStatus, CreateTaskClaimDto, ErrorCode, TaskState, orRefused, type Refusable } from '@rcs/contracts';
+import { ApiError, ApiValidationError, ClaimQueryDto, ClaimStatus, CreateTaskClaimDto, ErrorCode, isUuid, TaskState, orRefused, type Refusable } from '@rcs/contracts';
 import { inTransaction } from '@rcs/persistence';
-import { isUuid } from '../common/ids';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { RateLimitService } from '../rate-limit/rate-limit.service';

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, EntityManager } from 'typeorm';
-import { IdeaRewardQueryDto } from '@rcs/contracts';
+import { IdeaRewardQueryDto, isUuid } from '@rcs/contracts';
 import { UnexpectedRowError } from '@rcs/persistence';
 import { storedHotkey } from '../common/hotkeys';
-import { isUuid } from '../common/ids';
 import { IdeaRewardEntity } from './entities/idea-reward.entity';
 
 export type NewIdeaReward = Omit<IdeaRewardEntity, 'id' | 'createdAt'>;

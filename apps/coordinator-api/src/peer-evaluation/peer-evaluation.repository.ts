@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, FindOptionsWhere } from 'typeorm';
-import { PeerEvaluationQueryDto } from '@rcs/contracts';
+import { isUuid, PeerEvaluationQueryDto } from '@rcs/contracts';
 import { insertReturningEntity } from '@rcs/persistence';
 import { storedHotkey } from '../common/hotkeys';
-import { isUuid } from '../common/ids';
 import { PeerEvaluationEntity } from './entities/peer-evaluation.entity';
 
 /** The unique constraint behind "one evaluation per evaluator and submission". */

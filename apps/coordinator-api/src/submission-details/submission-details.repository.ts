@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { VerificationStatus } from '@rcs/contracts';
+import { isUuid, VerificationStatus } from '@rcs/contracts';
 import { intColumn, queryOneRow } from '@rcs/persistence';
-import { isUuid } from '../common/ids';
 import { PeerEvaluationEntity } from '../peer-evaluation/entities/peer-evaluation.entity';
 import { VerificationEntity } from '../validator-jobs/entities/verification.entity';
 import { PeerCounts } from './peer-consensus';

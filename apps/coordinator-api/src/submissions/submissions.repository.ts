@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, FindOptionsWhere, In } from 'typeorm';
-import { ApiError, ClaimStatus, ErrorCode, PageQueryDto, ReleaseState, SubmissionQueryDto, SubmissionStatus, ValidatorJobStatus, WorkItemStatus } from '@rcs/contracts';
+import { ApiError, ClaimStatus, ErrorCode, isUuid, PageQueryDto, ReleaseState, SubmissionQueryDto, SubmissionStatus, ValidatorJobStatus, WorkItemStatus } from '@rcs/contracts';
 import {
   enumColumn,
   nullableFloatColumn,
@@ -17,7 +17,6 @@ import {
   timestampColumn,
   UnexpectedRowError,
 } from '@rcs/persistence';
-import { isUuid } from '../common/ids';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { SubmissionEntity } from './entities/submission.entity';
 

@@ -8,6 +8,7 @@ import {
   ClaimStatus,
   CreateSubmissionDto,
   ErrorCode,
+  isUuid,
   orRefused,
   type Refusable,
   SubmissionDetailDto,
@@ -21,7 +22,6 @@ import { inTransaction } from '@rcs/persistence';
 import { AuthPrincipal, assertOwner } from '@rcs/auth';
 import { ClaimsRepository, ClaimTasks, type SubmittedClaimTask } from '../claims/claims.module';
 import { DomainEvents } from '../events/domain-events';
-import { isUuid } from '../common/ids';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { CoordinatorConfig } from '../config/config';
 import { RateLimitService } from '../rate-limit/rate-limit.service';

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
-import { ApiError, ErrorCode, TaskQueryDto, TaskState } from '@rcs/contracts';
+import { ApiError, ErrorCode, isUuid, TaskQueryDto, TaskState } from '@rcs/contracts';
 import { rowLock, RowLock } from '@rcs/persistence';
-import { isUuid } from '../common/ids';
 import { HeldoutBudget, TaskEntity } from './entities/task.entity';
 
 export type NewTask = Omit<TaskEntity, 'id' | 'closedAt' | 'createdAt' | 'updatedAt'>;

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ApiError, CreateTaskDto, ErrorCode, HeldoutBudgetDto, TaskExposureDto, TaskQueryDto, TaskState, TaskStateUpdateDto } from '@rcs/contracts';
+import { ApiError, CreateTaskDto, ErrorCode, HeldoutBudgetDto, isUuid, TaskExposureDto, TaskQueryDto, TaskState, TaskStateUpdateDto } from '@rcs/contracts';
 import { inTransaction, isUniqueViolation, ReadReplicas } from '@rcs/persistence';
-import { isUuid } from '../common/ids';
 import { DomainEvents } from '../events/domain-events';
 import { ExposureService } from '../exposure/exposure.module';
 import { HeldoutBudget, TaskEntity } from './entities/task.entity';

@@ -5,6 +5,7 @@ import {
   ApiError,
   ApiValidationError,
   ErrorCode,
+  isUuid,
   ScanRequestDto,
   ValidationErrorItem,
   ValidatorJobClaimDto,
@@ -15,7 +16,6 @@ import {
   VerificationStatus,
 } from '@rcs/contracts';
 import { validationItem } from '@rcs/http';
-import { isUuid } from '../common/ids';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { DecisionService, DecisionTransaction } from '../decisions/decisions.module';

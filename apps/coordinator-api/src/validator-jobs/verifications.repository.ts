@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, FindOptionsWhere } from 'typeorm';
-import { VerificationQueryDto } from '@rcs/contracts';
+import { isUuid, VerificationQueryDto } from '@rcs/contracts';
 import { insertReturningEntity } from '@rcs/persistence';
-import { isUuid } from '../common/ids';
 import { VerificationEntity } from './entities/verification.entity';
 
 export type NewVerification = Omit<VerificationEntity, 'id' | 'createdAt' | 'heldoutSha256'>;

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ApiError, CreateWorkItemClaimDto, ErrorCode, WorkItemQueryDto, WorkItemStatus } from '@rcs/contracts';
+import { ApiError, CreateWorkItemClaimDto, ErrorCode, isUuid, WorkItemQueryDto, WorkItemStatus } from '@rcs/contracts';
 import { inTransaction } from '@rcs/persistence';
 import { ClaimsRepository } from '../claims/claims.module';
 import { ClaimsService } from '../claims/claims.service';
 import { ClaimEntity } from '../claims/entities/claim.entity';
-import { isUuid } from '../common/ids';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { assertTaskLive } from '../tasks/task-lookup';
 import { TasksRepository } from '../tasks/tasks.module';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { booleanColumn, intColumn, nullableIntColumn, queryOneRow, queryRows, textColumn, timestampColumn } from '@rcs/persistence';
+import { isUuid } from '@rcs/contracts';
 import { EntityManager } from 'typeorm';
 import { entityFromRow } from '../common/entity-rows';
 import { AssignmentEntity, type AssignmentKind } from './entities/assignment.entity';
@@ -20,8 +21,6 @@ export interface AssignmentBlockers {
   leaseInWindow: boolean;
   active: { id: string; timeoutAt: Date } | null;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Batches and leases. The partial unique indexes decide "one active per miner" and "one lease per window". */
 @Injectable()
@@ -120,7 +119,7 @@ export class AssignmentsRepository {
 
   /** The assignment, locked for the rest of the transaction, and whether it is past its timeout by the database clock. */
   async lockById(manager: EntityManager, id: string): Promise<{ assignment: AssignmentEntity; pastTimeout: boolean } | null> {
-    if (!UUID.test(id)) return null;
+    if (!isUuid(id)) return null;
     const [locked] = await queryRows(manager, `SELECT *, timeout_at <= now() AS past FROM assignments WHERE id = $1 FOR UPDATE`, [id], (row) => ({
       assignment: entityFromRow(manager, AssignmentEntity, row),
       pastTimeout: booleanColumn(row, 'past'),
