@@ -9,6 +9,6 @@ export default defineConfig({
   base: './',
   // Preact's automatic JSX runtime, as in tsconfig.json.
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
-  resolve: { alias: { '@rcs/merkle': lib('merkle/src/index.ts') } },
+  resolve: { alias: { '@rcs/merkle': lib('merkle/src/index.ts'), '@rcs/contracts/ranking': lib('contracts/src/ranking/index.ts') } },
   build: { outDir: fileURLToPath(new URL('../../dist/apps/web', import.meta.url)), emptyOutDir: true, target: 'es2022' },
 });

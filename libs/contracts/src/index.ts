@@ -10,6 +10,7 @@ export * from './enums';
 export * from './common/validators';
 export * from './common/transforms';
 export * from './common/ids';
+export * from './ranking/best-result-rule';
 
 export * from './tasks/task-hardware.dto';
 export * from './tasks/heldout-budget.dto';

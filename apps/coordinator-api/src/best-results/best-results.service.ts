@@ -1,7 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ApiError, BestResultHistoryQueryDto, ErrorCode, isUuid, TaskState } from '@rcs/contracts';
+import {
+  ApiError,
+  BestResultHistoryQueryDto,
+  ErrorCode,
+  isUuid,
+  rankAgainst,
+  type RankedValue,
+  type RankingOutcome,
+  type RankingRule,
+  replacesIncumbent,
+  TaskState,
+} from '@rcs/contracts';
 import { ReadReplicas } from '@rcs/persistence';
 import { IdeaRewardEntity } from '../idea-rewards/entities/idea-reward.entity';
 import { IdeaRewardsRepository } from '../idea-rewards/idea-rewards.module';
@@ -10,7 +21,6 @@ import { SubmissionsRepository } from '../submissions/submissions.module';
 import { hasIdeaRules } from '../tasks/competition-modes';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { TasksRepository } from '../tasks/tasks.module';
-import { RankedValue, RankingOutcome, RankingRule, rankAgainst, replacesIncumbent } from './best-result.rules';
 import { BestResultsRepository } from './best-results.repository';
 import { BestResultChangeEntity } from './entities/best-result-change.entity';
 import { BestResultEntity } from './entities/best-result.entity';

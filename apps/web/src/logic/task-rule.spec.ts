@@ -1,4 +1,5 @@
 import type { BestResultChangeDto } from '@rcs/contracts';
+import { RankingMode } from '@rcs/contracts/ranking';
 import { bandReplacement, beats, rankByRule, ruleText, taskRule } from './task-rule';
 import { TERNARY_RULE } from './ternary-rule.fixture';
 
@@ -20,7 +21,7 @@ describe('the task rule as the coordinator applies it', () => {
     ];
     expect(rankByRule(rows, ternary, (r) => r).map((r) => r.id)).toEqual(['c', 'b', 'a']);
     expect(ruleText(ternary)).toBe('heldout_ppl (minimize); within 0.02 nats the smaller compressed_bytes wins');
-    const pareto = { ...ternary, rankingMode: 'pareto' };
+    const pareto = { ...ternary, rankingMode: RankingMode.Pareto };
     expect(ruleText(pareto)).toBe('heldout_ppl (minimize) and compressed_bytes (minimize), Pareto: no worse on either (within 0.02 nats), better on one');
     expect(ruleText(taskRule({ metric_name: 'mse', metric_direction: 'minimize', metric_resolution: 0 } as never))).toBe('mse (minimize)');
   });

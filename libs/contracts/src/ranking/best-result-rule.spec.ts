@@ -1,5 +1,5 @@
-import { MetricDirection, MetricResolutionMode, RankingMode } from '@rcs/contracts';
-import { RankingRule, rankAgainst, replacesIncumbent } from './best-result.rules';
+import { MetricDirection, MetricResolutionMode, RankingMode } from '../enums';
+import { RankingRule, rankAgainst, replacesIncumbent } from './best-result-rule';
 
 const scalar = (over: Partial<RankingRule> = {}): RankingRule => ({
   direction: MetricDirection.Maximize,

@@ -1,6 +1,9 @@
-import { MetricDirection, MetricResolutionMode, RankingMode } from '@rcs/contracts';
+import { MetricDirection, MetricResolutionMode, RankingMode } from '../enums';
 
-/** How a task ranks results (DECISIONS.md §3). */
+/**
+ * How a task ranks results (DECISIONS.md §3): the coordinator decides a task's best by this rule, and the
+ * web ranks its tables by the same code (through `@rcs/contracts/ranking`, which imports nothing else).
+ */
 export interface RankingRule {
   direction: MetricDirection;
   /** Minimum improvement that counts; 0 means any strict improvement. */
@@ -31,7 +34,7 @@ function gain(candidate: number, incumbent: number, direction: MetricDirection):
 }
 
 /** Primary gain in the rule's resolution scale (natural logs in `log` mode: the "nats" band); null when undefined. */
-function primaryGain(candidate: number, incumbent: number, rule: RankingRule): number | null {
+export function primaryGain(candidate: number, incumbent: number, rule: RankingRule): number | null {
   if (rule.resolutionMode === MetricResolutionMode.Log) {
     if (!(candidate > 0 && incumbent > 0)) return null;
     return gain(Math.log(candidate), Math.log(incumbent), rule.direction);
