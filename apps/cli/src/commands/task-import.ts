@@ -1,3 +1,4 @@
+import { isRecord } from '@rcs/contracts';
 import { load } from 'js-yaml';
 
 /**
@@ -31,10 +32,6 @@ const COPIED: Record<string, 'string' | 'number' | 'strings'> = {
 const SUBMISSION_TYPES = new Set(['patch', 'artifact', 'patch_or_artifact', 'artifact_or_patch']);
 const OBJECTIVE_FIELDS = new Set(['metric_name', 'higher_is_better', 'acceptance_floor', 'tie_breakers']);
 
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function direction(higherIsBetter: unknown, field: string): 'maximize' | 'minimize' {
   if (typeof higherIsBetter !== 'boolean') throw new ProblemImportError(`${field} must be true or false`);
   return higherIsBetter ? 'maximize' : 'minimize';
@@ -48,7 +45,7 @@ export function problemToCreateTask(text: string, target: ImportTarget): Json {
   } catch (error) {
     throw new ProblemImportError(`the file is not YAML: ${(error as Error).message.split('\n')[0]}`);
   }
-  if (!isObject(problem)) throw new ProblemImportError('the file is not a YAML mapping of problem fields');
+  if (!isRecord(problem)) throw new ProblemImportError('the file is not a YAML mapping of problem fields');
   const body: Json = { repository: target.repository, base_ref: target.baseRef };
   for (const [field, value] of Object.entries(problem)) {
     const kind = COPIED[field];
@@ -80,13 +77,13 @@ export function problemToCreateTask(text: string, target: ImportTarget): Json {
 
 function hardwareOf(value: unknown): Json | null {
   if (value === null) return null;
-  if (!isObject(value)) throw new ProblemImportError('hardware has no counterpart unless it is {gpu_count, gpu_memory_gb}');
+  if (!isRecord(value)) throw new ProblemImportError('hardware has no counterpart unless it is {gpu_count, gpu_memory_gb}');
   for (const key of Object.keys(value)) if (key !== 'gpu_count' && key !== 'gpu_memory_gb') throw new ProblemImportError(`hardware.${key} has no counterpart in a task`);
   return { gpu_count: value.gpu_count, gpu_memory_gb: value.gpu_memory_gb };
 }
 
 function objectiveOf(value: unknown): Json {
-  if (!isObject(value)) throw new ProblemImportError('objective must be a mapping');
+  if (!isRecord(value)) throw new ProblemImportError('objective must be a mapping');
   for (const key of Object.keys(value)) if (!OBJECTIVE_FIELDS.has(key)) throw new ProblemImportError(`objective.${key} has no counterpart in a task`);
   if (typeof value.metric_name !== 'string') throw new ProblemImportError('objective.metric_name must be a string');
   const out: Json = { metric_name: value.metric_name, metric_direction: direction(value.higher_is_better, 'objective.higher_is_better') };
@@ -96,7 +93,7 @@ function objectiveOf(value: unknown): Json {
   if (breakers.length > 1) throw new ProblemImportError('objective.tie_breakers[1] has no counterpart (a task has one secondary metric)');
   if (breakers.length === 1) {
     const breaker: unknown = breakers[0];
-    if (!isObject(breaker) || typeof (breaker.metric_name ?? breaker.metric) !== 'string') {
+    if (!isRecord(breaker) || typeof (breaker.metric_name ?? breaker.metric) !== 'string') {
       throw new ProblemImportError('objective.tie_breakers[0] must be {metric_name, higher_is_better}');
     }
     for (const key of Object.keys(breaker)) {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isRecord } from '@rcs/contracts';
 import { PlannerLlmError } from './planner-llm.error';
 
 /** Bounds on what the LLM may propose (DECISIONS.md §4 leaves them to us). */
@@ -17,10 +18,6 @@ export interface ProposedWorkItem {
 }
 
 const ITEM_KEYS = ['title', 'description', 'priority'];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The assistant message text of an OpenAI-compatible chat-completions response body. */
 export function completionContent(body: unknown): string {

@@ -1,6 +1,6 @@
 import { lstat, open, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { MAX_PER_ITEM } from '@rcs/contracts';
+import { isRecord, MAX_PER_ITEM } from '@rcs/contracts';
 
 /**
  * A read result file: its finite metrics, every key it names (finite or not), its one-sentence `error` and its
@@ -54,7 +54,7 @@ export async function readResultFile(workspace: string, resultPath: string, maxB
   const metrics = metricsFromJson(value);
   if (metrics === null) return { problem: `${resultPath} is not a JSON object` };
   const object = value as Record<string, unknown>;
-  const named = [...Object.keys(object), ...(isObject(object.metrics) ? Object.keys(object.metrics) : [])];
+  const named = [...Object.keys(object), ...(isRecord(object.metrics) ? Object.keys(object.metrics) : [])];
   const reason = benchmarkReason(value);
   const perItem = perItemFromJson(value);
   return { metrics, named, ...(reason === null ? {} : { reason }), ...(perItem === null ? {} : { perItem }) };
@@ -66,7 +66,7 @@ export async function readResultFile(workspace: string, resultPath: string, maxB
  * only, which never shows it: per item, it says what the held-out data holds.
  */
 export function perItemFromJson(value: unknown): number[] | null {
-  if (!isObject(value) || !Array.isArray(value.per_item)) return null;
+  if (!isRecord(value) || !Array.isArray(value.per_item)) return null;
   const items: unknown[] = value.per_item;
   if (items.length < 2 || items.length > MAX_PER_ITEM) return null;
   return items.every((item): item is number => typeof item === 'number' && Number.isFinite(item)) ? (items as number[]) : null;
@@ -79,7 +79,7 @@ export function perItemFromJson(value: unknown): number[] | null {
  * is no reason at all), which bounds what it can carry out as tightly as the metrics themselves are bounded.
  */
 export function benchmarkReason(value: unknown): string | null {
-  if (!isObject(value) || typeof value.error !== 'string') return null;
+  if (!isRecord(value) || typeof value.error !== 'string') return null;
   return publicSentence(value.error);
 }
 
@@ -95,13 +95,9 @@ function inside(root: string, path: string): boolean {
 }
 
 export function metricsFromJson(value: unknown): Record<string, number> | null {
-  if (!isObject(value)) return null;
-  const nested = isObject(value.metrics) ? finiteNumbers(value.metrics) : {};
+  if (!isRecord(value)) return null;
+  const nested = isRecord(value.metrics) ? finiteNumbers(value.metrics) : {};
   return { ...finiteNumbers(value), ...nested };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function finiteNumbers(object: Record<string, unknown>): Record<string, number> {

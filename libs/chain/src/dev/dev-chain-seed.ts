@@ -1,3 +1,4 @@
+import { isRecord } from '@rcs/contracts';
 import { isZeroAccount, toSs58 } from '../address';
 import { ChainConfigError } from '../errors';
 
@@ -20,10 +21,6 @@ export function emptyDevChainSeed(): DevChainSeed {
 }
 
 const U16_MAX = 65_535;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Validates the parsed `DEV_CHAIN_SEED` JSON:
