@@ -24,6 +24,7 @@ import { TasksRepository } from '../tasks/tasks.module';
 import { BestResultsRepository } from './best-results.repository';
 import { BestResultChangeEntity } from './entities/best-result-change.entity';
 import { BestResultEntity } from './entities/best-result.entity';
+import { taskNotFound } from '../tasks/task-lookup';
 
 /** What an accepted result did to its task's best. */
 export interface BestResultConsideration {
@@ -102,7 +103,7 @@ export class BestResultsService {
   /** The task's best; 404 `task_not_found`, or 404 `best_result_not_found` before the first accepted result. */
   async best(taskId: string): Promise<BestResultEntity> {
     const found = isUuid(taskId) ? await this.bests.findTaskBest(this.dataSource.manager, taskId) : null;
-    if (found === null) throw ApiError.notFound(ErrorCode.TaskNotFound, `No task with id ${taskId}.`, { task_id: taskId });
+    if (found === null) throw taskNotFound(taskId);
     if (found.best === null) {
       throw ApiError.notFound(ErrorCode.BestResultNotFound, `Task ${found.slug} has no accepted result yet.`, { task_id: found.taskId });
     }

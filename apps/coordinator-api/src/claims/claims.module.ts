@@ -18,3 +18,4 @@ export class ClaimsModule {}
 
 export { ClaimsRepository, type SubmittedClaimTask } from './claims.repository';
 export { ClaimTasks } from './claim-tasks';
+export { claimNotFound } from './claim-errors';

@@ -1,18 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ApiError, ApiValidationError, ClaimQueryDto, ClaimStatus, CreateTaskClaimDto, ErrorCode, isUuid, TaskState, orRefused, type Refusable } from '@rcs/contracts';
+import { ApiError, ApiValidationError, ClaimQueryDto, ClaimStatus, CreateTaskClaimDto, ErrorCode, isUuid, orRefused, type Refusable } from '@rcs/contracts';
 import { inTransaction } from '@rcs/persistence';
 import { CoordinatorConfig } from '../config/config';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { TaskEntity } from '../tasks/entities/task.entity';
-import { assertTaskLive } from '../tasks/task-lookup';
+import { assertTaskLive, taskNotFound, taskNotLive } from '../tasks/task-lookup';
 import { TasksRepository } from '../tasks/tasks.module';
 import type { ExpiryOutcome } from '../jobs/job-results';
 import { ClaimTasks } from './claim-tasks';
 import { ClaimsRepository } from './claims.repository';
 import { ClaimEntity } from './entities/claim.entity';
+import { claimNotFound } from './claim-errors';
 
 /** What a new claim holds besides its task and miner. */
 export interface ClaimRequest {
@@ -189,15 +190,3 @@ function claimExpired(claim: ClaimEntity): ApiError {
   });
 }
 
-function taskNotFound(taskId: string): ApiError {
-  return ApiError.notFound(ErrorCode.TaskNotFound, `No task with id ${taskId}.`, { task_id: taskId });
-}
-
-/** The same answer as assertTaskLive. */
-function taskNotLive(taskId: string, slug: string, state: TaskState): ApiError {
-  return ApiError.conflict(ErrorCode.TaskNotLive, `Task ${slug} is ${state}; it takes no new claims or submissions.`, { task_id: taskId, task_state: state });
-}
-
-function claimNotFound(claimId: string): ApiError {
-  return ApiError.notFound(ErrorCode.ClaimNotFound, `No claim with id ${claimId}.`, { claim_id: claimId });
-}

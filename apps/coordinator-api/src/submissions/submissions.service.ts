@@ -20,7 +20,7 @@ import {
 import { checkPatch, patchViolationItems } from '@rcs/patch';
 import { inTransaction } from '@rcs/persistence';
 import { AuthPrincipal, assertOwner } from '@rcs/auth';
-import { ClaimsRepository, ClaimTasks, type SubmittedClaimTask } from '../claims/claims.module';
+import { claimNotFound, ClaimsRepository, ClaimTasks, type SubmittedClaimTask } from '../claims/claims.module';
 import { DomainEvents } from '../events/domain-events';
 import { COORDINATOR_CONFIG } from '../config/config.module';
 import { CoordinatorConfig } from '../config/config';
@@ -209,10 +209,6 @@ async function claimRefusal(
     case ClaimStatus.Cancelled:
       return ApiError.conflict(ErrorCode.ClaimNotActive, `Claim ${claimId} was cancelled.`, context);
   }
-}
-
-function claimNotFound(claimId: string): ApiError {
-  return ApiError.notFound(ErrorCode.ClaimNotFound, `No claim with id ${claimId}.`, { claim_id: claimId });
 }
 
 function newSubmission(task: SubmittedClaimTask, hotkey: string, body: CreateSubmissionDto): NewSubmission {

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
-import { ApiError, ErrorCode, isUuid, TaskQueryDto, TaskState } from '@rcs/contracts';
+import { isUuid, TaskQueryDto, TaskState } from '@rcs/contracts';
 import { rowLock, RowLock } from '@rcs/persistence';
 import { HeldoutBudget, TaskEntity } from './entities/task.entity';
+import { taskNotFound } from './task-lookup';
 
 export type NewTask = Omit<TaskEntity, 'id' | 'closedAt' | 'createdAt' | 'updatedAt'>;
 
@@ -43,7 +44,7 @@ export class TasksRepository {
   /** The task, or 404 `task_not_found`. `lock` takes a row lock for the rest of the transaction. */
   async findOrThrow(manager: EntityManager, taskId: string, options: { lock?: RowLock } = {}): Promise<TaskEntity> {
     const task = isUuid(taskId) ? await manager.findOne(TaskEntity, { where: { id: taskId }, ...rowLock(options.lock) }) : null;
-    if (!task) throw ApiError.notFound(ErrorCode.TaskNotFound, `No task with id ${taskId}.`, { task_id: taskId });
+    if (!task) throw taskNotFound(taskId);
     return task;
   }
 

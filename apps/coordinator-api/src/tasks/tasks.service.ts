@@ -8,6 +8,7 @@ import { ExposureService } from '../exposure/exposure.module';
 import { HeldoutBudget, TaskEntity } from './entities/task.entity';
 import { TASK_TRANSITIONS, TaskOperation } from './task-transitions';
 import { NewTask, TasksRepository } from './tasks.repository';
+import { taskNotFound } from './task-lookup';
 
 const FULL_SHA1 = /^[0-9a-f]{40}$/i;
 
@@ -128,7 +129,7 @@ export class TasksService {
   async transition(taskId: string, operation: TaskOperation): Promise<TaskStateUpdateDto> {
     const rule = TASK_TRANSITIONS[operation];
     const move = isUuid(taskId) ? await this.tasks.moveState(this.dataSource.manager, taskId, rule.from, rule.to) : null;
-    if (move === null) throw ApiError.notFound(ErrorCode.TaskNotFound, `No task with id ${taskId}.`, { task_id: taskId });
+    if (move === null) throw taskNotFound(taskId);
     if (move.updatedAt === null) {
       throw ApiError.conflict(ErrorCode.InvalidTaskTransition, `Cannot ${operation} a task that is ${move.previousState}.`, {
         task_id: taskId,
