@@ -7,6 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { blake2b } from '@noble/hashes/blake2';
 import { buildClaimEpoch, CLAIM_LEAF_BYTES, encodeClaimLeaf, MerkleTree } from '@rcs/merkle';
+import { median } from './support/stats';
 
 const HOTKEYS = 100_000;
 const ROUNDS = 5;
@@ -29,11 +30,6 @@ function treeRootAndProofs(): number {
   let sink = tree.root[0];
   for (let i = 0; i < tree.size; i += 1) sink ^= tree.proof(i).length;
   return sink;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 function time(work: () => number): number {

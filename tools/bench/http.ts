@@ -31,6 +31,7 @@ import { childProcessBaseEnv, createScratchDatabase, createTestRedis, devCoordin
 import { HEAVY_MINER_RESULTS_PATH, seedHeavyMiner } from './support/heavy-miner';
 import { cpuSeconds, cpuSpent, type CpuGroups } from './support/process-cpu';
 import { runBenchmark } from './support/run-benchmark';
+import { median } from './support/stats';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 const env = new EnvReader(process.env);
@@ -212,12 +213,6 @@ async function load(
       ? undefined
       : Object.fromEntries(Object.entries(cpuSpent(cpuBefore, cpuSeconds(options.cpu))).map(([name, s]) => [name, (s * 1000) / Math.max(ok, 1)]));
   return { rps: ok / seconds, p99: result.latency.p99, errors: result.non2xx + result.errors + result.timeouts, cpuMs };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 function spread(values: number[], digits = 0): string {

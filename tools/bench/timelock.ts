@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { bls12_381 } from '@noble/curves/bls12-381';
 import { sha256 } from '@noble/hashes/sha2';
 import { decodeWeightsPayload, devBeacon, encodeWeightsPayload, timelockDecrypt, timelockEncrypt, TLE_OVERHEAD_BYTES, verifyPulse, type WeightsTlockPayload } from '@rcs/timelock';
+import { median } from './support/stats';
 
 const ROUNDS = 5;
 const SECONDS_PER_ROUND = 0.4;
@@ -41,8 +42,7 @@ function measure(name: string, fn: (i: number) => unknown): Result {
   };
   runFor(WARMUP_SECONDS);
   const rounds = Array.from({ length: ROUNDS }, () => runFor(SECONDS_PER_ROUND));
-  const sorted = [...rounds].sort((a, b) => a - b);
-  return { name, msPerOp: sorted[Math.floor(ROUNDS / 2)], rounds };
+  return { name, msPerOp: median(rounds), rounds };
 }
 
 function table(rows: Result[], baseline: Result): string {

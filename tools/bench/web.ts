@@ -14,6 +14,7 @@ import { chromium } from 'playwright-core';
 import { childProcessBaseEnv, createScratchDatabase, freePort } from '@rcs/testing';
 import { ensureWebBuild, serveWeb } from '../stack/web';
 import { runBenchmark } from './support/run-benchmark';
+import { median } from './support/stats';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 const SEED = join(REPO_ROOT, 'apps', 'coordinator-api', 'bench', 'snapshot.bench.ts');
@@ -45,8 +46,6 @@ async function vacuum(url: string): Promise<void> {
     await client.end();
   }
 }
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main(): Promise<number> {
   const buildProblem = ensureWebBuild();

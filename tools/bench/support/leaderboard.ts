@@ -4,6 +4,7 @@
  * the database; the endpoint over HTTP and the all-history sum it replaced are reported beside them.
  */
 import { Client } from 'pg';
+import { median } from './stats';
 
 export const LEADERBOARD_MINERS = 2000;
 export const LEADERBOARD_EVENTS_PER_MINER = 500;
@@ -61,11 +62,6 @@ export async function seedReputationEvents(databaseUrl: string): Promise<number>
   } finally {
     await db.end();
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 async function timedReads(read: () => Promise<unknown>, reads = READS): Promise<number> {
