@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import { expandHome } from '@rcs/auth';
 import { CHAIN_ENV_NAMES } from '@rcs/chain';
 import { CliUsageError } from '../errors';
 import { stackChainEnv } from './stack-chain';
@@ -50,7 +51,7 @@ export const DEFAULT_CHAIN_ENV: Record<string, string> = { CHAIN: 'dev', NETUID:
 /** `$XDG_CONFIG_HOME/rcs/config.json`, else `$HOME/.config/rcs/config.json`. */
 export function configFilePath(env: NodeJS.ProcessEnv): string {
   const xdg = env['XDG_CONFIG_HOME'];
-  const base = xdg && isAbsolute(xdg) ? xdg : join(env['HOME'] || homedir(), '.config');
+  const base = xdg && isAbsolute(xdg) ? xdg : join(homeOf(env), '.config');
   return join(base, 'rcs', 'config.json');
 }
 
@@ -74,11 +75,11 @@ export function readSettings(flags: SettingFlags, env: NodeJS.ProcessEnv): CliSe
     adminToken: pick(env['RCS_ADMIN_TOKEN']),
     identity: {
       keyUri: pick(flags.keyUri, env['RCS_KEY_URI']),
-      walletFile: mapNullable(pick(flags.walletFile, env['RCS_WALLET_FILE'], file['wallet_file']), (path) => expandHome(path, env)),
+      walletFile: mapNullable(pick(flags.walletFile, env['RCS_WALLET_FILE'], file['wallet_file']), (path) => expandHome(path, homeOf(env))),
       // The validator runner's variables, so one wallet configuration serves both.
       walletName: pick(flags.walletName, env['BT_WALLET_NAME'], file['wallet_name']),
       walletHotkey: pick(flags.walletHotkey, env['BT_WALLET_HOTKEY'], file['wallet_hotkey']) ?? 'default',
-      walletPath: expandHome(pick(flags.walletPath, env['BT_WALLET_PATH'], file['wallet_path']) ?? '~/.bittensor/wallets', env),
+      walletPath: expandHome(pick(flags.walletPath, env['BT_WALLET_PATH'], file['wallet_path']) ?? '~/.bittensor/wallets', homeOf(env)),
     },
     chainEnv,
     configPath,
@@ -113,10 +114,9 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-function expandHome(path: string, env: NodeJS.ProcessEnv): string {
-  const home = env['HOME'] || homedir();
-  if (path === '~') return home;
-  return path.startsWith('~/') ? join(home, path.slice(2)) : path;
+/** The wallet paths' `~` is the HOME of the environment the CLI was given. */
+function homeOf(env: NodeJS.ProcessEnv): string {
+  return env['HOME'] || homedir();
 }
 
 /** The process's environment: read here only (the config module of the app). */

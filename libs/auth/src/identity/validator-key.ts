@@ -37,7 +37,7 @@ export function readValidatorIdentity(read: IdentityEnv): IdentitySource | null 
   if (!walletName) return null;
   return {
     kind: 'wallet',
-    walletPath: expandHome(read.string('BT_WALLET_PATH', '~/.bittensor/wallets')),
+    walletPath: resolve(expandHome(read.string('BT_WALLET_PATH', '~/.bittensor/wallets'))),
     walletName,
     hotkeyName: read.string('BT_WALLET_HOTKEY', 'default'),
   };
@@ -46,9 +46,10 @@ export function readValidatorIdentity(read: IdentityEnv): IdentitySource | null 
 /** What to tell an operator who configured no identity. */
 export const NO_VALIDATOR_IDENTITY = 'no validator identity: set VALIDATOR_MNEMONIC, VALIDATOR_SECRET_URI, or BT_WALLET_NAME (with BT_WALLET_PATH, BT_WALLET_HOTKEY)';
 
-function expandHome(path: string): string {
-  if (path === '~') return homedir();
-  return path.startsWith('~/') ? join(homedir(), path.slice(2)) : resolve(path);
+/** `~` and `~/…` under `home` (the process's home by default), as a shell expands a wallet path; any other path as given. */
+export function expandHome(path: string, home = homedir()): string {
+  if (path === '~') return home;
+  return path.startsWith('~/') ? join(home, path.slice(2)) : path;
 }
 
 /** The validator hotkey could not be loaded; the message says which file or variable and why. */
