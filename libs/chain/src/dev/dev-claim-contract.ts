@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { accountIdOf, toSs58 } from '../address';
 import { errorText } from '../errors';
 import { ClaimContractError, claimStateOf, REQUIRED_CLAIM_CONTRACT_MESSAGES } from '../ports/claim-contract.port';
+import { claimRefusal, EPOCH_REFUSALS } from '../ports/claim-rules';
 import type { ClaimContractErrorCode, ClaimContractEvent, ClaimContractPort, ClaimContractState, ClaimData, ClaimReceipt, ContractCaller, ContractEpoch, ContractTxReceipt, HexHash, OnchainStatus, PublishEpochArgs } from '../ports/claim-contract.port';
 import type { DevChain } from './dev-chain';
 import { devChainKey, sharedGenesisKey } from './dev-weights-store';
@@ -204,22 +205,16 @@ export class DevClaimContract implements ClaimContractPort {
     const proof = data.proof.map((hash) => fromHexHash(hash, 'proof'));
     const leaf = encodeClaimLeaf({ epoch: data.epoch, index: data.index, hotkey: accountIdOf(data.hotkey), recipientColdkey: accountIdOf(data.recipientColdkey), amount: data.amount });
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt += 1) {
-      const [latest, fields, claimedBefore] = await Promise.all([
+      const [latest, fields, claimedBefore, block] = await Promise.all([
         this.redis.get(this.#keys.latest),
         this.redis.hgetall(this.#keys.epoch(data.epoch)),
         this.redis.hget(this.#keys.claimed, hotkey),
+        this.currentBlock(),
       ]);
-      const epoch = epochOf(fields);
-      if (epoch === null) throw new ClaimContractError('unknown_epoch', `epoch ${data.epoch} is not published`);
-      if (latest !== String(data.epoch)) throw new ClaimContractError('epoch_not_claimable', `epoch ${data.epoch} is superseded by epoch ${latest}`);
-      if (epoch.disputed) throw new ClaimContractError('claims_locked', `epoch ${data.epoch} is disputed`);
-      const block = await this.currentBlock();
-      if (block < epoch.claimsOpenAt) throw new ClaimContractError('claims_not_open', `claims of epoch ${data.epoch} open at block ${epoch.claimsOpenAt}, now ${block}`);
-      if (!verifyAuditPath(hashLeaf(leaf), data.index, epoch.numOfLeaves, proof, fromHex(epoch.root))) {
-        throw new ClaimContractError('invalid_proof', `the proof does not lead leaf ${data.index} to the root of epoch ${data.epoch}`);
-      }
       const claimed = BigInt(claimedBefore ?? '0');
-      if (data.amount <= claimed) throw new ClaimContractError('nothing_to_claim', `hotkey ${toSs58(data.hotkey)} has claimed ${claimed} of ${data.amount} rao`);
+      const state = { epoch: epochOf(fields), latest: latest === null ? null : Number(latest), block, claimed };
+      const refused = claimRefusal(data, state, (epoch) => verifyAuditPath(hashLeaf(leaf), data.index, epoch.numOfLeaves, proof, fromHex(epoch.root)));
+      if (refused !== null) throw new ClaimContractError(refused.code, refused.why);
       const paid = data.amount - claimed;
       const txHash = await this.#txHash('claim_single', data.epoch);
       const record: DevClaimRecord = {
@@ -243,7 +238,7 @@ export class DevClaimContract implements ClaimContractPort {
         JSON.stringify(record),
       ]);
       if (outcome === 'retry') continue;
-      refuse(outcome, { epoch_not_claimable: `epoch ${data.epoch} was superseded`, claims_locked: `epoch ${data.epoch} is disputed` });
+      refuse(outcome, { epoch_not_claimable: `epoch ${data.epoch} was superseded`, claims_locked: EPOCH_REFUSALS.claims_locked(data.epoch) });
       const event: ClaimContractEvent = { name: 'Claimed', epoch: data.epoch, index: data.index, hotkey: record.hotkey, recipient: record.recipientColdkey, amountRao: paid };
       return { block, txHash, events: [event], paidRao: paid };
     }
@@ -256,7 +251,7 @@ export class DevClaimContract implements ClaimContractPort {
     const block = await this.currentBlock();
     const txHash = await this.#txHash('challenge_epoch', epoch);
     const outcome = await this.#eval(CHALLENGE, [this.#keys.epoch(epoch), this.#keys.challenge(epoch)], [evidence, toSs58(challenger.address), String(block)]);
-    refuse(outcome, { unknown_epoch: `epoch ${epoch} is not published`, already_disputed: `epoch ${epoch} is already disputed` });
+    refuse(outcome, { unknown_epoch: EPOCH_REFUSALS.unknown_epoch(epoch), already_disputed: EPOCH_REFUSALS.already_disputed(epoch) });
     return { block, txHash, events: [{ name: 'Challenged', epoch, evidenceHash: evidence, challenger: toSs58(challenger.address) }] };
   }
 
@@ -265,7 +260,7 @@ export class DevClaimContract implements ClaimContractPort {
     const block = await this.currentBlock();
     const txHash = await this.#txHash('resolve_challenge', epoch);
     const outcome = await this.#eval(RESOLVE, [this.#keys.epoch(epoch), this.#keys.challenge(epoch)], [slash ? '1' : '0', toSs58(beneficiary), String(block)]);
-    refuse(outcome, { unknown_epoch: `epoch ${epoch} is not published`, not_disputed: `epoch ${epoch} has no active challenge` });
+    refuse(outcome, { unknown_epoch: EPOCH_REFUSALS.unknown_epoch(epoch), not_disputed: EPOCH_REFUSALS.not_disputed(epoch) });
     return { block, txHash, events: [{ name: 'ChallengeResolved', epoch, slashed: slash, resolver: toSs58(arbiter.address) }] };
   }
 

@@ -21,6 +21,7 @@ import {
   type OnchainStatus,
   type PublishEpochArgs,
 } from '../ports/claim-contract.port';
+import { challengeRefusal, claimRefusal, resolveRefusal } from '../ports/claim-rules';
 import type { PolkadotConnection } from './polkadot-connection';
 import { assertMerklepoolMetadata } from './merklepool-metadata';
 import { chainFacts, type ChainFacts } from './claim-contract-chain-facts';
@@ -148,47 +149,24 @@ export class PolkadotClaimContract implements ClaimContractPort {
 
   challengeEpoch(epoch: number, evidenceHash: HexHash, challenger: ContractCaller): Promise<ContractTxReceipt> {
     return this.#transact('challenge_epoch', [epoch, evidenceHash], challenger, async (api) => {
-      const info = await this.#epochInfo(api, epoch);
-      if (info === null) return { code: 'unknown_epoch', why: `epoch ${epoch} is not published` };
-      if (info.disputed) return { code: 'already_disputed', why: `epoch ${epoch} is already disputed` };
-      return null;
+      return challengeRefusal(epoch, await this.#epochInfo(api, epoch));
     });
   }
 
   resolveChallenge(epoch: number, slash: boolean, beneficiary: string, arbiter: ContractCaller): Promise<ContractTxReceipt> {
     return this.#transact('resolve_challenge', [epoch, slash, accountIdOf(beneficiary)], arbiter, async (api) => {
-      const info = await this.#epochInfo(api, epoch);
-      if (info === null) return { code: 'unknown_epoch', why: `epoch ${epoch} is not published` };
-      if (!info.disputed) return { code: 'not_disputed', why: `epoch ${epoch} has no active challenge` };
-      return null;
+      return resolveRefusal(epoch, await this.#epochInfo(api, epoch));
     });
   }
 
   /** Why a claim was refused, from what the contract holds (the checks of DECISIONS §8, in the dev contract's order). */
   async #explainClaim(api: ApiPromise, data: ClaimData): Promise<Explanation> {
-    const [info, latest, header] = await Promise.all([this.#epochInfo(api, data.epoch), this.#latest(api), api.rpc.chain.getHeader()]);
-    if (info === null) return { code: 'unknown_epoch', why: `epoch ${data.epoch} is not published` };
-    if (latest !== data.epoch) return { code: 'epoch_not_claimable', why: `epoch ${data.epoch} is superseded by epoch ${latest}` };
-    if (info.disputed) return { code: 'claims_locked', why: `epoch ${data.epoch} is disputed` };
-    const block = header.number.toNumber();
-    if (block < info.claimsOpenAt) return { code: 'claims_not_open', why: `claims of epoch ${data.epoch} open at block ${info.claimsOpenAt}, now ${block}` };
-    const verdict = verifyClaimPackage(
-      {
-        epoch: data.epoch,
-        index: data.index,
-        hotkey: data.hotkey,
-        recipient_coldkey: data.recipientColdkey,
-        amount: data.amount.toString(),
-        proof: data.proof,
-        root: info.root,
-        leaf_count: info.numOfLeaves,
-      },
-      { root: info.root, leafCount: info.numOfLeaves },
-    );
-    if (!verdict.ok) return { code: 'invalid_proof', why: `the proof does not lead leaf ${data.index} to the root of epoch ${data.epoch}` };
-    const claimed = await this.#claimed(api, data.hotkey);
-    if (data.amount <= claimed) return { code: 'nothing_to_claim', why: `hotkey ${toSs58(data.hotkey)} has claimed ${claimed} of ${data.amount} rao` };
-    return null;
+    const [epoch, latest, header, claimed] = await Promise.all([this.#epochInfo(api, data.epoch), this.#latest(api), api.rpc.chain.getHeader(), this.#claimed(api, data.hotkey)]);
+    const proofLeads = (info: ContractEpoch): boolean => {
+      const claim = { epoch: data.epoch, index: data.index, hotkey: data.hotkey, recipient_coldkey: data.recipientColdkey, amount: data.amount.toString(), proof: data.proof };
+      return verifyClaimPackage({ ...claim, root: info.root, leaf_count: info.numOfLeaves }, { root: info.root, leafCount: info.numOfLeaves }).ok;
+    };
+    return claimRefusal(data, { epoch, latest, block: header.number.toNumber(), claimed }, proofLeads);
   }
 
   /** `connection.run`, except that the contract's refusal stays a `ClaimContractError` instead of becoming "chain unavailable". */
