@@ -185,18 +185,17 @@ async function claimRefusal(
     return ApiError.forbidden(ErrorCode.NotClaimOwner, 'Only the hotkey that owns this claim may submit on it.', { claim_id: claimId });
   }
   const context = { claim_id: claimId, claim_status: claim.status };
+  const expired = () =>
+    ApiError.conflict(ErrorCode.ClaimExpired, `Claim ${claimId} expired at ${claim.expiresAt.toISOString()}; claim the task again.`, { claim_id: claimId, claim_status: ClaimStatus.Expired });
   switch (claim.status) {
     case ClaimStatus.Active:
       // Owned and active, so only its TTL stopped it.
       if ((await claims.expireStale(manager, { claimId })).expired === 1) {
-        return ApiError.conflict(ErrorCode.ClaimExpired, `Claim ${claimId} expired at ${claim.expiresAt.toISOString()}; claim the task again.`, {
-          ...context,
-          claim_status: ClaimStatus.Expired,
-        });
+        return expired();
       }
       return ApiError.conflict(ErrorCode.ClaimNotActive, `Claim ${claimId} changed while this submission was checked; it is no longer active.`, context);
     case ClaimStatus.Expired:
-      return ApiError.conflict(ErrorCode.ClaimExpired, `Claim ${claimId} expired at ${claim.expiresAt.toISOString()}; claim the task again.`, context);
+      return expired();
     case ClaimStatus.Submitted: {
       // Names the submission, so a client whose first attempt committed unanswered can recover it.
       const submission = await submissions.findIdOfClaim(manager, claimId);

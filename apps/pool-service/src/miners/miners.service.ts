@@ -92,7 +92,7 @@ export class MinersService {
   async standing(hotkeySpelling: string): Promise<LeaderboardEntryDto> {
     const hotkey = canonicalSs58(hotkeySpelling);
     const row = hotkey === null ? null : await this.replicas.read(({ manager }) => this.standings.standing(manager, hotkey));
-    if (row === null) throw ApiError.notFound(ErrorCode.HotkeyNotFound, `No pool miner with hotkey ${hotkeySpelling}.`, { hotkey: hotkeySpelling });
+    if (row === null) throw minerNotFound(hotkeySpelling);
     return { rank: row.rank, hotkey: row.hotkey, reputation: row.reputation, evaluations: row.evaluations, evolutions: row.evolutions, last_seen_at: iso(row.lastSeenAt) };
   }
 
@@ -110,7 +110,7 @@ export class MinersService {
   async recipient(hotkeySpelling: string): Promise<RecipientDto> {
     const hotkey = canonicalSs58(hotkeySpelling);
     const miner = hotkey === null ? null : await this.miners.find(this.dataSource.manager, hotkey);
-    if (miner === null) throw ApiError.notFound(ErrorCode.HotkeyNotFound, `No pool miner with hotkey ${hotkeySpelling}.`, { hotkey: hotkeySpelling });
+    if (miner === null) throw minerNotFound(hotkeySpelling);
     return this.recipientDto(this.dataSource.manager, miner);
   }
 
@@ -119,7 +119,7 @@ export class MinersService {
     const hotkey = canonicalSs58(hotkeySpelling);
     const manager = this.dataSource.manager;
     const miner = hotkey === null ? null : await this.miners.find(manager, hotkey);
-    if (miner === null) throw ApiError.notFound(ErrorCode.HotkeyNotFound, `No pool miner with hotkey ${hotkeySpelling}.`, { hotkey: hotkeySpelling });
+    if (miner === null) throw minerNotFound(hotkeySpelling);
     const records = (await this.miners.history(manager, miner.hotkey)).map((change) => ({
       recipient_coldkey: change.coldkey,
       signed_coldkey: change.signedColdkey,
@@ -155,4 +155,9 @@ export class MinersService {
   private record(change: RecipientChange): Promise<MinerEntity> {
     return inTransaction(this.dataSource, (manager) => this.miners.recordColdkey(manager, change));
   }
+}
+
+/** 404 `hotkey_not_found` for an unknown or malformed hotkey, as it was asked for. */
+function minerNotFound(hotkeySpelling: string): ApiError {
+  return ApiError.notFound(ErrorCode.HotkeyNotFound, `No pool miner with hotkey ${hotkeySpelling}.`, { hotkey: hotkeySpelling });
 }
