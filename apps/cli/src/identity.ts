@@ -1,14 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import {
   BtAuthSigner,
   hotkeyFilePath,
   type KeyfileWarn,
-  keypairFromHotkeyFile,
+  keypairFromHotkeyFilePath,
   loadValidatorKeypair,
-  parseHotkeyFile,
   ValidatorKeyError,
-  warnIfKeyfileExposed,
 } from '@rcs/auth';
 import type { IdentitySettings } from './config/settings';
 import { CliUsageError } from './errors';
@@ -26,7 +23,8 @@ export async function loadKeypair(identity: IdentitySettings, warn?: KeyfileWarn
   const given = [identity.keyUri !== null, identity.walletName !== null, identity.walletFile !== null].filter(Boolean).length;
   if (given > 1) throw new CliUsageError('give one identity: --key-uri (RCS_KEY_URI), --wallet-name (BT_WALLET_NAME) or --wallet-file (RCS_WALLET_FILE)');
   try {
-    if (identity.walletFile !== null) return await keypairFromFile(identity.walletFile, warn);
+    // `--wallet-file`: a hotkey file read as the wallet layout's is (the same warning, the same checks), wherever it lies.
+    if (identity.walletFile !== null) return await keypairFromHotkeyFilePath(identity.walletFile, warn, 'wallet file');
     if (identity.keyUri !== null) return await loadValidatorKeypair({ kind: 'uri', variable: 'VALIDATOR_SECRET_URI', uri: identity.keyUri });
     if (identity.walletName !== null) {
       return await loadValidatorKeypair({ kind: 'wallet', walletName: identity.walletName, hotkeyName: identity.walletHotkey, walletPath: identity.walletPath }, warn);
@@ -37,24 +35,6 @@ export async function loadKeypair(identity: IdentitySettings, warn?: KeyfileWarn
     throw new CliUsageError(identity.keyUri !== null ? '--key-uri (RCS_KEY_URI) is not a valid mnemonic or secret URI' : error.message);
   }
   throw new CliUsageError(NO_IDENTITY);
-}
-
-/** `--wallet-file`: a hotkey file read as the wallet layout's is (the same warning, the same checks), wherever it lies. */
-async function keypairFromFile(path: string, warn?: KeyfileWarn): Promise<KeyringPair> {
-  await warnIfKeyfileExposed(path, warn);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new ValidatorKeyError(`cannot read the wallet file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  try {
-    return await keypairFromHotkeyFile(parseHotkeyFile(text.trim(), path), path);
-  } catch (error) {
-    if (error instanceof ValidatorKeyError) throw error;
-    // The keyring's message may quote the secret: name only the file.
-    throw new ValidatorKeyError(`${path}: the secret is not a valid mnemonic or seed (${(error as Error).name})`);
-  }
 }
 
 export async function loadSigner(identity: IdentitySettings): Promise<BtAuthSigner> {

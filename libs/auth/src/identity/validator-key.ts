@@ -173,20 +173,26 @@ export async function loadValidatorKeypair(source: IdentitySource, warn: Keyfile
       throw new ValidatorKeyError(`${source.variable} is not a valid mnemonic or secret URI (${(error as Error).name})`);
     }
   }
-  const path = hotkeyFilePath(source);
+  return keypairFromHotkeyFilePath(hotkeyFilePath(source), warn);
+}
+
+/**
+ * The key pair of a Bittensor hotkey file at `path` (a wallet's, or one given on its own: `what` names it in
+ * messages), after a warning when it is exposed. Every problem is a `ValidatorKeyError` that never quotes the secret.
+ */
+export async function keypairFromHotkeyFilePath(path: string, warn: KeyfileWarn = processWarning, what = 'hotkey file'): Promise<KeyringPair> {
   await warnIfKeyfileExposed(path, warn);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new ValidatorKeyError(`cannot read the hotkey file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new ValidatorKeyError(`cannot read the ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  let pair: KeyringPair;
   try {
-    pair = await keypairFromHotkeyFile(parseHotkeyFile(text.trim(), path), path);
+    return await keypairFromHotkeyFile(parseHotkeyFile(text.trim(), path), path);
   } catch (error) {
     if (error instanceof ValidatorKeyError) throw error;
+    // The keyring's message may quote the secret: name only the file.
     throw new ValidatorKeyError(`${path}: the secret is not a valid mnemonic or seed (${(error as Error).name})`);
   }
-  return pair;
 }
