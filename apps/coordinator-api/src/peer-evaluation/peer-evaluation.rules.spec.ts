@@ -1,5 +1,5 @@
 import { SubmissionStatus, VerificationStatus } from '@rcs/contracts';
-import { finiteMetric, median, peerDecision, peerEvaluationViolations, PeerVerdicts } from './peer-evaluation.rules';
+import { median, peerDecision, peerEvaluationViolations, PeerVerdicts } from './peer-evaluation.rules';
 
 const accepted = (...metrics: number[]): PeerVerdicts['accepted'] => metrics.map((metric) => ({ metric, secondary: null }));
 
@@ -17,21 +17,6 @@ describe('median', () => {
 
   it('sorts numerically, not as strings', () => {
     expect(median([100, 9, 20])).toBe(20);
-  });
-});
-
-describe('finiteMetric', () => {
-  it.each([
-    [{ loss: 1.5 }, 'loss', 1.5],
-    [{ loss: 0 }, 'loss', 0],
-    [{ loss: '1.5' }, 'loss', null],
-    [{ loss: null }, 'loss', null],
-    [{ loss: Infinity }, 'loss', null],
-    [{}, 'loss', null],
-    [{ loss: 1 }, null, null],
-    [{}, 'toString', null],
-  ])('%p[%p] is %p', (observed, name, expected) => {
-    expect(finiteMetric(observed, name)).toBe(expected);
   });
 });
 

@@ -1,17 +1,11 @@
 import { SubmissionStatus, ValidationErrorItem, VerificationStatus } from '@rcs/contracts';
 import { finiteNumberItem, validationItem } from '@rcs/http';
+import { observedNumber } from '../validator-jobs/observed-result';
 
 /** 422 `type`s of the peer-evaluation rules that no DTO decorator can state. */
 export const PeerEvaluationRule = {
   MetricRequired: 'missing',
 } as const;
-
-/** The value of metric `name` in `observed`, when it is a finite number; null otherwise (or when there is no name). */
-export function finiteMetric(observed: Record<string, unknown>, name: string | null): number | null {
-  if (name === null || !Object.hasOwn(observed, name)) return null;
-  const value = observed[name];
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
 
 /**
  * The rules on a peer-evaluate body that need the task: `accepted` carries a finite number for the
@@ -26,7 +20,7 @@ export function peerEvaluationViolations(
   const loc = ['body', 'observed_metrics', metricName];
   if (!Object.hasOwn(body.observed_metrics, metricName)) {
     items.push(validationItem(PeerEvaluationRule.MetricRequired, loc, `An accepted evaluation must report the task metric '${metricName}'.`));
-  } else if (finiteMetric(body.observed_metrics, metricName) === null) {
+  } else if (observedNumber(body.observed_metrics, metricName) === null) {
     items.push(finiteNumberItem(loc, body.observed_metrics[metricName]));
   }
   return items;

@@ -21,7 +21,8 @@ import { TaskEntity } from '../tasks/entities/task.entity';
 import { PeerEvaluationEntity } from './entities/peer-evaluation.entity';
 import { MinerOwners } from './miner-owners';
 import { ONE_EVALUATION_PER_EVALUATOR, ONE_EVALUATION_PER_OWNER, PeerEvaluationRepository } from './peer-evaluation.repository';
-import { finiteMetric, PeerDecision, peerDecision, peerEvaluationViolations, PeerVerdicts } from './peer-evaluation.rules';
+import { observedNumber } from '../validator-jobs/observed-result';
+import { PeerDecision, peerDecision, peerEvaluationViolations, PeerVerdicts } from './peer-evaluation.rules';
 
 /**
  * Peer evaluation of peer_evaluation tasks (spec rule 5, DECISIONS.md §6). Like pending verifications
@@ -103,7 +104,7 @@ export class PeerEvaluationService {
       evaluatorOwner: evaluator.owner,
       status: body.status,
       observedMetrics: body.observed_metrics,
-      metricValue: finiteMetric(body.observed_metrics, task.metricName),
+      metricValue: observedNumber(body.observed_metrics, task.metricName),
       notes: body.notes,
     });
     const decision = peerDecision(verdictsOf(await this.evaluations.listForSubmission(manager, submission.id), task), task.minPeerEvaluations);
@@ -155,7 +156,7 @@ function verdictsOf(evaluations: PeerEvaluationEntity[], task: TaskEntity): Peer
     switch (evaluation.status) {
       case VerificationStatus.Accepted:
         if (evaluation.metricValue !== null) {
-          verdicts.accepted.push({ metric: evaluation.metricValue, secondary: finiteMetric(evaluation.observedMetrics, task.secondaryMetricName) });
+          verdicts.accepted.push({ metric: evaluation.metricValue, secondary: observedNumber(evaluation.observedMetrics, task.secondaryMetricName) });
         }
         break;
       case VerificationStatus.Rejected:

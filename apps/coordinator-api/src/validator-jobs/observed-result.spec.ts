@@ -8,6 +8,19 @@ function body(fields: Partial<VerifyDto>): VerifyDto {
 const METRICS = { metricName: 'loss', secondaryMetricName: 'size' };
 
 describe('observedNumber', () => {
+  it.each([
+    [{ loss: 1.5 }, 'loss', 1.5],
+    [{ loss: 0 }, 'loss', 0],
+    [{ loss: '1.5' }, 'loss', null],
+    [{ loss: null }, 'loss', null],
+    [{ loss: Infinity }, 'loss', null],
+    [{}, 'loss', null],
+    [{ loss: 1 }, null, null],
+    [{}, 'toString', null],
+  ])('%p[%p] is %p', (observed, name, expected) => {
+    expect(observedNumber(observed, name)).toBe(expected);
+  });
+
   it('reads finite numbers only', () => {
     expect(observedNumber({ loss: 0.5 }, 'loss')).toBe(0.5);
     expect(observedNumber({ loss: '0.5' }, 'loss')).toBeNull();
