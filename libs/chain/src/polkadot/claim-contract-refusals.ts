@@ -2,7 +2,8 @@ import type { ApiPromise } from '@polkadot/api';
 import type { Enum, Result } from '@polkadot/types';
 import type { DispatchError, WeightV2 } from '@polkadot/types/interfaces';
 import type { Codec } from '@polkadot/types/types';
-import { ClaimContractError, type ClaimContractErrorCode, type ContractRefusal } from '../ports/claim-contract.port';
+import { ClaimContractError, type ContractRefusal } from '../ports/claim-contract.port';
+import type { ClaimRefusal } from '../ports/claim-rules';
 
 /** One message executed without a transaction: its decoded `MessageResult` payload and whether it reverted. */
 export interface DryRun {
@@ -12,7 +13,7 @@ export interface DryRun {
 }
 
 /** A state-explained reason for a refusal (a domain code), or null when the state does not explain it. */
-export type Explanation = { code: ClaimContractErrorCode; why: string } | null;
+export type Explanation = ClaimRefusal | null;
 
 /** Reads the contract's state after it refused, to say why (the contract itself only says `ReadFailed`/`WriteFailed` or traps). */
 export type Explain = (api: ApiPromise) => Promise<Explanation>;

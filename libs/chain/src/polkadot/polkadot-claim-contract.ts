@@ -148,15 +148,11 @@ export class PolkadotClaimContract implements ClaimContractPort {
   }
 
   challengeEpoch(epoch: number, evidenceHash: HexHash, challenger: ContractCaller): Promise<ContractTxReceipt> {
-    return this.#transact('challenge_epoch', [epoch, evidenceHash], challenger, async (api) => {
-      return challengeRefusal(epoch, await this.#epochInfo(api, epoch));
-    });
+    return this.#transact('challenge_epoch', [epoch, evidenceHash], challenger, async (api) => challengeRefusal(epoch, await this.#epochInfo(api, epoch)));
   }
 
   resolveChallenge(epoch: number, slash: boolean, beneficiary: string, arbiter: ContractCaller): Promise<ContractTxReceipt> {
-    return this.#transact('resolve_challenge', [epoch, slash, accountIdOf(beneficiary)], arbiter, async (api) => {
-      return resolveRefusal(epoch, await this.#epochInfo(api, epoch));
-    });
+    return this.#transact('resolve_challenge', [epoch, slash, accountIdOf(beneficiary)], arbiter, async (api) => resolveRefusal(epoch, await this.#epochInfo(api, epoch)));
   }
 
   /** Why a claim was refused, from what the contract holds (the checks of DECISIONS §8, in the dev contract's order). */
