@@ -77,6 +77,11 @@ describe('pool payout through the polkadot adapter on the real merklepool metada
     }
   };
 
+  const lastPublishError = async (epoch: number): Promise<string | null> => {
+    const rows = (await pool.db.dataSource.query(`SELECT last_publish_error FROM epochs WHERE epoch = $1`, [epoch])) as { last_publish_error: string | null }[];
+    return rows[0]?.last_publish_error ?? null;
+  };
+
   afterAll(async () => {
     await pool?.close();
     await node?.close();
@@ -86,7 +91,12 @@ describe('pool payout through the polkadot adapter on the real merklepool metada
 
   it('records a landed publication as published (claims_open_at read back with get_epoch_info), and a re-run finds it already published', async () => {
     coordinator.snapshot = snapshotOf([[hotkey, 1]]);
-    expect(await epochs.rollover(10)).toEqual({ epoch: 10, rollover: 'stored', publication: 'published' });
+    const rollover = await epochs.rollover(10);
+    // With the error the pool recorded, so that a failed publication says why.
+    expect({ rollover, last_publish_error: await lastPublishError(10) }).toEqual({
+      rollover: { epoch: 10, rollover: 'stored', publication: 'published' },
+      last_publish_error: null,
+    });
     expect(deployed.included.map((call) => [call.message, call.reverted])).toEqual([['publish_epoch', false]]);
     const meta = await pool.client.send<Record<string, unknown>>('GET', '/claims/epoch/10');
     expect(meta.body).toMatchObject({ epoch: 10, status: 'published', published_block: 101, claims_open_at_block: 101 });
