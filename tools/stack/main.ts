@@ -7,9 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keypairFromUri } from '@rcs/auth';
-import { CHAIN_ENV_NAMES } from '@rcs/chain';
+import { CHAIN_ENV_NAMES, chainConfigFromEnv } from '@rcs/chain';
 import { STACK_APPS, StackApp } from './apps';
 import { banner } from './banner';
+import { anchorDevChain } from './dev-chain-anchor';
 import { acquireStackLock, assertPortsFree, stackFiles } from './guard';
 import { STACK_NETUID, stackDevChainSeed } from './pool-miners';
 import type { StackState } from './state';
@@ -215,6 +216,16 @@ async function main(): Promise<void> {
   } catch (error) {
     releaseLock();
     throw error;
+  }
+  if (env.CHAIN === 'dev') {
+    // Before any app counts a block: DATA_DIR's databases and the dev chain in Redis must belong together.
+    try {
+      await anchorDevChain(files.dataDir, chainConfigFromEnv(env).devStore);
+    } catch (error) {
+      if (redis) await stopAll([redis], 'SIGTERM');
+      releaseLock();
+      throw error;
+    }
   }
 
   const running = apps.map((app) => startApp(app, env));

@@ -67,7 +67,7 @@ const DEV_REDIS_COMMAND_TIMEOUT_MS = 2000;
 
 // One line when the connection is lost and one when it is back: ioredis errors on every reconnect attempt.
 /** One server, or with REDIS_CLUSTER_NODES a Cluster (same commands; the dev chain's keys share one hash tag). */
-function devChainRedis(url: string, options: RedisOptions): Redis {
+export function devChainRedis(url: string, options: RedisOptions): Redis {
   const cluster = clusterTarget(url);
   if (cluster === null) return new Redis(url, options);
   return new Cluster(cluster.nodes, { redisOptions: { ...cluster.redisOptions, ...options }, enableOfflineQueue: false }) as unknown as Redis;
