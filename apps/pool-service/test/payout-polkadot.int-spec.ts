@@ -5,8 +5,9 @@ import type { ClaimPackage } from '@rcs/merkle';
 import { createTestRedis, FakeCoordinator, snapshotOf, type TestRedis } from '@rcs/testing';
 import { encodeAddress } from '@polkadot/util-crypto';
 import { loadPoolServiceConfig } from '../src/config/config';
+import { EpochPublisher } from '../src/epochs/epoch-publisher.service';
 import { EpochsService } from '../src/epochs/epochs.service';
-import { createPoolApp, PoolHarness, poolStoresEnv, startPool } from './support/harness';
+import { bootEpochCheckDone, createPoolApp, PoolHarness, poolStoresEnv, servePool, startPool } from './support/harness';
 import { testRolloverEnv } from './support/own-stores';
 
 const CONTRACT = encodeAddress(new Uint8Array(32).fill(0xc0), 42);
@@ -53,6 +54,7 @@ describe('pool payout through the polkadot adapter on the real merklepool metada
       COORDINATOR_URL: coordinator.url,
       ...testRolloverEnv(1000),
     });
+    await bootEpochCheckDone(pool.app);
     contract = pool.app.get<ClaimContractPort>(CLAIM_CONTRACT_PORT);
     epochs = pool.app.get(EpochsService);
     await pool.db.dataSource.query(`INSERT INTO miners (hotkey, recipient_coldkey, recipient_updated_at) VALUES ($1, $2, now())`, [hotkey, coldkey]);
@@ -161,6 +163,28 @@ describe('pool payout through the polkadot adapter on the real merklepool metada
     const health = (await pool.client.send<HealthBody>('GET', '/health')).body;
     expect(health.status).toBe('degraded');
     expect(health.payout.publication).toMatchObject({ pending_epoch: 11, last_error: expect.stringContaining('epoch_exists') });
+  }, 60_000);
+
+  it('sends one transaction when a stored epoch is published by several callers at once, in one process and in another replica', async () => {
+    // Stored but not published (the contract refused the first try), as the epoch check then finds it.
+    coordinator.snapshot = snapshotOf([[hotkey, 1]]);
+    deployed.forced.set('publish_epoch', 'WriteFailed');
+    try {
+      expect(await epochs.rollover(12)).toMatchObject({ rollover: 'stored', publication: 'failed' });
+    } finally {
+      deployed.forced.clear();
+    }
+    const replica = await servePool({ ...poolStoresEnv(pool.db, pool.redis), ...chainEnv(MERKLEPOOL_METADATA_PATH), COORDINATOR_URL: coordinator.url, ...testRolloverEnv(1000) });
+    try {
+      const sent = deployed.included.length;
+      const here = pool.app.get(EpochPublisher);
+      const outcomes = await Promise.all([here.publish(12), here.publish(12), replica.app.get(EpochPublisher).publish(12)]);
+      expect(outcomes.sort()).toEqual(['already_published', 'already_published', 'published']);
+      expect(deployed.included.slice(sent).map((call) => [call.message, call.reverted])).toEqual([['publish_epoch', false]]);
+      expect(await lastPublishError(12)).toBeNull();
+    } finally {
+      await replica.close();
+    }
   }, 60_000);
 
   it("refuses to start on BitSota's older metadata (5a988bf: ClaimData without the hotkey)", async () => {

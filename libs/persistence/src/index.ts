@@ -6,6 +6,7 @@ export * from './database/data-source-options';
 export * from './database/open-database';
 export * from './database/transaction';
 export * from './database/row-lock';
+export * from './database/session-lock';
 export * from './database/database-ready';
 export * from './database/postgres-errors';
 export * from './database/connection-errors';

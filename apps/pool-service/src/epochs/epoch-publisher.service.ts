@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { keypairFromUri } from '@rcs/auth';
 import { CLAIM_CONTRACT_PORT, ClaimContractError, ClaimContractPort, type ContractCaller, type HexHash } from '@rcs/chain';
+import { withSessionLock } from '@rcs/persistence';
 import { DataSource } from 'typeorm';
 import { PoolServiceConfig } from '../config/config';
 import { POOL_CONFIG } from '../config/config.module';
@@ -12,6 +13,9 @@ import { EpochStateError } from './errors';
 import { allocationUri, publicationEnabled } from './publication-config';
 
 export type PublishOutcome = NonNullable<RolloverJobResult['publication']>;
+
+/** The session advisory lock of a publication, in the pool's database (any constant: advisory locks are per database). */
+const PUBLICATION_LOCK_ID = 0x72637302;
 
 /** Publication of stored epochs on chain and their `epoch_published` announcements (DECISIONS.md §8). */
 @Injectable()
@@ -64,6 +68,15 @@ export class EpochPublisher implements OnModuleInit {
    */
   async publish(epoch: number): Promise<PublishOutcome> {
     if (!publicationEnabled(this.config)) return 'publication_off';
+    // One publication at a time across the pool's processes: another replica's epoch check that finds the epoch
+    // pending while a rollover publishes it waits, then finds it published, instead of sending a second transaction
+    // that the contract refuses in its block (a fee spent, and a publication reported as failed). Within a process
+    // the epochs queue runs one job at a time (the only case on the embedded database, whose one session the lock
+    // does not divide).
+    return withSessionLock(this.dataSource, PUBLICATION_LOCK_ID, () => this.#publish(epoch));
+  }
+
+  async #publish(epoch: number): Promise<PublishOutcome> {
     const manager = this.dataSource.manager;
     const row = await this.epochs.find(manager, epoch);
     if (!row) throw new EpochStateError(`epoch ${epoch} is not stored`);

@@ -2,10 +2,13 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BtAuthSigner, cryptoReady, keypairFromUri } from '@rcs/auth';
 import { createHttpApp, createLogger, serveTestApp } from '@rcs/http';
 import { sharedDataSourceOptions } from '@rcs/persistence';
-import { createTestDatabase, createTestRedis, TestDatabase, TestRedis } from '@rcs/testing';
+import { EpochJob, QueueName } from '@rcs/contracts';
+import { JobQueue } from '@rcs/queue';
+import { createTestDatabase, createTestRedis, TestDatabase, TestRedis, until } from '@rcs/testing';
 import { AppModule } from '../../src/app.module';
 import { loadPoolServiceConfig, PoolServiceConfig } from '../../src/config/config';
 import { POOL_ENTITIES, POOL_MIGRATIONS } from '../../src/database';
+import type { PoolJobs } from '../../src/jobs/pool-jobs';
 import { POOL_OPENAPI } from '../../src/openapi';
 
 export const POOL_TEMPLATE = 'rcs_pool_template';
@@ -63,6 +66,20 @@ export async function servePool(env: NodeJS.ProcessEnv, release: () => Promise<v
     release,
   });
   return { ...served, config, client: new PoolClient(served.url) };
+}
+
+/**
+ * Waits for the epoch check that the pool's scheduler runs once at boot (BullMQ runs an `every` schedule at once;
+ * a second process on the same Redis adds no other). A test that rolls over and publishes epochs itself starts after
+ * it: on a loaded machine the check ran seconds late, found the test's epoch pending and published it first.
+ */
+export async function bootEpochCheckDone(app: NestFastifyApplication): Promise<void> {
+  const checks = app.get<JobQueue<PoolJobs>>(JobQueue).queue(QueueName.Epochs, EpochJob.Check);
+  await until(
+    "the pool's boot epoch check",
+    () => checks.getJobCounts('completed', 'failed', 'waiting', 'active', 'prioritized'),
+    (count) => count.completed + count.failed >= 1 && count.waiting + count.active + count.prioritized === 0,
+  );
 }
 
 /** The pool app on `config` as its service builds it, not yet listening (e.g. to watch it refuse to start). */
