@@ -3,7 +3,7 @@ import { CLAIM_CONTRACT_PORT, type ClaimContractPort } from '@rcs/chain';
 import { accountIdToSs58, type ClaimPackage, ss58ToAccountId } from '@rcs/merkle';
 import { FakeCoordinator, snapshotOf, until } from '@rcs/testing';
 import { EpochsService } from '../src/epochs/epochs.service';
-import { PoolClient, PoolHarness, type ErrorBody } from './support/harness';
+import { bootEpochCheckDone, PoolClient, PoolHarness, type ErrorBody } from './support/harness';
 import { OwnStores, servePoolOn, simulatedClaimsEnv, startOwnStores } from './support/own-stores';
 
 /**
@@ -33,6 +33,7 @@ describe('claims under a Postgres crash between the payment and the ledger row',
     await stores.db.query(`INSERT INTO miners (hotkey, recipient_coldkey, recipient_updated_at) VALUES ($1, $2, now())`, [hotkey, coldkey]);
     coordinator.snapshot = snapshotOf([[hotkey, 1]]);
     pool = await servePoolOn(stores, 'reconcile', { COORDINATOR_URL: coordinator.url, ...simulatedClaimsEnv(BUDGET) });
+    await bootEpochCheckDone(pool.app);
     client = pool.client;
     contract = pool.app.get<ClaimContractPort>(CLAIM_CONTRACT_PORT);
   }, 120_000);

@@ -13,7 +13,7 @@ import { EpochPublisher } from '../src/epochs/epoch-publisher.service';
 import { EpochsService } from '../src/epochs/epochs.service';
 import { SnapshotRefusedError, SnapshotUnavailableError } from '../src/epochs/errors';
 import type { PoolJobs } from '../src/jobs/pool-jobs';
-import { createPoolApp, PoolClient, PoolHarness, poolStoresEnv, startPool, type ErrorBody } from './support/harness';
+import { bootEpochCheckDone, createPoolApp, PoolClient, PoolHarness, poolStoresEnv, startPool, type ErrorBody } from './support/harness';
 import { simulatedClaimsEnv } from './support/own-stores';
 
 const BUDGET = 1000n;
@@ -36,6 +36,7 @@ describe('pool epochs and claims (real Postgres, Redis, HTTP, dev chain)', () =>
       COORDINATOR_URL: coordinator.url,
       ...simulatedClaimsEnv(BUDGET),
     });
+    await bootEpochCheckDone(pool.app);
     contract = pool.app.get<ClaimContractPort>(CLAIM_CONTRACT_PORT);
     epochs = pool.app.get(EpochsService);
     for (const name of ['a', 'b', 'c']) {

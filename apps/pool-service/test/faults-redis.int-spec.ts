@@ -3,7 +3,7 @@ import type { ClaimPackage } from '@rcs/merkle';
 import { FakeCoordinator, PostgresServer, RedisServer, snapshotOf, startPostgresServer, startRedisServer, until } from '@rcs/testing';
 import { Client } from 'pg';
 import { EpochsService } from '../src/epochs/epochs.service';
-import { ErrorBody, PoolClient, PoolHarness, Reply, signer, startPool } from './support/harness';
+import { bootEpochCheckDone, ErrorBody, PoolClient, PoolHarness, Reply, signer, startPool } from './support/harness';
 import { simulatedClaimsEnv } from './support/own-stores';
 
 /**
@@ -36,6 +36,7 @@ describe('pool faults: Redis going away', () => {
       COORDINATOR_URL: coordinator.url,
       ...simulatedClaimsEnv(1000n),
     });
+    await bootEpochCheckDone(pool.app);
     api = pool.client;
     const db = new Client({ connectionString: pg.databaseUrl('pool') });
     await db.connect();

@@ -5,7 +5,7 @@ import { ErrorCode, type MinerStatsDto } from '@rcs/contracts';
 import type { ClaimPackage } from '@rcs/merkle';
 import { EpochsService } from '../src/epochs/epochs.service';
 import { FakeCoordinator, snapshotOf } from '@rcs/testing';
-import { ErrorBody, expectStatus, ItemsBody, PoolClient, PoolHarness, signer, startPool } from './support/harness';
+import { bootEpochCheckDone, ErrorBody, expectStatus, ItemsBody, PoolClient, PoolHarness, signer, startPool } from './support/harness';
 import { testRolloverEnv } from './support/own-stores';
 
 type Recipient = { hotkey: string; recipient_coldkey: string | null; updated_at: string | null; published_in_epoch: number | null; declared_coldkey: string | null };
@@ -124,6 +124,7 @@ describe('recipients at rollover (real Postgres, Redis, HTTP, dev chain)', () =>
       ...testRolloverEnv(1000),
       DEV_CHAIN_BLOCK_TIME_MS: '3600000',
     });
+    await bootEpochCheckDone(h.app);
     api = new PoolClient(h.url);
     epochs = h.app.get(EpochsService);
     [gui, both, idle] = await Promise.all([signer('//RolloverRecipient//gui'), signer('//RolloverRecipient//both'), signer('//RolloverRecipient//idle')]);
