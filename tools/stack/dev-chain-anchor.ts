@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ChainConfig, devChainRedis, sharedDevGenesisMs, sharedGenesisKey } from '@rcs/chain';
-import type { Redis } from 'ioredis';
+import { type ChainConfig, devChainRedis, devRedisReady, sharedDevGenesisMs, sharedGenesisKey } from '@rcs/chain';
 import { StackError } from './redis';
 
 /** Where a DATA_DIR records the dev chain its databases belong to. It outlives the stack (`stack.json` does not). */
@@ -9,6 +8,8 @@ export const DEV_CHAIN_RECORD = 'dev-chain.json';
 
 /** The embedded databases under DATA_DIR whose rows (epochs, claims, snapshots) were made on one dev chain. */
 const EMBEDDED_DATABASES = ['coordinator', 'pool', 'payout-verifier'];
+
+const READY_WAIT_MS = 5000;
 
 interface DevChainRecord {
   key_prefix: string;
@@ -38,7 +39,12 @@ export async function anchorDevChain(dataDir: string, store: ChainConfig['devSto
   const record = readRecord(recordPath);
   const redis = devChainRedis(redisUrl, { connectionName: 'stack-launcher', maxRetriesPerRequest: 1 });
   try {
-    await ready(redis, redisUrl);
+    // The launcher just saw this Redis answer: a client not ready within seconds says why (the last error it met).
+    let lastError: string | null = null;
+    redis.on('error', (error: Error) => (lastError = error.message));
+    await devRedisReady(redis, READY_WAIT_MS).catch((error: Error) => {
+      throw new StackError(`cannot read the dev chain from the Redis at ${redisUrl}: ${lastError ?? error.message}`);
+    });
     const held = await redis.get(sharedGenesisKey(keyPrefix));
     const heldMs = held === null ? null : Number(held);
     const where = `the Redis at ${redisUrl} (REDIS_KEY_PREFIX ${keyPrefix})`;
@@ -83,23 +89,6 @@ function afresh(dataDir: string): string {
   );
 }
 
-/** The client ready for commands, or the reason it is not within a few seconds (the launcher just saw this Redis answer). */
-function ready(redis: Redis, url: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error('no answer within 5000 ms')), 5000);
-    const fail = (error: Error): void => {
-      clearTimeout(timer);
-      reject(new StackError(`cannot read the dev chain from the Redis at ${url}: ${error.message}`));
-    };
-    redis.once('error', fail);
-    redis.once('ready', () => {
-      clearTimeout(timer);
-      redis.off('error', fail);
-      resolve();
-    });
-  });
-}
-
 function readRecord(path: string): DevChainRecord | null {
   let text: string;
   try {
@@ -107,16 +96,16 @@ function readRecord(path: string): DevChainRecord | null {
   } catch {
     return null;
   }
-  let genesis: unknown;
+  let parsed: Partial<DevChainRecord> | null = null;
   try {
-    genesis = (JSON.parse(text) as Partial<DevChainRecord> | null)?.genesis_ms;
+    parsed = JSON.parse(text) as Partial<DevChainRecord> | null;
   } catch {
-    genesis = undefined;
+    parsed = null;
   }
-  if (typeof genesis !== 'number' || !Number.isSafeInteger(genesis)) {
+  if (typeof parsed?.genesis_ms !== 'number' || !Number.isSafeInteger(parsed.genesis_ms)) {
     throw new StackError(`${path} is not a dev-chain record (JSON with an integer genesis_ms); it belongs to its DATA_DIR: delete the two together`);
   }
-  return JSON.parse(text) as DevChainRecord;
+  return parsed as DevChainRecord;
 }
 
 function iso(ms: number): string {

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { ChainConfig } from '../config';
+import { withTimeout } from '../timeout';
 import { DevChain, type DevChainOptions } from './dev-chain';
 import { RedisDevWeightsStore, sharedDevGenesisMs } from './dev-weights-store';
 
@@ -36,10 +37,15 @@ export async function createSharedDevChain(
  * start and adopts the stack's genesis once Redis answers).
  */
 export function bootGenesisMs(redis: Redis, prefix: string, warn: (message: string) => void): Promise<number | undefined> {
-  return withinMs(untilReady(redis).then(() => sharedDevGenesisMs(redis, prefix)), SHARED_GENESIS_WAIT_MS).catch((error: unknown) => {
+  return withTimeout(untilReady(redis).then(() => sharedDevGenesisMs(redis, prefix)), SHARED_GENESIS_WAIT_MS, () => noAnswer(SHARED_GENESIS_WAIT_MS)).catch((error: unknown) => {
     warn(`dev chain: Redis did not give the stack's shared genesis (${(error as Error).message}); counting blocks from this process's start`);
     return undefined;
   });
+}
+
+/** Settles when the dev chain's client is ready for commands (a fail-fast client refuses them until then), or rejects after `ms`. */
+export function devRedisReady(redis: Redis, ms: number): Promise<void> {
+  return withTimeout(untilReady(redis), ms, () => noAnswer(ms));
 }
 
 function untilReady(redis: Redis): Promise<void> {
@@ -47,10 +53,6 @@ function untilReady(redis: Redis): Promise<void> {
   return new Promise((resolve) => redis.once('ready', () => resolve()));
 }
 
-function withinMs<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+function noAnswer(ms: number): Error {
+  return new Error(`no answer within ${ms} ms`);
 }
